@@ -1,0 +1,30 @@
+"""The engine's errors: a small hierarchy of ``ValueError`` whose messages name the field and the reason."""
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises for bad input or a forbidden action."""
+
+
+class InvalidCardError(EngineError):
+    """Text that is not a card or a suit."""
+
+
+class RulesetError(EngineError):
+    """An unknown variant key or a bad value for one."""
+
+
+class IllegalActionError(EngineError):
+    """An action that the rules forbid in the current state (wrong turn, illegal card, …)."""
+
+
+class RecordError(EngineError):
+    """A hand record or chalk entry that breaks the format or the rules.
+
+    ``field`` is the path of the offending field (``plays[13]``), ``reason`` the explanation;
+    ``str(error)`` is ``"<field>: <reason>"``.
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason

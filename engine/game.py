@@ -1,0 +1,187 @@
+"""A whole game to the target (R24): hand after hand, the deal passing to the right (R3), redeals
+by the same dealer (R12), and the winner decided in the order of R23.
+
+>>> game = GameState.new(players=4, seed=7)
+>>> game.turn == game.hand.eldest
+True
+>>> while not game.is_over:
+...     _ = game.apply(game.legal_actions()[0])
+>>> game.winner in (0, 1), max(game.score) >= 14
+(True, True)
+>>> GameState.from_dict(game.to_dict()).to_dict() == game.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from engine.cards import CARD_NAMES, JACK
+from engine.errors import EngineError, IllegalActionError
+from engine.hand import OVER, Action, HandState, SeatView
+from engine.rules import Ruleset
+
+
+class GameState:
+    """A game in progress or finished. Each deal's shuffle is drawn from ``(seed, deal number)``,
+    so the same seed always gives the same game for the same actions."""
+
+    __slots__ = (
+        "players", "ruleset", "seed", "deal_no", "dealer", "score", "history", "winner",
+        "hand", "first_dealer_cards", "last_result",
+    )
+
+    def __init__(self, players: int, ruleset: Ruleset, seed: int, dealer: int,
+                 first_dealer_cards: list[tuple[int, str]] | None = None) -> None:
+        if players not in (2, 4):
+            raise EngineError(f"players: must be 2 or 4, got {players!r}")
+        self.players = players
+        self.ruleset = ruleset
+        self.seed = seed
+        self.deal_no = 0
+        self.dealer = dealer
+        self.score = [0, 0]
+        self.history: list[dict[str, Any]] = []
+        self.winner: int | None = None
+        self.first_dealer_cards = first_dealer_cards or []
+        self.last_result: dict[str, Any] | None = None
+        self.hand = self._deal()
+
+    @classmethod
+    def new(cls, players: int = 4, ruleset: Ruleset | dict | None = None, seed: int | None = None,
+            dealer: int | None = None) -> GameState:
+        """Start a game; the first dealer is chosen by the ruleset's ``first_dealer`` (R3) unless given."""
+        rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.from_dict(ruleset)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        cards: list[tuple[int, str]] = []
+        if dealer is None:
+            dealer, cards = choose_first_dealer(players, rules, random.Random(f"{seed}:first"))
+        elif not (isinstance(dealer, int) and 0 <= dealer < players):
+            raise EngineError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer!r}")
+        return cls(players, rules, seed, dealer, cards)
+
+    # ------------------------------------------------------------------ play
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.is_over else self.hand.turn
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        return [] if self.is_over else self.hand.legal_actions(seat)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> dict[str, Any] | None:
+        """Apply an action; returns the hand's result when it ends the hand, else ``None``."""
+        if self.is_over:
+            raise IllegalActionError("the game is over")
+        self.hand.apply(action, seat)
+        if self.hand.phase != OVER:
+            return None
+        return self._finish_hand()
+
+    def _finish_hand(self) -> dict[str, Any]:
+        hand = self.hand
+        result = hand.result()
+        self.last_result = result
+        self.score = list(hand.score)
+        self.history.append({
+            "dealer": hand.dealer,
+            "points": list(hand.points),
+            "redeal": hand.redeal,
+            "hang_jack": hand.jack[0] if hand.jack and hand.jack[2] else None,
+        })
+        if hand.winner is not None:
+            self.winner = hand.winner
+            return result
+        if not hand.redeal:
+            self.dealer = (self.dealer + 1) % self.players
+        self.deal_no += 1
+        self.hand = self._deal()
+        if self.hand.phase == OVER:  # a kick won the game before any card was played
+            self._finish_hand()
+        return result
+
+    def _deal(self) -> HandState:
+        rng = random.Random(f"{self.seed}:{self.deal_no}")
+        return HandState.deal(self.players, self.dealer, rng, self.ruleset, self.score)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know of the game: the hand view plus scores and the last result."""
+        data = SeatView(self.hand, seat).to_dict()
+        data.update({
+            "game_score": list(self.score) if not self.is_over else list(self.hand.score),
+            "target": self.ruleset.target,
+            "hands_played": len(self.history),
+            "game_winner": self.winner,
+            "last_result": self.last_result,
+        })
+        return data
+
+    def seat_view(self, seat: int) -> SeatView:
+        return SeatView(self.hand, seat)
+
+    # ------------------------------------------------------------------ persistence
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "ruleset": self.ruleset.overrides(),
+            "seed": self.seed,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "score": list(self.score),
+            "winner": self.winner,
+            "first_dealer_cards": [list(c) for c in self.first_dealer_cards],
+            "history": self.history,
+            "last_result": self.last_result,
+            "hand": self.hand.to_dict(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        game = object.__new__(cls)
+        game.players = data["players"]
+        game.ruleset = Ruleset.from_dict(data["ruleset"])
+        game.seed = data["seed"]
+        game.deal_no = data["deal_no"]
+        game.dealer = data["dealer"]
+        game.score = list(data["score"])
+        game.winner = data["winner"]
+        game.first_dealer_cards = [tuple(c) for c in data["first_dealer_cards"]]
+        game.history = data["history"]
+        game.last_result = data["last_result"]
+        game.hand = HandState.from_dict(data["hand"])
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        return cls.from_dict(json.loads(text))
+
+
+def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
+    """R3: by high cut (ties cut again) or the first jack dealt face up from seat 0; returns the
+    dealer and the cards shown as ``(seat, card)``."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    shown: list[tuple[int, str]] = []
+    if ruleset.first_dealer == "first_jack":
+        for n, card in enumerate(pack):
+            seat = n % players
+            shown.append((seat, CARD_NAMES[card]))
+            if card % 13 == JACK:
+                return seat, shown
+    cutting = list(range(players))
+    while True:
+        cuts = {seat: pack.pop() for seat in cutting}
+        shown.extend((seat, CARD_NAMES[card]) for seat, card in cuts.items())
+        best = max(card % 13 for card in cuts.values())
+        cutting = [seat for seat, card in cuts.items() if card % 13 == best]
+        if len(cutting) == 1:
+            return cutting[0], shown

@@ -1,0 +1,744 @@
+"""One hand of All Fours as a state machine: kick, beg, give one or run the pack, tricks, scoring.
+
+The state answers whose turn it is and which actions are legal, applies an action or refuses it
+with the reason, scores in the order of R23, and gives each seat a view that holds only what that
+seat may know.
+
+>>> hand = HandState.from_cards(4, dealer=3, hands=[
+...     ["AS", "KH", "2C", "TD", "9S", "3H"], ["QS", "JS", "4H", "5D", "7C", "8C"],
+...     ["2S", "3S", "6H", "7H", "8H", "9H"], ["4S", "5S", "TH", "JH", "QH", "AH"]], kick="KS")
+>>> hand.turn, [str(a) for a in hand.legal_actions()]
+(0, ['stand', 'beg'])
+>>> hand.apply("stand"); str(hand.trump_suit)
+'S'
+>>> hand.apply("AS"); hand.turn
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.cards import (
+    CARD_NAMES,
+    CARDS,
+    JACK,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    bits,
+    game_count,
+    mask_of,
+    names_of,
+    parse_card_index,
+)
+from engine.errors import EngineError, IllegalActionError
+from engine.rules import DEFAULT_RULESET, Ruleset
+
+BEG, GIVE, PLAY, OVER = "beg", "give", "play", "over"
+HAND_SIZE = 6
+RUN_SIZE = 3
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+
+class Action:
+    """A decision at the table: ``stand``, ``beg``, ``give``, ``run`` or playing a card.
+
+    >>> Action.parse("10h"), Action.parse("RUN")
+    (Action('TH'), Action('run'))
+    """
+
+    __slots__ = ("kind", "card")
+    KINDS = ("stand", "beg", "give", "run")
+
+    def __init__(self, kind: str, card: Card | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "card", card)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    @classmethod
+    def parse(cls, text: Action | Card | str) -> Action:
+        if isinstance(text, Action):
+            return text
+        if isinstance(text, Card):
+            return cls.play(text)
+        word = text.strip().lower() if isinstance(text, str) else text
+        if word in cls.KINDS:
+            return _NAMED[word]
+        return cls.play(Card.parse(text))
+
+    @classmethod
+    def play(cls, card: Card) -> Action:
+        return _PLAYS[card.index]
+
+    def __str__(self) -> str:
+        return self.kind if self.card is None else str(self.card)
+
+    def __repr__(self) -> str:
+        return f"Action('{self}')"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.kind == other.kind and self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.card))
+
+
+_NAMED = {kind: Action(kind) for kind in Action.KINDS}
+_PLAYS = tuple(Action("play", card) for card in CARDS)
+STAND, BEG_ACTION, GIVE_ACTION, RUN = (_NAMED[k] for k in Action.KINDS)
+
+
+class StockExhausted(EngineError):
+    """The pack must be run but the cards to deal are not known (an incomplete record)."""
+
+
+class HandState:
+    """The state of one hand. Seats are numbered in order of play (R2); team of seat ``s`` is ``s % 2``."""
+
+    __slots__ = (
+        "ruleset", "players", "dealer", "score_before", "score", "points", "winner",
+        "initial_hands", "hands", "dealt", "stock", "stock_pos", "used",
+        "kicks", "kick_points", "beg_points", "begged", "trump", "beg", "runs",
+        "phase", "turn", "leader", "trick", "win_card", "win_seat", "tricks", "won",
+        "plays", "redeal", "high", "low", "jack", "game",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        dealer: int,
+        hands: Sequence[int],
+        kick: int,
+        stock: Sequence[int] = (),
+        ruleset: Ruleset | None = None,
+        score: Sequence[int] = (0, 0),
+    ) -> None:
+        """Start a hand from card indices: each seat's 6-card mask, the kick, then the undealt pack in order."""
+        if players not in (2, 4):
+            raise EngineError(f"players: must be 2 or 4, got {players!r}")
+        if not (isinstance(dealer, int) and 0 <= dealer < players):
+            raise EngineError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer!r}")
+        self.ruleset = ruleset or DEFAULT_RULESET
+        self.players = players
+        self.dealer = dealer
+        self.score_before = (score[0], score[1])
+        self.score = [score[0], score[1]]
+        self.points = [0, 0]
+        self.winner: int | None = None
+        self.initial_hands = list(hands)
+        self.hands = list(hands)
+        self.dealt = list(hands)
+        self.stock = list(stock)
+        self.stock_pos = 0
+        self.used = HAND_SIZE * players
+        self.kicks: list[int] = []
+        self.kick_points = [0, 0]
+        self.beg_points = [0, 0]
+        self.begged = -1
+        self.trump = -1
+        self.beg: str | None = None
+        self.runs = 0
+        self.phase = BEG
+        self.turn = (dealer + 1) % players
+        self.leader = self.turn
+        self.trick: list[int] = []
+        self.win_card = -1
+        self.win_seat = -1
+        self.tricks: list[tuple[int, list[int], int]] = []
+        self.won = [0, 0]
+        self.plays: list[int] = []
+        self.redeal = False
+        self.high: tuple[int, int] | None = None
+        self.low: tuple[int, int] | None = None
+        self.jack: tuple[int, int, bool] | None = None
+        self.game: tuple[int | None, list[int]] | None = None
+        self._turn_kick(kick)
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def deal(
+        cls,
+        players: int,
+        dealer: int,
+        rng: random.Random,
+        ruleset: Ruleset | None = None,
+        score: Sequence[int] = (0, 0),
+    ) -> HandState:
+        """Shuffle and deal (R4): threes from the dealer's right round to the dealer, twice, then the kick (R5)."""
+        rand = rng.random
+        keys = [rand() for _ in _FIFTY_TWO]
+        pack = sorted(_FIFTY_TWO, key=keys.__getitem__)
+        bit = [_BITS[c] for c in pack]
+        second = RUN_SIZE * players
+        hands = [0] * players
+        for i in range(players):
+            a, b = RUN_SIZE * i, second + RUN_SIZE * i
+            hands[(dealer + 1 + i) % players] = bit[a] | bit[a + 1] | bit[a + 2] | bit[b] | bit[b + 1] | bit[b + 2]
+        pos = 2 * second
+        return cls(players, dealer, hands, pack[pos], pack[pos + 1:], ruleset, score)
+
+    @classmethod
+    def from_cards(
+        cls,
+        players: int,
+        dealer: int,
+        hands: Sequence[Iterable[Card | str]],
+        kick: Card | str,
+        stock: Iterable[Card | str] = (),
+        ruleset: Ruleset | dict | None = None,
+        score: Sequence[int] = (0, 0),
+    ) -> HandState:
+        """Like the constructor, with cards or card texts."""
+        kick_index = kick.index if isinstance(kick, Card) else parse_card_index(kick)
+        stock_indices = [c.index if isinstance(c, Card) else parse_card_index(c) for c in stock]
+        rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.from_dict(ruleset)
+        return cls(players, dealer, [mask_of(h) for h in hands], kick_index, stock_indices, rules, score)
+
+    def copy(self) -> HandState:
+        """An independent copy, cheap enough for search."""
+        new = object.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = value.copy()
+            setattr(new, name, value)
+        return new
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def eldest(self) -> int:
+        """The seat on the dealer's right (R7)."""
+        return (self.dealer + 1) % self.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        return Suit(self.trump) if self.trump >= 0 else None
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZE + RUN_SIZE * self.runs
+
+    @property
+    def pack_left(self) -> int:
+        """Cards not yet dealt or kicked."""
+        return 52 - self.used
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return [CARDS[i] for i in bits(self.hands[seat])]
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play now (R14–R16), as a set; 0 outside play."""
+        if self.phase != PLAY:
+            return 0
+        hand = self.hands[self.turn]
+        trick = self.trick
+        if not trick:
+            return hand
+        trumps = hand & SUIT_MASKS[self.trump]
+        led = trick[0] // 13
+        if led == self.trump:
+            return trumps or hand
+        follow = hand & SUIT_MASKS[led]
+        legal = (follow | trumps) if follow else hand
+        if self.ruleset.undertrump_ban and self.win_card // 13 == self.trump and hand != trumps:
+            legal &= ~(((1 << self.win_card) - 1) & SUIT_MASKS[self.trump])
+        return legal
+
+    def can_give(self) -> str | None:
+        """Why the dealer may not give one now (R8), or ``None`` when giving is allowed."""
+        if self.phase != GIVE:
+            return "nobody has begged"
+        rules = self.ruleset
+        if rules.give_one_needs_trump and not self.hands[self.dealer] & SUIT_MASKS[self.begged]:
+            return "the dealer holds no trump and give_one_needs_trump is on"
+        eldest_team = self.eldest % 2
+        if not rules.give_one_to_win and self.score[eldest_team] + 1 >= rules.target:
+            return "the point would take the eldest's team to the target and give_one_to_win is off"
+        return None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions open to ``seat`` (default: the seat whose turn it is)."""
+        if seat is not None and seat != self.turn:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            return [_PLAYS[i] for i in bits(self.legal_mask())]
+        if phase == BEG:
+            return [STAND, BEG_ACTION]
+        if phase == GIVE:
+            return [GIVE_ACTION, RUN] if self.can_give() is None else [RUN]
+        return []
+
+    def why_illegal(self, action: Action | str, seat: int | None = None) -> str | None:
+        """The reason ``action`` by ``seat`` is refused now, or ``None`` if it is legal."""
+        action = Action.parse(action)
+        seat = self.turn if seat is None else seat
+        if self.phase == OVER:
+            return "the hand is over"
+        if seat != self.turn:
+            return f"it is seat {self.turn}'s turn, not seat {seat}'s"
+        if action.kind == "play":
+            return self._why_card_illegal(seat, action.card.index)
+        if self.phase == PLAY:
+            return f"cards are being played; {action.kind} is not possible now"
+        if self.phase == BEG and action.kind not in ("stand", "beg"):
+            return f"the eldest (seat {seat}) must stand or beg; {action.kind} is the dealer's choice after a beg"
+        if self.phase == GIVE:
+            if action.kind == "give":
+                return self.can_give()
+            if action.kind != "run":
+                return "the dealer must give one or run the pack"
+        return None
+
+    def _why_card_illegal(self, seat: int, index: int) -> str | None:
+        name = CARD_NAMES[index]
+        if self.phase != PLAY:
+            return f"no card can be played before the beg is settled ({self.phase})"
+        hand = self.hands[seat]
+        if not hand >> index & 1:
+            return f"{name} is not in seat {seat}'s hand"
+        if self.legal_mask() >> index & 1:
+            return None
+        led = self.trick[0] // 13
+        trumps = hand & SUIT_MASKS[self.trump]
+        if led == self.trump:
+            return (f"{name} is not a legal play for seat {seat}: trump was led and seat {seat} "
+                    f"holds {', '.join(names_of(trumps)[::-1])}")
+        if hand & SUIT_MASKS[led] and index // 13 != self.trump:
+            return (f"{name} is not a legal play for seat {seat}: {SUIT_NAMES[led]} were led and seat {seat} "
+                    f"holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
+        return (f"{name} is not a legal play for seat {seat}: the trick is trumped with "
+                f"{CARD_NAMES[self.win_card]} and undertrumping is banned while holding a card that is not a trump")
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action by ``seat`` (default: the seat whose turn it is), or raise ``IllegalActionError``."""
+        action = Action.parse(action)
+        reason = self.why_illegal(action, seat)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        kind = action.kind
+        if kind == "play":
+            self.play_index(action.card.index)
+        elif kind == "stand":
+            self.stand()
+        elif kind == "beg":
+            self.phase = GIVE
+            self.begged = self.kicks[-1] // 13
+            self.turn = self.dealer
+        elif kind == "give":
+            self.give()
+        else:
+            self.run_pack()
+
+    def stand(self) -> None:
+        """R7: the kicked suit is trump; play begins."""
+        self.beg = "stand"
+        self._start_play(self.kicks[-1] // 13)
+
+    def give(self) -> None:
+        """R8: the eldest's team scores 1, the kicked suit stays trump."""
+        self.beg = "give"
+        team = self.eldest % 2
+        self.beg_points[team] += 1
+        if self._add(team, 1):
+            return
+        self._start_play(self.begged)
+
+    def run_pack(self) -> None:
+        """R9–R12: deal 3 more each and kick again until a new suit turns up, or redeal."""
+        self.beg = "run"
+        players = self.players
+        while True:
+            if self.pack_left < RUN_SIZE * players + 1:
+                self.redeal = True
+                self.phase = OVER
+                return
+            need = RUN_SIZE * players + 1
+            if self.stock_pos + need > len(self.stock):
+                raise StockExhausted("the pack must be run again but its cards are not given")
+            pos = self.stock_pos
+            stock = self.stock
+            for i in range(1, players + 1):
+                seat = (self.dealer + i) % players
+                extra = (1 << stock[pos]) | (1 << stock[pos + 1]) | (1 << stock[pos + 2])
+                self.hands[seat] |= extra
+                self.dealt[seat] |= extra
+                pos += 3
+            self.stock_pos = pos + 1
+            self.used += RUN_SIZE * players
+            self.runs += 1
+            if self._turn_kick(stock[pos]):
+                return
+            suit = self.kicks[-1] // 13
+            if suit != self.begged:
+                self._start_play(suit)
+                return
+
+    def play_index(self, index: int) -> None:
+        """Play card ``index`` for the seat whose turn it is, without checking legality (for search)."""
+        seat = self.turn
+        bit = 1 << index
+        self.hands[seat] ^= bit
+        self.plays.append(index)
+        trick = self.trick
+        trick.append(index)
+        if len(trick) == 1:
+            self.win_card = index
+            self.win_seat = seat
+        else:
+            win = self.win_card
+            suit = index // 13
+            if suit == win // 13:
+                if index > win:
+                    self.win_card = index
+                    self.win_seat = seat
+            elif suit == self.trump:
+                self.win_card = index
+                self.win_seat = seat
+        if len(trick) < self.players:
+            self.turn = (seat + 1) % self.players
+            return
+        winner = self.win_seat
+        self.won[winner % 2] |= mask_of_trick(trick)
+        self.tricks.append((self.leader, trick, winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self._score_hand()
+
+    def playout_random(self, rand) -> None:
+        """Play the rest of the hand with uniformly random legal cards.
+
+        The random bot and Monte Carlo rollouts use this tight loop; it follows R14–R17 exactly
+        as ``legal_mask`` and ``play_index`` do (the property tests replay its hands through
+        the checked path).
+        """
+        if self.phase != PLAY:
+            return
+        while self.trick:
+            legal = self.legal_mask()
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            self.play_index((legal & -legal).bit_length() - 1)
+            if self.phase != PLAY:
+                return
+        players = self.players
+        trump = self.trump
+        trump_mask = SUIT_MASKS[trump]
+        ban = self.ruleset.undertrump_ban
+        hands, plays, tricks, won = self.hands, self.plays, self.tricks, self.won
+        followers = _FOLLOWERS[players]
+        seat = self.turn
+        while True:
+            leader = seat
+            hand = hands[seat]
+            legal = hand
+            x = rand() * hand.bit_count()
+            while x >= 1.0:
+                legal &= legal - 1
+                x -= 1.0
+            taken = legal & -legal
+            hands[seat] = hand ^ taken
+            lead = taken.bit_length() - 1
+            trick = [lead]
+            led = lead // 13
+            led_mask = SUIT_MASKS[led]
+            for seat in followers[leader]:
+                hand = hands[seat]
+                trumps = hand & trump_mask
+                if led == trump:
+                    legal = trumps or hand
+                else:
+                    follow = hand & led_mask
+                    legal = (follow | trumps) if follow else hand
+                    if ban and taken & trump_mask and hand != trumps:
+                        top = (taken & trump_mask).bit_length() - 1
+                        legal &= ~(((1 << top) - 1) & trump_mask)
+                if legal & (legal - 1):
+                    x = rand() * legal.bit_count()
+                    while x >= 1.0:
+                        legal &= legal - 1
+                        x -= 1.0
+                    legal &= -legal
+                hands[seat] = hand ^ legal
+                trick.append(legal.bit_length() - 1)
+                taken |= legal
+            plays.extend(trick)
+            win_card = ((taken & trump_mask) or (taken & led_mask)).bit_length() - 1
+            seat = (leader + trick.index(win_card)) % players
+            won[seat % 2] |= taken
+            tricks.append((leader, trick, seat))
+            if not hands[seat]:
+                break
+        self.trick, self.turn, self.leader = [], seat, seat
+        self.win_card, self.win_seat = win_card, seat
+        self._score_hand()
+
+    # ----------------------------------------------------------------- internals
+    def _turn_kick(self, kick: int) -> bool:
+        """R5/R6: turn a kick; True if its points end the game."""
+        self.kicks.append(kick)
+        self.used += 1
+        points = self.ruleset.kick_points[kick % 13]
+        if points:
+            team = self.dealer % 2
+            self.kick_points[team] += points
+            return self._add(team, points)
+        return False
+
+    def _add(self, team: int, points: int) -> bool:
+        """Score points; when the game is won before any card is played the hand stops (R23)."""
+        self.score[team] += points
+        self.points[team] += points
+        if self.winner is None and self.score[team] >= self.ruleset.target:
+            self.winner = team
+            if self.phase != PLAY:
+                self.phase = OVER
+                return True
+        return False
+
+    def _start_play(self, trump: int) -> None:
+        self.trump = trump
+        self.phase = PLAY
+        self.turn = self.leader = self.eldest
+
+    def _score_hand(self) -> None:
+        """R18–R23: High, Low, Jack or Hang Jack, then Game, each checked against the target in turn."""
+        self.phase = OVER
+        trump_mask = SUIT_MASKS[self.trump]
+        dealt = self.dealt
+        team0 = dealt[0] | dealt[2] if self.players == 4 else dealt[0]
+        in_play = team0 | dealt[1] | (dealt[3] if self.players == 4 else 0)
+        trumps = in_play & trump_mask
+        rules = self.ruleset
+        awards: list[tuple[int, int]] = []
+        if trumps:
+            high = trumps.bit_length() - 1
+            low = (trumps & -trumps).bit_length() - 1
+            self.high = (high, 0 if team0 >> high & 1 else 1)
+            self.low = (low, 0 if team0 >> low & 1 else 1)
+            awards.append((self.high[1], 1))
+            awards.append((self.low[1], 1))
+            jack = self.trump * 13 + JACK
+            if trumps >> jack & 1:
+                holder = 0 if team0 >> jack & 1 else 1
+                taker = 0 if self.won[0] >> jack & 1 else 1
+                self.jack = (holder, 1, False) if taker == holder else (taker, rules.hang_jack_points, True)
+                awards.append((self.jack[0], self.jack[1]))
+        count0 = game_count(self.won[0])
+        counts = [count0, game_count(in_play) - count0]
+        if counts[0] != counts[1]:
+            game_team: int | None = 0 if counts[0] > counts[1] else 1
+        elif rules.game_tie == "non_dealer":
+            game_team = (self.dealer + 1) % 2
+        else:
+            game_team = None
+        self.game = (game_team, counts)
+        if game_team is not None:
+            awards.append((game_team, rules.game_points))
+        score, points, target = self.score, self.points, rules.target
+        for team, value in awards:
+            score[team] += value
+            points[team] += value
+            if self.winner is None and score[team] >= target:
+                self.winner = team
+
+    # ----------------------------------------------------------------- output
+    def result(self) -> dict[str, Any]:
+        """The hand's result in the format of HAND_RECORD.md."""
+        high = {"card": CARD_NAMES[self.high[0]], "team": self.high[1]} if self.high else None
+        low = {"card": CARD_NAMES[self.low[0]], "team": self.low[1]} if self.low else None
+        jack = {"team": self.jack[0], "points": self.jack[1], "hang": self.jack[2]} if self.jack else None
+        game = {"team": self.game[0], "counts": self.game[1]} if self.game else None
+        return {
+            "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
+            "kick_points": list(self.kick_points),
+            "beg_points": list(self.beg_points),
+            "redeal": self.redeal,
+            "high": high,
+            "low": low,
+            "jack": jack,
+            "game": game,
+            "tricks": [
+                {"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
+                for leader, cards, winner in self.tricks
+            ],
+            "points": list(self.points),
+            "score_after": list(self.score),
+            "winner": self.winner,
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        """The hand record (HAND_RECORD.md) of everything dealt and played so far."""
+        players = self.players
+        record: dict[str, Any] = {
+            "players": players,
+            "dealer": self.dealer,
+            "score_before": list(self.score_before),
+            "ruleset": self.ruleset.overrides(),
+            "hands": [_names_in_deal_order(h) for h in self.initial_hands],
+            "kick": CARD_NAMES[self.kicks[0]],
+        }
+        beg = self.beg or ("beg" if self.phase == GIVE else None)
+        if beg is not None:
+            record["beg"] = beg
+        if self.beg == "run":
+            runs = []
+            pos = 0
+            for r in range(self.runs):
+                extra: list[list[str]] = [[] for _ in range(players)]
+                for i in range(1, players + 1):
+                    seat = (self.dealer + i) % players
+                    extra[seat] = [CARD_NAMES[c] for c in self.stock[pos:pos + 3]]
+                    pos += 3
+                runs.append({"extra": extra, "kick": CARD_NAMES[self.kicks[r + 1]]})
+                pos += 1
+            record["runs"] = runs
+        record["plays"] = [CARD_NAMES[c] for c in self.plays]
+        return record
+
+    def actions(self) -> list[str]:
+        """Every action taken so far, in order, in ``Action`` notation."""
+        taken = []
+        if self.beg == "stand":
+            taken.append("stand")
+        elif self.beg in ("give", "run") or self.phase == GIVE:
+            taken.append("beg")
+            if self.beg in ("give", "run"):
+                taken.append(self.beg)
+        taken.extend(CARD_NAMES[c] for c in self.plays)
+        return taken
+
+    def to_dict(self) -> dict[str, Any]:
+        """A compact JSON-ready form: the deal and the actions taken; ``from_dict`` replays it exactly."""
+        return {
+            "players": self.players,
+            "dealer": self.dealer,
+            "score": list(self.score_before),
+            "ruleset": self.ruleset.overrides(),
+            "hands": [names_of(h) for h in self.initial_hands],
+            "kick": CARD_NAMES[self.kicks[0]],
+            "stock": [CARD_NAMES[c] for c in self.stock],
+            "actions": self.actions(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandState:
+        hand = cls.from_cards(
+            data["players"], data["dealer"], data["hands"], data["kick"], data["stock"],
+            data.get("ruleset"), data.get("score", (0, 0)),
+        )
+        for action in data["actions"]:
+            hand.apply(action)
+        return hand
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: never another seat's unplayed cards."""
+        return SeatView(self, seat)
+
+    def __repr__(self) -> str:
+        return f"<HandState {self.players}p dealer={self.dealer} phase={self.phase} turn={self.turn}>"
+
+
+_FIFTY_TWO = range(52)
+_BITS = tuple(1 << i for i in range(52))
+_FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
+
+
+def mask_of_trick(trick: list[int]) -> int:
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    return mask
+
+
+def _names_in_deal_order(mask: int) -> list[str]:
+    return [CARD_NAMES[i] for i in bits(mask)]
+
+
+class SeatView:
+    """One seat's knowledge of a hand: its own cards, everything face up, the scores.
+
+    Bots decide from this alone. ``to_dict()`` is what an online table sends to that seat.
+    """
+
+    __slots__ = (
+        "seat", "players", "dealer", "ruleset", "phase", "turn", "hand", "hand_sizes", "kicks",
+        "trump", "begged", "beg", "runs", "score", "score_before", "kick_points", "beg_points",
+        "tricks", "trick", "leader", "plays", "legal", "winner", "pack_left",
+    )
+
+    def __init__(self, state: HandState, seat: int) -> None:
+        if not (isinstance(seat, int) and 0 <= seat < state.players):
+            raise EngineError(f"seat: must be from 0 to {state.players - 1}, got {seat!r}")
+        self.seat = seat
+        self.players = state.players
+        self.dealer = state.dealer
+        self.ruleset = state.ruleset
+        self.phase = state.phase
+        self.turn = state.turn
+        self.hand = state.hands[seat]
+        self.hand_sizes = [h.bit_count() for h in state.hands]
+        self.kicks = list(state.kicks)
+        self.trump = state.trump
+        self.begged = state.begged
+        self.beg = state.beg
+        self.runs = state.runs
+        self.score = list(state.score)
+        self.score_before = state.score_before
+        self.kick_points = list(state.kick_points)
+        self.beg_points = list(state.beg_points)
+        self.tricks = [(leader, list(cards), winner) for leader, cards, winner in state.tricks]
+        self.trick = list(state.trick)
+        self.leader = state.leader
+        self.plays = list(state.plays)
+        self.legal = state.legal_actions() if state.turn == seat else []
+        self.winner = state.winner
+        self.pack_left = state.pack_left
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    def seat_of_play(self, n: int) -> int:
+        """The seat that played the n-th card of the hand."""
+        trick_no, pos = divmod(n, self.players)
+        leader = self.tricks[trick_no][0] if trick_no < len(self.tricks) else self.leader
+        return (leader + pos) % self.players
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hand": names_of(self.hand),
+            "hand_sizes": self.hand_sizes,
+            "kicks": [CARD_NAMES[c] for c in self.kicks],
+            "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
+            "beg": self.beg,
+            "score": self.score,
+            "kick_points": self.kick_points,
+            "beg_points": self.beg_points,
+            "tricks": [
+                {"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
+                for leader, cards, winner in self.tricks
+            ],
+            "trick": {"leader": self.leader, "cards": [CARD_NAMES[c] for c in self.trick]},
+            "legal": [str(a) for a in self.legal],
+            "winner": self.winner,
+        }

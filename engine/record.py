@@ -1,0 +1,213 @@
+"""Hand records (``HAND_RECORD.md``): read, validate, replay through the state machine, score, write.
+
+>>> record = {"players": 2, "dealer": 0, "hands": [["AS","KH","2C","TD","9S","3H"],
+...           ["QS","JS","4H","5D","7C","8C"]], "kick": "KS", "beg": "stand",
+...           "plays": ["QS","AS", "KH","4H", "TD","5D", "9S","JS", "7C","2C", "8C","3H"]}
+>>> result = score_record(record)
+>>> result["trump"], result["high"], result["low"], result["jack"]
+('S', {'card': 'AS', 'team': 0}, {'card': '9S', 'team': 0}, {'team': 1, 'points': 1, 'hang': False})
+>>> result["game"], result["points"]
+({'team': 0, 'counts': [19, 1]}, [3, 1])
+>>> score_record({**record, "plays": ["QS", "KH"]})
+Traceback (most recent call last):
+...
+engine.errors.RecordError: plays[1]: KH is not a legal play for seat 0: trump was led and seat 0 holds AS, 9S
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import CARD_NAMES, SUIT_MASKS, parse_card_index
+from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError
+from engine.hand import GIVE, OVER, PLAY, HandState, StockExhausted
+from engine.rules import Ruleset
+
+FIELDS = ("players", "dealer", "score_before", "ruleset", "hands", "kick", "beg", "runs", "plays")
+BEGS = ("stand", "give", "run")
+
+
+def score_record(data: Any) -> dict[str, Any]:
+    """Validate a hand record, replay it and return its result (HAND_RECORD.md, "Result")."""
+    return replay_record(data).result()
+
+
+def replay_record(data: Any) -> HandState:
+    """Validate a hand record and replay it through the state machine; raises ``RecordError``."""
+    if not isinstance(data, Mapping):
+        raise RecordError("record", f"must be a JSON object, got {_kind(data)}")
+    for key in data:
+        if key not in FIELDS:
+            raise RecordError(str(key), f"unknown field (fields are {', '.join(FIELDS)})")
+    players = data.get("players")
+    if players not in (2, 4) or isinstance(players, bool):
+        raise RecordError("players", f"must be 2 or 4, got {players!r}")
+    dealer = data.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
+    try:
+        ruleset = Ruleset.from_dict(data.get("ruleset"))
+    except EngineError as error:
+        raise RecordError("", str(error)) from None
+    score = _score_before(data.get("score_before", [0, 0]), ruleset)
+    seen = 0
+    hands = []
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list):
+        raise RecordError("hands", f"must be a list of {players} hands, got {_kind(raw_hands)}")
+    if len(raw_hands) != players:
+        raise RecordError("hands", f"{len(raw_hands)} hands, expected {players}")
+    for seat, raw in enumerate(raw_hands):
+        mask, seen = _cards(raw, 6, f"hands[{seat}]", seen)
+        hands.append(mask)
+    kick, seen = _card(data.get("kick"), "kick", seen)
+    beg = data.get("beg")
+    runs = data.get("runs") or []
+    stock: list[int] = []
+    if runs:
+        if beg != "run":
+            raise RecordError("runs", f"only a record with beg \"run\" has runs (beg is {beg!r})")
+        if not isinstance(runs, list):
+            raise RecordError("runs", f"must be a list of runs of the pack, got {_kind(runs)}")
+        for r, run in enumerate(runs):
+            seen = _run(run, f"runs[{r}]", players, dealer, seen, stock)
+    state = HandState(players, dealer, hands, kick, stock, ruleset, score)
+    _replay_beg(state, beg, len(runs))
+    _replay_plays(state, data.get("plays") or [])
+    return state
+
+
+def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
+    if state.phase == OVER:
+        if beg is not None:
+            raise RecordError("beg", "the kick won the game; the record stops there (R23)")
+        return
+    if beg not in BEGS:
+        raise RecordError("beg", f"must be one of {', '.join(BEGS)}, got {beg!r}")
+    if beg == "stand":
+        state.stand()
+        return
+    state.apply("beg")
+    if beg == "give":
+        reason = state.can_give()
+        if reason is not None:
+            raise RecordError("beg", f"the dealer may not give one: {reason}")
+        state.give()
+        return
+    try:
+        state.run_pack()
+    except StockExhausted:
+        kick = CARD_NAMES[state.kicks[-1]]
+        field = "runs" if runs_given == 0 else f"runs[{runs_given - 1}].kick"
+        raise RecordError(field, f"{kick} is the begged suit again; the pack must be run again "
+                                 f"but run {runs_given + 1} is missing (R11)") from None
+    if state.runs < runs_given:
+        raise RecordError(f"runs[{state.runs}]", _why_run_stopped(state))
+
+
+def _why_run_stopped(state: HandState) -> str:
+    if state.phase == OVER and state.winner is not None:
+        return "the game was won by a kick; no further run is played (R23)"
+    if state.redeal:
+        return "the pack could not supply another run: the hand is a redeal (R12)"
+    return f"{CARD_NAMES[state.kicks[-1]]} turned up a new suit and became trump; the pack is not run again (R10)"
+
+
+def _replay_plays(state: HandState, plays: Any) -> None:
+    if not isinstance(plays, list):
+        raise RecordError("plays", f"must be a list of cards, got {_kind(plays)}")
+    if state.phase != PLAY:
+        if plays:
+            why = "the hand is a redeal" if state.redeal else "the game was decided before play (R23)"
+            raise RecordError("plays", f"no card is played: {why}")
+        return
+    for n, text in enumerate(plays):
+        try:
+            index = parse_card_index(text)
+        except InvalidCardError as error:
+            raise RecordError(f"plays[{n}]", str(error)) from None
+        if state.phase != PLAY:
+            raise RecordError(f"plays[{n}]", f"the hand is over after {n} cards; nothing more is played")
+        if not state.legal_mask() >> index & 1:
+            raise RecordError(f"plays[{n}]", state._why_card_illegal(state.turn, index))
+        state.play_index(index)
+    if state.phase == PLAY:
+        needed = state.hand_size * state.players
+        raise RecordError("plays", f"{len(plays)} cards, the hand needs {needed} (every card is played)")
+
+
+def _score_before(value: Any, ruleset: Ruleset) -> list[int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
+        raise RecordError("score_before", f"must be two whole numbers of 0 or more, got {value!r}")
+    for team, points in enumerate(value):
+        if points >= ruleset.target:
+            raise RecordError(f"score_before[{team}]", f"{points} has already reached the target {ruleset.target}")
+    return value
+
+
+def _card(text: Any, field: str, seen: int) -> tuple[int, int]:
+    try:
+        index = parse_card_index(text)
+    except InvalidCardError as error:
+        raise RecordError(field, str(error)) from None
+    if seen >> index & 1:
+        raise RecordError(field, f"{CARD_NAMES[index]} was dealt twice")
+    return index, seen | (1 << index)
+
+
+def _cards(raw: Any, count: int, field: str, seen: int) -> tuple[int, int]:
+    if not isinstance(raw, list):
+        raise RecordError(field, f"must be a list of {count} cards, got {_kind(raw)}")
+    if len(raw) != count:
+        raise RecordError(field, f"{len(raw)} cards, expected {count}")
+    mask = 0
+    for n, text in enumerate(raw):
+        index, seen = _card(text, f"{field}[{n}]", seen)
+        mask |= 1 << index
+    return mask, seen
+
+
+def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list[int]) -> int:
+    if not isinstance(run, Mapping) or set(run) != {"extra", "kick"}:
+        raise RecordError(field, 'must be an object with "extra" (3 cards a seat) and "kick"')
+    extra = run["extra"]
+    if not isinstance(extra, list) or len(extra) != players:
+        raise RecordError(f"{field}.extra", f"must hold 3 cards for each of the {players} seats")
+    by_seat = []
+    for seat, cards in enumerate(extra):
+        where = f"{field}.extra[{seat}]"
+        if not isinstance(cards, list) or len(cards) != 3:
+            raise RecordError(where, f"{len(cards) if isinstance(cards, list) else _kind(cards)} cards, expected 3")
+        indices = []
+        for n, text in enumerate(cards):
+            index, seen = _card(text, f"{where}[{n}]", seen)
+            indices.append(index)
+        by_seat.append(indices)
+    for i in range(1, players + 1):
+        stock.extend(by_seat[(dealer + i) % players])
+    kick, seen = _card(run["kick"], f"{field}.kick", seen)
+    stock.append(kick)
+    return seen
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__
+
+
+def write_record(state: HandState) -> dict[str, Any]:
+    """The hand record of a hand (the inverse of ``replay_record``)."""
+    return state.to_record()
+
+
+def is_trump_honour_renege(state: HandState, seat: int, card: int) -> bool:
+    """Whether ``seat`` playing ``card`` now would be the grave renege of R25: not trumping a trump
+    lead while holding A, K, Q, J or 10 of trumps."""
+    if state.phase != PLAY or not state.trick or state.trick[0] // 13 != state.trump:
+        return False
+    honours = SUIT_MASKS[state.trump] & (0x1F00 << (13 * state.trump))
+    return card // 13 != state.trump and bool(state.hands[seat] & honours)
+
+
+__all__ = ["score_record", "replay_record", "write_record", "RecordError", "IllegalActionError", "GIVE"]
