@@ -105,7 +105,7 @@ class HandState:
         "ruleset", "players", "dealer", "score_before", "score", "points", "winner",
         "initial_hands", "hands", "dealt", "stock", "stock_pos", "used",
         "kicks", "kick_points", "beg_points", "begged", "trump", "beg", "runs",
-        "phase", "turn", "leader", "trick", "win_card", "win_seat", "tricks", "won",
+        "phase", "turn", "leader", "trick", "tricks", "won",
         "plays", "redeal", "high", "low", "jack", "game",
     )
 
@@ -148,8 +148,6 @@ class HandState:
         self.turn = (dealer + 1) % players
         self.leader = self.turn
         self.trick: list[int] = []
-        self.win_card = -1
-        self.win_seat = -1
         self.tricks: list[tuple[int, list[int], int]] = []
         self.won = [0, 0]
         self.plays: list[int] = []
@@ -250,8 +248,10 @@ class HandState:
             return trumps or hand
         follow = hand & SUIT_MASKS[led]
         legal = (follow | trumps) if follow else hand
-        if self.ruleset.undertrump_ban and self.win_card // 13 == self.trump and hand != trumps:
-            legal &= ~(((1 << self.win_card) - 1) & SUIT_MASKS[self.trump])
+        if self.ruleset.undertrump_ban and hand != trumps:
+            trumped = mask_of_trick(trick) & SUIT_MASKS[self.trump]
+            if trumped:
+                legal &= ~(((1 << (trumped.bit_length() - 1)) - 1) & SUIT_MASKS[self.trump])
         return legal
 
     def can_give(self) -> str | None:
@@ -318,7 +318,7 @@ class HandState:
             return (f"{name} is not a legal play for seat {seat}: {SUIT_NAMES[led]} were led and seat {seat} "
                     f"holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
         return (f"{name} is not a legal play for seat {seat}: the trick is trumped with "
-                f"{CARD_NAMES[self.win_card]} and undertrumping is banned while holding a card that is not a trump")
+                f"{CARD_NAMES[self.winning_card()]} and undertrumping is banned while holding a card that is not a trump")
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -385,37 +385,77 @@ class HandState:
                 self._start_play(suit)
                 return
 
+    def winning_card(self) -> int:
+        """The card index winning the current trick so far (R17), or -1 before the lead."""
+        if not self.trick:
+            return -1
+        taken = mask_of_trick(self.trick)
+        return ((taken & SUIT_MASKS[self.trump]) or (taken & SUIT_MASKS[self.trick[0] // 13])).bit_length() - 1
+
     def play_index(self, index: int) -> None:
-        """Play card ``index`` for the seat whose turn it is, without checking legality (for search)."""
-        seat = self.turn
-        bit = 1 << index
-        self.hands[seat] ^= bit
-        self.plays.append(index)
-        trick = self.trick
-        trick.append(index)
-        if len(trick) == 1:
-            self.win_card = index
-            self.win_seat = seat
-        else:
-            win = self.win_card
-            suit = index // 13
-            if suit == win // 13:
-                if index > win:
-                    self.win_card = index
-                    self.win_seat = seat
-            elif suit == self.trump:
-                self.win_card = index
-                self.win_seat = seat
-        if len(trick) < self.players:
-            self.turn = (seat + 1) % self.players
-            return
-        winner = self.win_seat
-        self.won[winner % 2] |= mask_of_trick(trick)
-        self.tricks.append((self.leader, trick, winner))
-        self.trick = []
-        self.leader = self.turn = winner
-        if not self.hands[winner]:
+        """Play card ``index`` for the seat whose turn it is; raise ``IllegalActionError`` if it is illegal."""
+        if self.play_cards((index,)) != 1:
+            raise IllegalActionError(self._why_card_illegal(self.turn, index) or "the hand is not in play")
+
+    def play_cards(self, cards: Sequence[int]) -> int:
+        """Play card indices in order, each checked against R14–R16; stop at the first illegal card
+        or when the hand is over. Returns how many cards were played (all of them when all were legal).
+
+        This is the hot path of record replay and search, so the rules of R14–R17 are written
+        inline here; ``legal_mask`` states the same rules for one seat and the property tests
+        check that the two agree.
+        """
+        if self.phase != PLAY:
+            return 0
+        players, trump = self.players, self.trump
+        trump_mask = SUIT_MASKS[trump]
+        ban = self.ruleset.undertrump_ban
+        hands, tricks, won = self.hands, self.tricks, self.won
+        trick, seat, leader = self.trick, self.turn, self.leader
+        taken = mask_of_trick(trick)
+        led = trick[0] // 13 if trick else -1
+        led_mask = SUIT_MASKS[led] if trick else 0
+        played = 0
+        over = False
+        pos = len(trick)
+        for index in cards:
+            bit = _BITS[index]
+            hand = hands[seat]
+            if not hand & bit:
+                break
+            if trick:
+                if led == trump:
+                    if not bit & trump_mask and hand & trump_mask:
+                        break
+                elif hand & led_mask and not bit & (led_mask | trump_mask):
+                    break
+                elif ban and bit & trump_mask and hand & ~trump_mask and bit < (taken & trump_mask):
+                    break  # R16: a lower trump than the trick's highest (bit < mask ⇔ below its top bit)
+            hands[seat] = hand ^ bit
+            trick.append(index)
+            taken |= bit
+            played += 1
+            pos += 1
+            if pos == 1:
+                led = index // 13
+                led_mask = SUIT_MASKS[led]
+            if pos < players:
+                seat = (seat + 1) % players
+                continue
+            win_card = ((taken & trump_mask) or (taken & led_mask)).bit_length() - 1
+            winner = (leader + trick.index(win_card)) % players
+            won[winner % 2] |= taken
+            tricks.append((leader, trick, winner))
+            seat = leader = winner
+            trick, taken, pos = [], 0, 0
+            if not hands[seat]:
+                over = True
+                break
+        self.plays.extend(cards[:played])
+        self.trick, self.turn, self.leader = trick, seat, leader
+        if over:
             self._score_hand()
+        return played
 
     def playout_random(self, rand) -> None:
         """Play the rest of the hand with uniformly random legal cards.
@@ -484,7 +524,6 @@ class HandState:
             if not hands[seat]:
                 break
         self.trick, self.turn, self.leader = [], seat, seat
-        self.win_card, self.win_seat = win_card, seat
         self._score_hand()
 
     # ----------------------------------------------------------------- internals
@@ -573,7 +612,7 @@ class HandState:
             "jack": jack,
             "game": game,
             "tricks": [
-                {"leader": leader, "cards": [CARD_NAMES[c] for c in cards], "winner": winner}
+                {"leader": leader, "cards": list(map(_NAME_OF, cards)), "winner": winner}
                 for leader, cards, winner in self.tricks
             ],
             "points": list(self.points),
@@ -655,6 +694,7 @@ class HandState:
 
 _FIFTY_TWO = range(52)
 _BITS = tuple(1 << i for i in range(52))
+_NAME_OF = CARD_NAMES.__getitem__
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 

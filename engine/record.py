@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import _PARSE_CACHE as _CARD_INDEX
 from engine.cards import CARD_NAMES, SUIT_MASKS, parse_card_index
 from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError
 from engine.hand import GIVE, OVER, PLAY, HandState, StockExhausted
 from engine.rules import Ruleset
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "hands", "kick", "beg", "runs", "plays")
+_FIELD_SET = frozenset(FIELDS)
 BEGS = ("stand", "give", "run")
 
 
@@ -38,7 +40,7 @@ def replay_record(data: Any) -> HandState:
     if not isinstance(data, Mapping):
         raise RecordError("record", f"must be a JSON object, got {_kind(data)}")
     for key in data:
-        if key not in FIELDS:
+        if key not in _FIELD_SET:
             raise RecordError(str(key), f"unknown field (fields are {', '.join(FIELDS)})")
     players = data.get("players")
     if players not in (2, 4) or isinstance(players, bool):
@@ -122,16 +124,16 @@ def _replay_plays(state: HandState, plays: Any) -> None:
             why = "the hand is a redeal" if state.redeal else "the game was decided before play (R23)"
             raise RecordError("plays", f"no card is played: {why}")
         return
-    for n, text in enumerate(plays):
-        try:
-            index = parse_card_index(text)
-        except InvalidCardError as error:
-            raise RecordError(f"plays[{n}]", str(error)) from None
+    lookup = _CARD_INDEX.get
+    indices = [lookup(text) if text.__class__ is str else None for text in plays]
+    if None in indices:
+        n = indices.index(None)
+        raise RecordError(f"plays[{n}]", _not_a_card(plays[n]))
+    played = state.play_cards(indices)
+    if played < len(indices):
         if state.phase != PLAY:
-            raise RecordError(f"plays[{n}]", f"the hand is over after {n} cards; nothing more is played")
-        if not state.legal_mask() >> index & 1:
-            raise RecordError(f"plays[{n}]", state._why_card_illegal(state.turn, index))
-        state.play_index(index)
+            raise RecordError(f"plays[{played}]", f"the hand is over after {played} cards; nothing more is played")
+        raise RecordError(f"plays[{played}]", state._why_card_illegal(state.turn, indices[played]))
     if state.phase == PLAY:
         needed = state.hand_size * state.players
         raise RecordError("plays", f"{len(plays)} cards, the hand needs {needed} (every card is played)")
@@ -148,10 +150,9 @@ def _score_before(value: Any, ruleset: Ruleset) -> list[int]:
 
 
 def _card(text: Any, field: str, seen: int) -> tuple[int, int]:
-    try:
-        index = parse_card_index(text)
-    except InvalidCardError as error:
-        raise RecordError(field, str(error)) from None
+    index = _CARD_INDEX.get(text) if text.__class__ is str else None
+    if index is None:
+        raise RecordError(field, _not_a_card(text))
     if seen >> index & 1:
         raise RecordError(field, f"{CARD_NAMES[index]} was dealt twice")
     return index, seen | (1 << index)
@@ -162,11 +163,26 @@ def _cards(raw: Any, count: int, field: str, seen: int) -> tuple[int, int]:
         raise RecordError(field, f"must be a list of {count} cards, got {_kind(raw)}")
     if len(raw) != count:
         raise RecordError(field, f"{len(raw)} cards, expected {count}")
+    lookup = _CARD_INDEX.get
     mask = 0
-    for n, text in enumerate(raw):
-        index, seen = _card(text, f"{field}[{n}]", seen)
+    for text in raw:
+        index = lookup(text) if text.__class__ is str else None
+        if index is None or (seen | mask) >> index & 1:
+            break
         mask |= 1 << index
-    return mask, seen
+    else:
+        return mask, seen | mask
+    for n, text in enumerate(raw):  # slow path: find the bad card and say why
+        _, seen = _card(text, f"{field}[{n}]", seen)
+    raise AssertionError("unreachable")
+
+
+def _not_a_card(text: Any) -> str:
+    try:
+        parse_card_index(text)
+    except InvalidCardError as error:
+        return str(error)
+    return f"{text!r} is not a card"
 
 
 def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list[int]) -> int:
