@@ -7,13 +7,16 @@
 """
 
 from engine.cards import Card, Suit
+from engine.chalk import parse_chalk, score_chalk
 from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, RulesetError
 from engine.game import GameState
 from engine.hand import Action, HandState, SeatView
+from engine.penalties import ExposedCard, Misdeal, Renege, effects_under_each_setting, penalty_effect
 from engine.record import replay_record, score_record
 from engine.rules import Ruleset
 
 __all__ = [
-    "Action", "Card", "EngineError", "GameState", "HandState", "IllegalActionError", "InvalidCardError",
-    "RecordError", "Ruleset", "RulesetError", "SeatView", "Suit", "replay_record", "score_record",
+    "Action", "Card", "EngineError", "ExposedCard", "GameState", "HandState", "IllegalActionError",
+    "InvalidCardError", "Misdeal", "RecordError", "Renege", "Ruleset", "RulesetError", "SeatView", "Suit",
+    "effects_under_each_setting", "parse_chalk", "penalty_effect", "replay_record", "score_chalk", "score_record",
 ]

@@ -9,7 +9,17 @@ class InvalidCardError(EngineError):
     """Text that is not a card or a suit."""
 
 
-class RulesetError(EngineError):
+class FieldError(EngineError):
+    """Bad input in a named field: ``field`` is its path (``plays[13]``, ``ruleset.target``),
+    ``reason`` the explanation; ``str(error)`` is ``"<field>: <reason>"``."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}" if field else reason)
+        self.field = field
+        self.reason = reason
+
+
+class RulesetError(FieldError):
     """An unknown variant key or a bad value for one."""
 
 
@@ -17,14 +27,5 @@ class IllegalActionError(EngineError):
     """An action that the rules forbid in the current state (wrong turn, illegal card, …)."""
 
 
-class RecordError(EngineError):
-    """A hand record or chalk entry that breaks the format or the rules.
-
-    ``field`` is the path of the offending field (``plays[13]``), ``reason`` the explanation;
-    ``str(error)`` is ``"<field>: <reason>"``.
-    """
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}" if field else reason)
-        self.field = field
-        self.reason = reason
+class RecordError(FieldError):
+    """A hand record or chalk entry that breaks the format or the rules."""

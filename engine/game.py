@@ -48,11 +48,15 @@ class GameState:
         self.first_dealer_cards = first_dealer_cards or []
         self.last_result: dict[str, Any] | None = None
         self.hand = self._deal()
+        if self.hand.phase == OVER:  # the first kick won the game (a low target or big kick points)
+            self._finish_hand()
 
     @classmethod
     def new(cls, players: int = 4, ruleset: Ruleset | dict | None = None, seed: int | None = None,
             dealer: int | None = None) -> GameState:
         """Start a game; the first dealer is chosen by the ruleset's ``first_dealer`` (R3) unless given."""
+        if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
+            raise EngineError(f"players: must be 2 or 4, got {players!r}")
         rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.from_dict(ruleset)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)

@@ -199,13 +199,13 @@ class HandState:
         return cls(players, dealer, [mask_of(h) for h in hands], kick_index, stock_indices, rules, score)
 
     def copy(self) -> HandState:
-        """An independent copy, cheap enough for search."""
+        """An independent copy, cheap enough for search (completed tricks are shared: they never change)."""
         new = object.__new__(HandState)
-        for name in HandState.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = value.copy()
-            setattr(new, name, value)
+        for name in _SHARED_FIELDS:
+            setattr(new, name, getattr(self, name))
+        new.score, new.points, new.hands, new.dealt = self.score[:], self.points[:], self.hands[:], self.dealt[:]
+        new.kicks, new.kick_points, new.beg_points = self.kicks[:], self.kick_points[:], self.beg_points[:]
+        new.trick, new.tricks, new.won, new.plays = self.trick[:], self.tricks[:], self.won[:], self.plays[:]
         return new
 
     # ----------------------------------------------------------------- queries
@@ -318,7 +318,8 @@ class HandState:
             return (f"{name} is not a legal play for seat {seat}: {SUIT_NAMES[led]} were led and seat {seat} "
                     f"holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
         return (f"{name} is not a legal play for seat {seat}: the trick is trumped with "
-                f"{CARD_NAMES[self.winning_card()]} and undertrumping is banned while holding a card that is not a trump")
+                f"{CARD_NAMES[self.winning_card()]} and undertrumping is banned (R16) "
+                f"while seat {seat} holds a card that is not a trump")
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -540,13 +541,10 @@ class HandState:
 
     def _add(self, team: int, points: int) -> bool:
         """Score points; when the game is won before any card is played the hand stops (R23)."""
-        self.score[team] += points
-        self.points[team] += points
-        if self.winner is None and self.score[team] >= self.ruleset.target:
-            self.winner = team
-            if self.phase != PLAY:
-                self.phase = OVER
-                return True
+        self.winner = count_in_order(self.score, self.points, ((team, points),), self.ruleset.target, self.winner)
+        if self.winner is not None:
+            self.phase = OVER
+            return True
         return False
 
     def _start_play(self, trump: int) -> None:
@@ -575,25 +573,15 @@ class HandState:
             if trumps >> jack & 1:
                 holder = 0 if team0 >> jack & 1 else 1
                 taker = 0 if self.won[0] >> jack & 1 else 1
-                self.jack = (holder, 1, False) if taker == holder else (taker, rules.hang_jack_points, True)
+                self.jack = jack_award(holder, taker, rules)
                 awards.append((self.jack[0], self.jack[1]))
         count0 = game_count(self.won[0])
         counts = [count0, game_count(in_play) - count0]
-        if counts[0] != counts[1]:
-            game_team: int | None = 0 if counts[0] > counts[1] else 1
-        elif rules.game_tie == "non_dealer":
-            game_team = (self.dealer + 1) % 2
-        else:
-            game_team = None
-        self.game = (game_team, counts)
-        if game_team is not None:
-            awards.append((game_team, rules.game_points))
-        score, points, target = self.score, self.points, rules.target
-        for team, value in awards:
-            score[team] += value
-            points[team] += value
-            if self.winner is None and score[team] >= target:
-                self.winner = team
+        team = game_team(counts, self.dealer, self.players, rules)
+        self.game = (team, counts)
+        if team is not None:
+            awards.append((team, rules.game_points))
+        self.winner = count_in_order(self.score, self.points, awards, rules.target, self.winner)
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
@@ -694,8 +682,60 @@ class HandState:
 
 _FIFTY_TWO = range(52)
 _BITS = tuple(1 << i for i in range(52))
+_COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_points", "beg_points",
+                            "trick", "tricks", "won", "plays"})
+_SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
 _NAME_OF = CARD_NAMES.__getitem__
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
+
+
+def jack_award(holder_team: int, taker_team: int, ruleset: Ruleset) -> tuple[int, int, bool]:
+    """R20/R21: ``(team, points, hang)`` for the jack of trumps won in a trick by ``taker_team``.
+
+    >>> jack_award(0, 0, DEFAULT_RULESET), jack_award(0, 1, DEFAULT_RULESET)
+    ((0, 1, False), (1, 3, True))
+    """
+    if holder_team == taker_team:
+        return (holder_team, 1, False)
+    return (taker_team, ruleset.hang_jack_points, True)
+
+
+def jack_points(hang: bool, ruleset: Ruleset) -> int:
+    """Points for Jack (1, R20) or Hang Jack (``hang_jack_points``, R21)."""
+    return ruleset.hang_jack_points if hang else 1
+
+
+def tie_team(dealer: int, players: int, ruleset: Ruleset) -> int | None:
+    """R22 ``game_tie``: who scores Game on equal counts — nobody, or the non-dealer's team."""
+    return (dealer + 1) % players % 2 if ruleset.game_tie == "non_dealer" else None
+
+
+def game_team(counts: Sequence[int], dealer: int, players: int, ruleset: Ruleset) -> int | None:
+    """R22: the team with the higher count scores Game; equal counts follow ``game_tie``.
+
+    >>> game_team([34, 20], 0, 4, DEFAULT_RULESET), game_team([20, 20], 0, 4, DEFAULT_RULESET)
+    (0, None)
+    """
+    if counts[0] != counts[1]:
+        return 0 if counts[0] > counts[1] else 1
+    return tie_team(dealer, players, ruleset)
+
+
+def count_in_order(score: list[int], points: list[int], awards: Iterable[tuple[int, int]], target: int,
+                   winner: int | None) -> int | None:
+    """R23: add each ``(team, points)`` award in order to ``score`` and ``points`` (in place); the first
+    team to reach ``target`` wins, even if the other passes it later. Returns the winner (or ``None``).
+
+    >>> score, points = [13, 13], [0, 0]
+    >>> count_in_order(score, points, [(0, 1), (1, 1), (1, 3), (1, 1)], 14, None), score
+    (0, [14, 18])
+    """
+    for team, value in awards:
+        score[team] += value
+        points[team] += value
+        if winner is None and score[team] >= target:
+            winner = team
+    return winner
 
 
 def mask_of_trick(trick: list[int]) -> int:

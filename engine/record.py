@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
 from engine.cards import CARD_NAMES, SUIT_MASKS, parse_card_index
-from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError
+from engine.errors import IllegalActionError, InvalidCardError, RecordError, RulesetError
 from engine.hand import GIVE, OVER, PLAY, HandState, StockExhausted
 from engine.rules import Ruleset
 
@@ -43,16 +43,16 @@ def replay_record(data: Any) -> HandState:
         if key not in _FIELD_SET:
             raise RecordError(str(key), f"unknown field (fields are {', '.join(FIELDS)})")
     players = data.get("players")
-    if players not in (2, 4) or isinstance(players, bool):
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
         raise RecordError("players", f"must be 2 or 4, got {players!r}")
     dealer = data.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
     try:
         ruleset = Ruleset.from_dict(data.get("ruleset"))
-    except EngineError as error:
-        raise RecordError("", str(error)) from None
-    score = _score_before(data.get("score_before", [0, 0]), ruleset)
+    except RulesetError as error:
+        raise RecordError(error.field, error.reason) from None
+    score = check_score_before(data.get("score_before", [0, 0]), ruleset)
     seen = 0
     hands = []
     raw_hands = data.get("hands")
@@ -139,8 +139,9 @@ def _replay_plays(state: HandState, plays: Any) -> None:
         raise RecordError("plays", f"{len(plays)} cards, the hand needs {needed} (every card is played)")
 
 
-def _score_before(value: Any, ruleset: Ruleset) -> list[int]:
-    if (not isinstance(value, list) or len(value) != 2
+def check_score_before(value: Any, ruleset: Ruleset) -> list[int]:
+    """The teams' points before a hand: two whole numbers, each below the target."""
+    if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):
         raise RecordError("score_before", f"must be two whole numbers of 0 or more, got {value!r}")
     for team, points in enumerate(value):

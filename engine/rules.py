@@ -74,13 +74,13 @@ class Ruleset:
         if isinstance(data, Ruleset):
             return data
         if not isinstance(data, Mapping):
-            raise RulesetError(f"{path}: must be an object of variant keys, got {type(data).__name__}")
+            raise RulesetError(path, f"must be an object of variant keys, got {type(data).__name__}")
         known = cls.keys()
         values: dict[str, Any] = {}
         for key, value in data.items():
             where = f"{path}.{key}"
             if key not in known:
-                raise RulesetError(f"{where}: unknown variant key (known: {', '.join(known)})")
+                raise RulesetError(where, f"unknown variant key (known: {', '.join(known)})")
             values[key] = _checked(key, value, where)
         return cls(**values) if values else DEFAULT_RULESET
 
@@ -103,16 +103,16 @@ class Ruleset:
 def _checked(key: str, value: Any, where: str) -> Any:
     if key in CHOICES:
         if value not in CHOICES[key]:
-            raise RulesetError(f"{where}: {value!r} is not one of {', '.join(CHOICES[key])}")
+            raise RulesetError(where, f"{value!r} is not one of {', '.join(CHOICES[key])}")
         return value
     if key in BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesetError(f"{where}: must be true or false, got {value!r}")
+            raise RulesetError(where, f"must be true or false, got {value!r}")
         return value
     if key in POINT_KEYS:
         low, high = POINT_KEYS[key]
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise RulesetError(f"{where}: must be a whole number from {low} to {high}, got {value!r}")
+            raise RulesetError(where, f"must be a whole number from {low} to {high}, got {value!r}")
         return value
     if key == "kick_points":
         return _checked_kick_points(value, where)
@@ -121,14 +121,14 @@ def _checked(key: str, value: Any, where: str) -> Any:
 
 def _checked_kick_points(value: Any, where: str) -> tuple[int, ...]:
     if not isinstance(value, Mapping):
-        raise RulesetError(f'{where}: must be an object of rank to points, e.g. {{"A": 1, "6": 2, "J": 3}}')
+        raise RulesetError(where, 'must be an object of rank to points, e.g. {"A": 1, "6": 2, "J": 3}')
     points: dict[str, int] = {}
     for rank, pts in value.items():
         letter = "T" if rank == "10" else str(rank).upper()
         if len(letter) != 1 or letter not in RANK_LETTERS:
-            raise RulesetError(f"{where}.{rank}: not a rank (2-9, T, J, Q, K, A)")
+            raise RulesetError(f"{where}.{rank}", "not a rank (2-9, T, J, Q, K, A)")
         if not isinstance(pts, int) or isinstance(pts, bool) or not 0 <= pts <= 100:
-            raise RulesetError(f"{where}.{rank}: points must be a whole number from 0 to 100, got {pts!r}")
+            raise RulesetError(f"{where}.{rank}", f"points must be a whole number from 0 to 100, got {pts!r}")
         points[letter] = pts
     return _kick_table(points)
 

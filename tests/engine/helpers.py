@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.cards import CARD_NAMES, Card
-from engine.hand import PLAY, HandState
+from engine.cards import CARD_NAMES, Card, mask_of, names_of
+from engine.hand import PLAY, HandState, SeatView
 
 
 def C(text: str) -> Card:
@@ -93,3 +93,38 @@ def card_texts(obj: Any) -> set[str]:
 
 def json_roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+def assert_view_is_private(hand: HandState, seat: int) -> None:
+    view = hand.view(seat)
+    assert isinstance(view, SeatView)
+    hidden = 0
+    for other in range(hand.players):
+        if other != seat:
+            hidden |= hand.hands[other]
+    hidden_names = set(names_of(hidden))
+    data = view.to_dict()
+    assert json_roundtrip(data) == data
+    assert not card_texts(data) & hidden_names
+    assert data["hand"] == names_of(hand.hands[seat])
+    assert data["seat"] == seat and data["turn"] == hand.turn and data["phase"] == hand.phase
+    assert data["hand_sizes"] == [h.bit_count() for h in hand.hands]
+    # Attributes: only this seat's hand is a set of cards; everything else is face up.
+    assert view.hand == hand.hands[seat]
+    assert not view.hand & hidden
+    face_up = set(view.kicks) | set(view.plays) | set(view.trick)
+    for _, cards, _ in view.tricks:
+        face_up |= set(cards)
+    assert not mask_of(face_up) & hidden
+    assert not mask_of(a.card for a in view.legal if a.card is not None) & hidden
+    for name in SeatView.__slots__:
+        value = getattr(view, name)
+        assert not isinstance(value, HandState)
+        is_int_list = isinstance(value, list) and value and all(isinstance(v, int) for v in value)
+        if is_int_list and not name.endswith(("score", "points", "sizes")):
+            # any list of card indices is a face-up list (a new one must be reviewed here for privacy)
+            assert name in ("kicks", "plays", "trick"), name
+    if seat == hand.turn:
+        assert view.legal == hand.legal_actions()
+    else:
+        assert view.legal == []

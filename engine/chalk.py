@@ -1,0 +1,614 @@
+"""Chalk entries: what a scorekeeper writes on the board for one hand — the kicks, the beg, who took
+High, Low, Jack or Hang Jack and Game, and any penalty — checked for possibility and scored in the
+order of R23, into the result format of HAND_RECORD.md (``tricks`` is empty) plus ``penalty``.
+
+>>> entry = {"players": 4, "dealer": 2, "score_before": [9, 12],
+...          "kicks": ["JH", "QH", "7D"], "beg": "run",
+...          "high": {"team": 0, "card": "AD"}, "low": {"team": 1}, "jack": {"team": 1, "hang": True},
+...          "game": {"team": 0, "counts": [34, 20]}}
+>>> result = score_chalk(entry)
+>>> result["trump"], result["kick_points"], result["jack"]
+('D', [3, 0], {'team': 1, 'points': 3, 'hang': True})
+>>> result["points"], result["score_after"], result["winner"]
+([5, 4], [14, 16], 1)
+
+Team 1 reaches 14 with the Hang Jack, before team 0's Game point (R23).
+
+>>> score_chalk({**entry, "low": {"team": 1, "card": "3H"}})
+Traceback (most recent call last):
+...
+engine.errors.RecordError: low.card: 3H is not a trump: trumps are diamonds (R19)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.cards import CARDS, FULL_PACK, JACK, SUIT_MASKS, TEN, Card, game_count, mask_of
+from engine.errors import IllegalActionError, InvalidCardError, RecordError, RulesetError
+from engine.hand import (
+    HAND_SIZE,
+    OVER,
+    PLAY,
+    RUN_SIZE,
+    SUIT_NAMES,
+    HandState,
+    StockExhausted,
+    count_in_order,
+    game_team,
+    jack_points,
+    tie_team,
+)
+from engine.penalties import ExposedCard, Misdeal, Penalty, PenaltyEffect, Renege, penalty_effect, penalty_from_dict
+from engine.record import check_score_before
+from engine.rules import DEFAULT_RULESET, Ruleset
+
+FIELDS = ("players", "dealer", "score_before", "ruleset", "kicks", "beg", "high", "low", "jack", "game", "penalty")
+PLAY_FIELDS = ("high", "low", "jack", "game")
+BEGS = ("stand", "give", "run")
+HIGH_POINTS = LOW_POINTS = JACK_POINTS = 1
+PACK_COUNT = game_count(FULL_PACK)
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """High or Low on the chalk: the team dealt the card, and the card when it was written down."""
+
+    team: int
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JackChalk:
+    """Jack for the holder's team, or with ``hang`` Hang Jack for the team that took the opponents' jack."""
+
+    team: int
+    hang: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameChalk:
+    """The team with the higher count (``None``: a tie), and the two counts when written down."""
+
+    team: int | None
+    counts: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChalkEntry:
+    """One hand as chalked: ``kicks`` holds the first kick, then each run's kick (R5, R9)."""
+
+    players: int
+    dealer: int
+    score_before: tuple[int, int] = (0, 0)
+    ruleset: Ruleset = DEFAULT_RULESET
+    kicks: tuple[Card, ...] = ()
+    beg: str | None = None
+    high: Holding | None = None
+    low: Holding | None = None
+    jack: JackChalk | None = None
+    game: GameChalk | None = None
+    penalty: Penalty | None = None
+
+    @property
+    def eldest(self) -> int:
+        return (self.dealer + 1) % self.players
+
+
+def parse_chalk(data: Any) -> ChalkEntry:
+    """Read a chalk entry from JSON and check that it could happen; raises ``RecordError``.
+
+    >>> parse_chalk({"players": 2, "dealer": 0, "kicks": ["5C"], "beg": "stand",
+    ...              "high": {"team": 1}, "low": {"team": 1}, "game": {"team": 0}}).high
+    Holding(team=1, card=None)
+    >>> parse_chalk({"players": 2, "dealer": 0, "kicks": ["5C"], "beg": "stand", "low": {"team": 1},
+    ...              "game": {"team": 0}})
+    Traceback (most recent call last):
+    ...
+    engine.errors.RecordError: low: no Low without High: a trump in play scores both High and Low (R19)
+    """
+    entry = read_chalk(data)
+    _check(entry)
+    return entry
+
+
+def score_chalk(data: Any) -> dict[str, Any]:
+    """Read, check and score a chalk entry: the result of HAND_RECORD.md plus ``penalty``.
+
+    >>> result = score_chalk({"players": 4, "dealer": 1, "score_before": [5, 13], "penalty": {"kind": "misdeal"}})
+    >>> result["points"], result["winner"], result["redeal"], result["penalty"]["next_dealer"]
+    ([1, 0], None, True, 1)
+    """
+    return score_entry(read_chalk(data))
+
+
+def score_entry(entry: ChalkEntry) -> dict[str, Any]:
+    """Check and score an entry in the order of R23: kicks, beg point, penalty, High, Low, Jack, Game.
+
+    The penalty comes after the beg and before High: a renege is claimed during play or at the
+    latest at the end of the hand (R25), so it is settled before the cards are counted.
+
+    >>> entry = ChalkEntry(players=4, dealer=0, score_before=(13, 13), kicks=(Card.parse("5S"),), beg="stand",
+    ...                    high=Holding(0), low=Holding(1), jack=JackChalk(1), game=GameChalk(1))
+    >>> score_entry(entry)["winner"]
+    0
+    >>> score_entry(replace(entry, penalty=Renege(team=0)))["winner"]
+    1
+    """
+    state = _check(entry)
+    effect = penalty_effect(entry.penalty, entry.ruleset) if entry.penalty is not None else None
+    tally = _Tally(entry.ruleset.target, entry.score_before)
+    if state is None:
+        return _misdeal_result(entry, tally.penalise(effect), effect)
+    tally = replace(tally, score=tuple(state.score), points=tuple(state.points), winner=state.winner)
+    if effect is not None:
+        tally = tally.penalise(effect)
+    game_team = _game_team(entry)
+    withheld = effect is not None and game_team is not None and effect.game_barred == game_team
+    for team, points in _awards(entry, None if withheld else game_team):
+        tally = tally.add(team, points)
+    return _result(entry, state, tally, effect, withheld)
+
+
+# --------------------------------------------------------------------------- reading (format)
+def read_chalk(data: Any) -> ChalkEntry:
+    """Read the fields of a chalk entry, checking their form but not whether the hand could happen.
+
+    >>> read_chalk({"players": 4, "dealer": 0, "kicks": ["5S"], "low": {"team": 1}}).low
+    Holding(team=1, card=None)
+    >>> read_chalk({"players": 4, "dealer": 0, "jack": {"team": 2}})
+    Traceback (most recent call last):
+    ...
+    engine.errors.RecordError: jack.team: must be team 0 or 1, got 2
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError("entry", f"must be a JSON object, got {_kind(data)}")
+    _check_keys(data, FIELDS, "")
+    players = data.get("players")
+    if players not in (2, 4) or isinstance(players, bool):
+        raise RecordError("players", f"must be 2 or 4, got {players!r}")
+    dealer = data.get("dealer")
+    if not _is_int(dealer) or not 0 <= dealer < players:
+        raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
+    ruleset = _ruleset(data.get("ruleset"))
+    penalty = data.get("penalty")
+    return ChalkEntry(
+        players=players,
+        dealer=dealer,
+        score_before=_score_before(data.get("score_before", [0, 0]), ruleset),
+        ruleset=ruleset,
+        kicks=_kicks(data.get("kicks")),
+        beg=_beg(data.get("beg")),
+        high=_holding(data.get("high"), "high"),
+        low=_holding(data.get("low"), "low"),
+        jack=_jack(data.get("jack")),
+        game=_game(data.get("game")),
+        penalty=None if penalty is None else penalty_from_dict(penalty, players, dealer),
+    )
+
+
+def _ruleset(data: Any) -> Ruleset:
+    try:
+        return Ruleset.from_dict(data)
+    except RulesetError as error:
+        raise RecordError(error.field, error.reason) from None
+
+
+def _score_before(value: Any, ruleset: Ruleset) -> tuple[int, int]:
+    score = check_score_before(value, ruleset)
+    return score[0], score[1]
+
+
+def _kicks(value: Any) -> tuple[Card, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise RecordError("kicks", f"must be a list of cards, got {_kind(value)}")
+    kicks: list[Card] = []
+    for n, text in enumerate(value):
+        card = _card(text, f"kicks[{n}]")
+        if card in kicks:
+            raise RecordError(f"kicks[{n}]", f"{card} was kicked twice")
+        kicks.append(card)
+    return tuple(kicks)
+
+
+def _beg(value: Any) -> str | None:
+    if value is not None and value not in BEGS:
+        raise RecordError("beg", f"must be one of {', '.join(BEGS)}, got {value!r}")
+    return value
+
+
+def _holding(value: Any, path: str) -> Holding | None:
+    if value is None:
+        return None
+    _check_object(value, ("team", "card"), path)
+    card = value.get("card")
+    return Holding(_team(value.get("team"), f"{path}.team"), None if card is None else _card(card, f"{path}.card"))
+
+
+def _jack(value: Any) -> JackChalk | None:
+    if value is None:
+        return None
+    _check_object(value, ("team", "hang"), "jack")
+    hang = value.get("hang", False)
+    if not isinstance(hang, bool):
+        raise RecordError("jack.hang", f"must be true (Hang Jack, R21) or false (Jack, R20), got {hang!r}")
+    return JackChalk(_team(value.get("team"), "jack.team"), hang)
+
+
+def _game(value: Any) -> GameChalk | None:
+    if value is None:
+        return None
+    _check_object(value, ("team", "counts"), "game")
+    if "team" not in value:
+        raise RecordError("game.team", "missing: 0 or 1, or null for a tie (R22)")
+    team = value["team"]
+    counts = value.get("counts")
+    if counts is not None:
+        if not isinstance(counts, list) or len(counts) != 2 or not all(_is_int(c) and c >= 0 for c in counts):
+            raise RecordError("game.counts", f"must be two whole numbers of 0 or more, got {counts!r}")
+        counts = (counts[0], counts[1])
+    return GameChalk(None if team is None else _team(team, "game.team"), counts)
+
+
+def _card(text: Any, field: str) -> Card:
+    try:
+        return Card.parse(text)
+    except InvalidCardError as error:
+        raise RecordError(field, str(error)) from None
+
+
+def _team(value: Any, field: str) -> int:
+    if not _is_int(value) or value not in (0, 1):
+        raise RecordError(field, f"must be team 0 or 1, got {value!r}")
+    return value
+
+
+def _check_object(value: Any, known: tuple[str, ...], path: str) -> None:
+    if not isinstance(value, Mapping):
+        raise RecordError(path, f"must be an object with {', '.join(known)}, or null, got {_kind(value)}")
+    _check_keys(value, known, path)
+
+
+def _check_keys(data: Mapping[str, Any], known: tuple[str, ...], path: str) -> None:
+    for key in data:
+        if key in known:
+            continue
+        field = f"{path}.{key}" if path else str(key)
+        if key in ("hang", "hang_jack"):
+            raise RecordError(field, 'unknown field: a Hang Jack is written as "jack": {"team": …, "hang": true} (R21)')
+        raise RecordError(field, f"unknown field (fields are {', '.join(known)})")
+
+
+# --------------------------------------------------------------------------- checking (possibility)
+def _check(entry: ChalkEntry) -> HandState | None:
+    """Check that the entry could happen; return the hand after its kicks and beg (``None`` for a misdeal)."""
+    if isinstance(entry.penalty, Misdeal):
+        _check_misdeal_only(entry)
+        return None
+    if not entry.kicks:
+        raise RecordError("kicks", "missing: the first kick, then the kick of each run of the pack (R5, R9)")
+    state = _replay_opening(entry)
+    if state.phase == PLAY:
+        _check_play(entry, state)
+    else:
+        _check_nothing_played(entry, state)
+    return state
+
+
+def _check_misdeal_only(entry: ChalkEntry) -> None:
+    for name in ("kicks", "beg", *PLAY_FIELDS):
+        if getattr(entry, name):
+            raise RecordError(name, "must be absent: a misdeal is thrown in and the hand is dealt again (R27)")
+
+
+def _replay_opening(entry: ChalkEntry) -> HandState:
+    """The kicks and the beg, replayed through ``HandState`` so that R6–R12 and the stop of R23 stay in one place."""
+    state = _stand_in_hand(entry)
+    _settle_beg(state, entry)
+    used = len(state.kicks)
+    if used < len(entry.kicks):
+        raise RecordError(f"kicks[{used}]", _why_no_more_kicks(state))
+    return state
+
+
+def _stand_in_hand(entry: ChalkEntry) -> HandState:
+    """A hand with the entry's kicks in place and stand-in cards for the deal, which the chalk does not show.
+
+    Only the kicks a 52-card pack can reach are placed; the engine declares the redeal (R12) before
+    it needs more. The dealer's stand-ins are of the begged suit: the chalk cannot show that the
+    dealer held no trump, so a give passes ``give_one_needs_trump`` (R8).
+    """
+    players, dealer = entry.players, entry.dealer
+    deal, run = HAND_SIZE * players, RUN_SIZE * players
+    kicks = [card.index for j, card in enumerate(entry.kicks) if deal + (run + 1) * j + 1 <= len(CARDS)]
+    begged = kicks[0] // 13
+    spare = sorted((i for i in range(len(CARDS)) if i not in kicks), key=lambda i: i // 13 != begged)
+    hands = [0] * players
+    for k, seat in enumerate(sorted(range(players), key=lambda s: s != dealer)):
+        hands[seat] = mask_of(spare[HAND_SIZE * k:HAND_SIZE * (k + 1)])
+    stock: list[int] = []
+    for j, kick in enumerate(kicks[1:]):
+        stock += [*spare[deal + run * j:deal + run * (j + 1)], kick]
+    return HandState(players, dealer, hands, kicks[0], stock, entry.ruleset, entry.score_before)
+
+
+def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
+    beg = entry.beg
+    if state.phase == OVER:
+        if beg is not None:
+            raise RecordError("beg", f"must be absent: {_why_decided(state)}")
+        return
+    if beg is None:
+        raise RecordError("beg", "missing: the eldest stands, or begs and the dealer gives one or runs the pack: "
+                                 "one of stand, give, run (R7–R9)")
+    if beg == "stand":
+        state.apply("stand")
+        return
+    state.apply("beg")
+    if beg == "give":
+        try:
+            state.apply("give")
+        except IllegalActionError as error:
+            raise RecordError("beg", f"the dealer may not give one: {error}") from None
+        return
+    try:
+        state.apply("run")
+    except StockExhausted:
+        last = len(entry.kicks) - 1
+        if last == 0:
+            raise RecordError("kicks", 'one kick, but with beg "run" the pack is run and a new card kicked: '
+                                       "give each run's kick too (R9)") from None
+        raise RecordError(f"kicks[{last}]", f"{entry.kicks[last]} is the begged suit again, so the pack is run "
+                                            "again (R11), but no further kick is given") from None
+
+
+def _why_no_more_kicks(state: HandState) -> str:
+    if state.beg in ("stand", "give"):
+        return f'with beg "{state.beg}" the first kick names trumps; only running the pack turns another (R7–R9)'
+    if state.redeal:
+        return "the pack could not supply another run: the hand is a redeal (R12)"
+    if state.trump >= 0:
+        return (f"{CARDS[state.kicks[-1]]} turned up a new suit, so {SUIT_NAMES[state.trump]} are trumps and the "
+                "pack is not run again (R10)")
+    return _why_decided(state)
+
+
+def _why_decided(state: HandState) -> str:
+    if state.redeal:
+        return "the hand is a redeal and no card is played (R12)"
+    if state.beg == "give":
+        return f"the beg point took team {state.winner} to the target before any card was played (R23)"
+    return f"the kick {CARDS[state.kicks[-1]]} took team {state.winner} to the target before any card was played (R23)"
+
+
+def _check_nothing_played(entry: ChalkEntry, state: HandState) -> None:
+    why = _why_decided(state)
+    for name in PLAY_FIELDS:
+        if getattr(entry, name) is not None:
+            raise RecordError(name, f"must be absent: {why}")
+    if entry.penalty is not None:
+        raise RecordError("penalty", f"must be absent: a {entry.penalty.kind} happens in play, and {why}")
+
+
+def _check_play(entry: ChalkEntry, state: HandState) -> None:
+    trump, kicked = state.trump, mask_of(entry.kicks)
+    complete = entry.game is not None
+    if not complete and not _forfeits(entry):
+        raise RecordError("game", 'missing: the hand was played, so Game was scored or tied (R22); '
+                                  'write {"team": null} for a tie')
+    _check_holding(entry.high, "high", trump, kicked)
+    _check_holding(entry.low, "low", trump, kicked)
+    _check_high_low(entry, trump, kicked, complete)
+    _check_jack(entry, trump, complete)
+    if entry.game is not None:
+        _check_game(entry, kicked)
+    _check_penalty_in_play(entry, kicked, complete)
+
+
+def _forfeits(entry: ChalkEntry) -> bool:
+    return entry.penalty is not None and penalty_effect(entry.penalty, entry.ruleset).loses_game is not None
+
+
+def _check_holding(holding: Holding | None, name: str, trump: int, kicked: int) -> None:
+    if holding is None or holding.card is None:
+        return
+    card, rule = holding.card, "R18" if name == "high" else "R19"
+    if card.suit != trump:
+        raise RecordError(f"{name}.card", f"{card} is not a trump: trumps are {SUIT_NAMES[trump]} ({rule})")
+    if kicked & card.bit:
+        raise RecordError(f"{name}.card", f"{card} was kicked, and a kicked card is dealt to nobody (R5)")
+
+
+def _check_high_low(entry: ChalkEntry, trump: int, kicked: int, complete: bool) -> None:
+    high, low = entry.high, entry.low
+    if high is None:
+        if low is not None:
+            raise RecordError("low", "no Low without High: a trump in play scores both High and Low (R19)")
+        return
+    if low is None:
+        if complete:
+            raise RecordError("low", "missing: High was scored, so a trump was in play and Low is scored too (R19)")
+        return
+    if high.card is not None and low.card is not None and low.card.rank > high.card.rank:
+        raise RecordError("low.card", f"{low.card} is above High ({high.card}); Low is the lowest trump in play (R19)")
+    both = _high_and_low(high, low, SUIT_MASKS[trump] & ~kicked)
+    if both is not None and low.team != high.team:
+        raise RecordError("low.team", f"{both}, so the same team scores High and Low (R19)")
+
+
+def _high_and_low(high: Holding, low: Holding, possible: int) -> str | None:
+    """Why one card must have been both High and Low, or ``None``."""
+    if high.card is not None and high.card is low.card:
+        return f"{high.card} was both High and Low (the only trump in play)"
+    if high.card is not None and high.card.bit == possible & -possible:
+        return f"High, {high.card}, is the lowest trump that could be in play, so it was Low as well"
+    if low.card is not None and low.card.index == possible.bit_length() - 1:
+        return f"Low, {low.card}, is the highest trump that could be in play, so it was High as well"
+    return None
+
+
+def _check_jack(entry: ChalkEntry, trump: int, complete: bool) -> None:
+    jack_card = CARDS[trump * 13 + JACK]
+    high, low, jack = entry.high, entry.low, entry.jack
+    known = _known_holder(high, low, jack_card)
+    if jack is None:
+        if complete and known is not None:
+            raise RecordError("jack", f"missing: {jack_card} was in play (it was {known[1]}), so it scored "
+                                      "Jack or Hang Jack (R20, R21)")
+        return
+    name = "Hang Jack" if jack.hang else "Jack"
+    if entry.kicks[-1] is jack_card:
+        raise RecordError("jack", f"{jack_card} was the kick: dealt to nobody, it scores for nobody (R21)")
+    if high is None:
+        raise RecordError("jack", f"no {name} without High: the jack of trumps in play is a trump in play, "
+                                  "so High is scored too (R18, R20)")
+    if high.card is not None and high.card.rank < JACK:
+        raise RecordError("jack", f"High was {high.card}, below the jack, so {jack_card} was not in play (R20)")
+    if low is not None and low.card is not None and low.card.rank > JACK:
+        raise RecordError("jack", f"Low was {low.card}, above the jack, so {jack_card} was not in play (R20)")
+    holder = 1 - jack.team if jack.hang else jack.team
+    if known is not None and known[0] != holder:
+        team, role = known
+        claim = f"only team {1 - team} can hang it (R21)" if jack.hang else f"only team {team} can score Jack (R20)"
+        raise RecordError("jack.team", f"{jack_card} was dealt to team {team} (it was {role}), so {claim}")
+
+
+def _known_holder(high: Holding | None, low: Holding | None, jack_card: Card) -> tuple[int, str] | None:
+    """The team dealt the jack of trumps when High or Low names it."""
+    if high is not None and high.card is jack_card:
+        return high.team, "High"
+    if low is not None and low.card is jack_card:
+        return low.team, "Low"
+    return None
+
+
+def _check_game(entry: ChalkEntry, kicked: int) -> None:
+    game, rules = entry.game, entry.ruleset
+    if game is None or game.counts is None:
+        return
+    a, b = game.counts
+    most = PACK_COUNT - game_count(kicked)
+    if a + b > most:
+        raise RecordError("game.counts", f"{a} + {b} = {a + b}, but the cards in play count {most} at most "
+                                         f"({PACK_COUNT} less the kicks) (R22)")
+    scorer = game_team((a, b), entry.dealer, entry.players, rules)
+    if a != b and game.team != scorer:
+        raise RecordError("game.team", f"team {scorer} counted more ({a} to {b}), so team {scorer} "
+                                       "has Game (R22)")
+    if a == b and game.team is not None and game.team != scorer:
+        who = "nobody scores Game" if scorer is None else f"team {scorer}, the non-dealer's, scores it"
+        raise RecordError("game.team", f"the counts are equal ({a} each): {who} (R22, game_tie {rules.game_tie})")
+
+
+def _check_penalty_in_play(entry: ChalkEntry, kicked: int, complete: bool) -> None:
+    penalty, high = entry.penalty, entry.high
+    if isinstance(penalty, ExposedCard) and kicked & penalty.card.bit:
+        raise RecordError("penalty.card", f"{penalty.card} was kicked, so no player held it (R5, R26)")
+    if not isinstance(penalty, Renege) or not penalty.trump_honour:
+        return
+    if high is not None and high.card is not None and high.card.rank < TEN:
+        raise RecordError("penalty.trump_honour", f"High was {high.card}, so nobody held A, K, Q, J or 10 "
+                                                  "of trumps (R25)")
+    if high is None and complete:
+        raise RecordError("penalty.trump_honour", "nobody scored High, so no trump was in play and nobody held "
+                                                  "A, K, Q, J or 10 of trumps (R25)")
+
+
+# --------------------------------------------------------------------------- scoring (R23)
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """The running score of a hand; the first team to reach the target wins (R23)."""
+
+    target: int
+    score: tuple[int, int]
+    points: tuple[int, int] = (0, 0)
+    winner: int | None = None
+
+    def add(self, team: int, value: int) -> _Tally:
+        score, points = list(self.score), list(self.points)
+        winner = count_in_order(score, points, ((team, value),), self.target, self.winner)
+        return replace(self, score=(score[0], score[1]), points=(points[0], points[1]), winner=winner)
+
+    def penalise(self, effect: PenaltyEffect) -> _Tally:
+        tally = self
+        for team, value in enumerate(effect.points):
+            if value:
+                tally = tally.add(team, value)
+        if effect.loses_game is not None and tally.winner is None:
+            tally = replace(tally, winner=1 - effect.loses_game)
+        return tally
+
+
+def _game_team(entry: ChalkEntry) -> int | None:
+    if entry.game is None:
+        return None
+    if entry.game.team is not None:
+        return entry.game.team
+    return tie_team(entry.dealer, entry.players, entry.ruleset)
+
+
+def _awards(entry: ChalkEntry, game_team: int | None) -> list[tuple[int, int]]:
+    """High, Low, Jack or Hang Jack, then Game: the counting after the last trick (R23)."""
+    awards = []
+    if entry.high is not None:
+        awards.append((entry.high.team, HIGH_POINTS))
+    if entry.low is not None:
+        awards.append((entry.low.team, LOW_POINTS))
+    if entry.jack is not None:
+        awards.append((entry.jack.team, jack_points(entry.jack.hang, entry.ruleset)))
+    if game_team is not None:
+        awards.append((game_team, entry.ruleset.game_points))
+    return awards
+
+
+def _result(entry: ChalkEntry, state: HandState, tally: _Tally, effect: PenaltyEffect | None,
+            withheld: bool) -> dict[str, Any]:
+    jack, game = entry.jack, entry.game
+    return {
+        "trump": None if state.trump_suit is None else str(state.trump_suit),
+        "kick_points": list(state.kick_points),
+        "beg_points": list(state.beg_points),
+        "redeal": state.redeal,
+        "high": _holding_dict(entry.high),
+        "low": _holding_dict(entry.low),
+        "jack": None if jack is None else {
+            "team": jack.team, "points": jack_points(jack.hang, entry.ruleset), "hang": jack.hang},
+        "game": None if game is None else {
+            "team": _game_team(entry), "counts": None if game.counts is None else list(game.counts)},
+        "tricks": [],
+        "points": list(tally.points),
+        "score_after": list(tally.score),
+        "winner": tally.winner,
+        "penalty": None if effect is None else {**effect.to_dict(), "game_withheld": withheld},
+    }
+
+
+def _misdeal_result(entry: ChalkEntry, tally: _Tally, effect: PenaltyEffect) -> dict[str, Any]:
+    """R27: the hand is thrown in; ``redeal`` is true when the same dealer deals again, as after R12."""
+    return {
+        "trump": None, "kick_points": [0, 0], "beg_points": [0, 0],
+        "redeal": effect.next_dealer == entry.dealer,
+        "high": None, "low": None, "jack": None, "game": None, "tricks": [],
+        "points": list(tally.points),
+        "score_after": list(tally.score),
+        "winner": tally.winner,
+        "penalty": {**effect.to_dict(), "game_withheld": False},
+    }
+
+
+def _holding_dict(holding: Holding | None) -> dict[str, Any] | None:
+    if holding is None:
+        return None
+    return {"card": None if holding.card is None else str(holding.card), "team": holding.team}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__
