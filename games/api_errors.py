@@ -1,0 +1,35 @@
+"""API errors as JSON that names the field and the reason: ``{"errors": [{"field": …, "reason": …}]}``."""
+
+from __future__ import annotations
+
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.services import DuplicateHandError, EntryError
+
+
+def _flatten(detail, prefix: str = "") -> list[dict[str, str]]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            field = key if key != "non_field_errors" else ""
+            out.extend(_flatten(value, f"{prefix}.{field}" if prefix and field else (field or prefix)))
+        return out
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return [{"field": prefix, "reason": str(item)} for item in detail]
+        out = []
+        for index, item in enumerate(detail):
+            out.extend(_flatten(item, f"{prefix}[{index}]"))
+        return out
+    return [{"field": prefix, "reason": str(detail)}]
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, EntryError):
+        status = 409 if isinstance(exc, DuplicateHandError) else 400
+        return Response({"errors": [{"field": exc.field, "reason": exc.reason}]}, status=status)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        response.data = {"errors": _flatten(response.data)}
+    return response

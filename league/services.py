@@ -1,0 +1,59 @@
+"""Business operations on clubs and competitions: creating them, entries, and the standings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import transaction
+
+from league.models import Competition, Entry, StandingRow
+
+COUNTED = ("played", "won", "lost", "bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
+           "hang_jacks_for", "hang_jacks_against")
+
+
+def compute_standings(competition_id: int) -> list[dict]:
+    """Standings rows from the competition's results (complete matches count as played; games won in
+    any match count as bullseyes), ranked by wins, bullseye difference, then chalk difference."""
+    from games.selectors import results_for_standings
+
+    entrants = Entry.objects.filter(competition_id=competition_id).values_list("partnership_id", flat=True)
+    table: dict[int, dict] = defaultdict(lambda: dict.fromkeys(COUNTED, 0))
+    for partnership_id in entrants:
+        table[partnership_id]
+    for match in results_for_standings(competition_id):
+        for side, other in (("a", "b"), ("b", "a")):
+            row = table[match[f"side_{side}_id"]]
+            row["bullseyes_for"] += match[f"games_{side}"]
+            row["bullseyes_against"] += match[f"games_{other}"]
+            row["chalks_for"] += match[f"chalks_{side}"]
+            row["chalks_against"] += match[f"chalks_{other}"]
+            row["hang_jacks_for"] += match[f"hang_jacks_{side}"]
+            row["hang_jacks_against"] += match[f"hang_jacks_{other}"]
+            if match["status"] == "complete":
+                row["played"] += 1
+                row["won" if match["winner"] == side else "lost"] += 1
+    ordered = sorted(table.items(), key=lambda item: _sort_key(item[1]))
+    rows = []
+    previous_key, rank = None, 0
+    for position, (partnership_id, row) in enumerate(ordered, start=1):
+        key = _sort_key(row)
+        if key != previous_key:
+            rank, previous_key = position, key
+        rows.append({"partnership_id": partnership_id, "rank": rank, **row})
+    return rows
+
+
+def _sort_key(row: dict) -> tuple:
+    return (-row["won"], -(row["bullseyes_for"] - row["bullseyes_against"]),
+            -(row["chalks_for"] - row["chalks_against"]))
+
+
+def refresh_standings(competition_id: int) -> int:
+    """Rewrite the competition's standings rows from its results; returns how many rows."""
+    rows = compute_standings(competition_id)
+    with transaction.atomic():
+        Competition.objects.select_for_update().get(pk=competition_id)
+        StandingRow.objects.filter(competition_id=competition_id).delete()
+        StandingRow.objects.bulk_create(StandingRow(competition_id=competition_id, **row) for row in rows)
+    return len(rows)
