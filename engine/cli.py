@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         help="play many games between two bots and summarise them",
         description=(
-            "Play N whole games: team 0 (seats 0 and 2) is played by bot A, team 1 by bot B. Game i is "
+            "Play N whole games: team 0 (seats 0 and 2; seat 0 with 2 players) is played by bot A, team 1 by "
+            "bot B. Game i is "
             "seeded from (seed, i), so the same seed gives the same games with any number of workers."
         ),
     )
