@@ -102,8 +102,7 @@ class GameState:
         if hand.winner is not None:
             self.winner = hand.winner
             return result
-        if not hand.redeal:
-            self.dealer = (self.dealer + 1) % self.players
+        self.dealer = next_dealer(self.players, hand.dealer, result)
         self.deal_no += 1
         self.hand = self._deal()
         if self.hand.phase == OVER:  # a kick won the game before any card was played
@@ -167,6 +166,24 @@ class GameState:
     @classmethod
     def from_json(cls, text: str) -> GameState:
         return cls.from_dict(json.loads(text))
+
+
+def next_dealer(players: int, dealer: int, result: dict[str, Any]) -> int:
+    """Who deals after a hand with this result (a hand record's or a chalk entry's): the deal passes
+    to the right (R3), the same dealer deals again after a redeal (R12), and a misdeal follows the
+    ``misdeal`` setting the penalty names (R27).
+
+    >>> next_dealer(4, 3, {"redeal": False}), next_dealer(4, 3, {"redeal": True})
+    (0, 3)
+    >>> next_dealer(4, 3, {"redeal": False, "penalty": {"kind": "misdeal", "next_dealer": 3}})
+    3
+    """
+    penalty = result.get("penalty")
+    if penalty and penalty.get("next_dealer") is not None:
+        return penalty["next_dealer"]
+    if result.get("redeal"):
+        return dealer
+    return (dealer + 1) % players
 
 
 def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
