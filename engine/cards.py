@@ -180,14 +180,16 @@ def names_of(mask: int) -> list[str]:
 
 
 def game_count(mask: int) -> int:
-    """Total Game value (R22) of a set of cards."""
-    return (
-        10 * (mask & _RANK_MASKS[TEN]).bit_count()
-        + (mask & _RANK_MASKS[JACK]).bit_count()
-        + 2 * (mask & _RANK_MASKS[QUEEN]).bit_count()
-        + 3 * (mask & _RANK_MASKS[KING]).bit_count()
-        + 4 * (mask & _RANK_MASKS[ACE]).bit_count()
-    )
+    """Total Game value (R22) of a set of cards.
+
+    >>> game_count(mask_of(["TD", "AS", "JH", "2C"]))
+    15
+    """
+    return (_SUIT_GAME_COUNT[mask & 0x1FFF] + _SUIT_GAME_COUNT[mask >> 13 & 0x1FFF]
+            + _SUIT_GAME_COUNT[mask >> 26 & 0x1FFF] + _SUIT_GAME_COUNT[mask >> 39])
 
 
-_RANK_MASKS: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+_SUIT_GAME_COUNT: tuple[int, ...] = tuple(
+    sum(GAME_VALUES[rank] for rank in range(13) if ranks >> rank & 1) for ranks in range(1 << 13)
+)
+"""Game value of every set of ranks within one suit (13 bits), so a hand's count is four look-ups."""

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import random
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 PROG = "python -m engine"
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 2, 130
 READ_BLOCK = 1 << 22  # bytes read from the input at a time by ``score --jsonl``
+AUTO_WORKERS_BYTES = 2 * 2**20  # a --jsonl file bigger than this is scored with one process per CPU
 WORKER_CHUNK = 2000  # lines sent to a worker process at a time by ``score --jsonl --workers``
 
 # Results are fresh trees of dicts and lists: no cycle check needed (15% faster on the hot path).
@@ -95,9 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("file", nargs="?", default="-", metavar="FILE", help="record file (default: stdin, also '-')")
     score.add_argument("--jsonl", action="store_true", help="one record per line in, one result per line out")
-    score.add_argument("--workers", type=_whole(0), default=1, metavar="K",
+    score.add_argument("--workers", type=_whole(0), default=None, metavar="K",
                        help="with --jsonl: score in K processes, output still in input order (0: one per CPU; "
-                            "default 1)")
+                            f"default: one per CPU for a file over {AUTO_WORKERS_BYTES // 2**20} MB, else 1)")
     score.set_defaults(run=cmd_score)
 
     simulate = sub.add_parser(
@@ -169,11 +172,24 @@ def _flush_quietly(stream: IO[str]) -> None:
 
 
 # ====================================================================== score
+def _score_workers(asked: int | None, stream: IO[bytes]) -> int:
+    """Processes for ``score --jsonl``: as asked (0 = one per CPU), or by default one per CPU for a big
+    file, where the pool's start-up pays for itself, and one for anything else."""
+    cpus = os.cpu_count() or 1
+    if asked is not None:
+        return asked or cpus
+    try:
+        size = os.fstat(stream.fileno()).st_size if stat.S_ISREG(os.fstat(stream.fileno()).st_mode) else 0
+    except (OSError, ValueError, io.UnsupportedOperation):
+        size = 0
+    return cpus if size > AUTO_WORKERS_BYTES else 1
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     name = "stdin" if args.file == "-" else args.file
     if args.jsonl:
         with _open_input(args.file) as stream:
-            bad = score_stream(stream, sys.stdout, workers=args.workers or (os.cpu_count() or 1), name=name)
+            bad = score_stream(stream, sys.stdout, workers=_score_workers(args.workers, stream), name=name)
         return EXIT_BAD_INPUT if bad else EXIT_OK
     from engine.errors import EngineError
     from engine.record import score_record
@@ -223,7 +239,7 @@ def score_lines(lines: Sequence[bytes | str], first: int = 1) -> tuple[list[str]
 enclosed in double quotes at column 2"}'], 2)
     """
     from engine.errors import EngineError
-    from engine.record import score_record
+    from engine.record import score_record_json
 
     loads, encode = json.loads, _ENCODE
     out: list[str] = []
@@ -239,7 +255,7 @@ enclosed in double quotes at column 2"}'], 2)
             bad += 1
             continue
         try:
-            append(encode(score_record(record)))
+            append(score_record_json(record))
         except EngineError as error:
             append(encode({"error": str(error)}))
             bad += 1

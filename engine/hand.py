@@ -172,12 +172,13 @@ class HandState:
         rand = rng.random
         keys = [rand() for _ in _FIFTY_TWO]
         pack = sorted(_FIFTY_TWO, key=keys.__getitem__)
-        bit = [_BITS[c] for c in pack]
+        bit = _BITS
         second = RUN_SIZE * players
         hands = [0] * players
         for i in range(players):
             a, b = RUN_SIZE * i, second + RUN_SIZE * i
-            hands[(dealer + 1 + i) % players] = bit[a] | bit[a + 1] | bit[a + 2] | bit[b] | bit[b + 1] | bit[b + 2]
+            hands[(dealer + 1 + i) % players] = (bit[pack[a]] | bit[pack[a + 1]] | bit[pack[a + 2]]
+                                                 | bit[pack[b]] | bit[pack[b + 1]] | bit[pack[b + 2]])
         pos = 2 * second
         return cls(players, dealer, hands, pack[pos], pack[pos + 1:], ruleset, score)
 
@@ -608,6 +609,26 @@ class HandState:
             "winner": self.winner,
         }
 
+    def result_json(self) -> str:
+        """``result()`` as compact JSON text, built directly (the hot path of ``score --jsonl``);
+        equal to ``json.dumps(self.result(), separators=(",", ":"))``."""
+        high, low, jack, game = self.high, self.low, self.jack, self.game
+        tricks = ",".join(
+            f'{{"leader":{leader},"cards":["{_QUOTED_COMMA.join(map(_NAME_OF, cards))}"],"winner":{winner}}}'
+            for leader, cards, winner in self.tricks
+        )
+        trump = f'"{SUIT_LETTERS[self.trump]}"' if self.trump >= 0 else "null"
+        kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
+        return (
+            f'{{"trump":{trump},"kick_points":[{kick[0]},{kick[1]}],"beg_points":[{beg[0]},{beg[1]}],'
+            f'"redeal":{"true" if self.redeal else "false"},'
+            f'"high":{f"""{{"card":"{CARD_NAMES[high[0]]}","team":{high[1]}}}""" if high else "null"},'
+            f'"low":{f"""{{"card":"{CARD_NAMES[low[0]]}","team":{low[1]}}}""" if low else "null"},'
+            f'"jack":{_jack_json(jack)},"game":{_game_json(game)},"tricks":[{tricks}],'
+            f'"points":[{points[0]},{points[1]}],"score_after":[{score[0]},{score[1]}],'
+            f'"winner":{"null" if self.winner is None else self.winner}}}'
+        )
+
     def to_record(self) -> dict[str, Any]:
         """The hand record (HAND_RECORD.md) of everything dealt and played so far."""
         players = self.players
@@ -686,6 +707,22 @@ _COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_
                             "trick", "tricks", "won", "plays"})
 _SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
 _NAME_OF = CARD_NAMES.__getitem__
+_QUOTED_COMMA = '","'
+
+
+def _jack_json(jack: tuple[int, int, bool] | None) -> str:
+    if jack is None:
+        return "null"
+    return f'{{"team":{jack[0]},"points":{jack[1]},"hang":{"true" if jack[2] else "false"}}}'
+
+
+def _game_json(game: tuple[int | None, list[int]] | None) -> str:
+    if game is None:
+        return "null"
+    team = "null" if game[0] is None else game[0]
+    return f'{{"team":{team},"counts":[{game[1][0]},{game[1][1]}]}}'
+
+
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 

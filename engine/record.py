@@ -35,6 +35,11 @@ def score_record(data: Any) -> dict[str, Any]:
     return replay_record(data).result()
 
 
+def score_record_json(data: Any) -> str:
+    """``score_record`` as compact JSON text (the batch path of ``score --jsonl``)."""
+    return replay_record(data).result_json()
+
+
 def replay_record(data: Any) -> HandState:
     """Validate a hand record and replay it through the state machine; raises ``RecordError``."""
     if not isinstance(data, Mapping):
