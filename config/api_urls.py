@@ -1,1 +1,25 @@
-urlpatterns: list = []
+"""The REST API under ``/api/``: one router for every resource, the OpenAPI schema and its Swagger UI."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from games.api import GameViewSet, HandViewSet, MatchViewSet
+from league.api import ClubViewSet, CompetitionViewSet, PartnershipViewSet, PlayerViewSet
+
+app_name = "api"
+
+router = DefaultRouter()
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("partnerships", PartnershipViewSet, basename="partnership")
+router.register("competitions", CompetitionViewSet, basename="competition")
+router.register("matches", MatchViewSet, basename="match")
+router.register("games", GameViewSet, basename="game")
+router.register("hands", HandViewSet, basename="hand")
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    *router.urls,
+]

@@ -47,6 +47,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
+if not PRODUCTION:  # runserver serves static files itself; WhiteNoise serves collectstatic's output in production
+    MIDDLEWARE.remove("whitenoise.middleware.WhiteNoiseMiddleware")
+
 ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {

@@ -218,7 +218,7 @@ def penalty_from_dict(data: Any, players: int, dealer: int, path: str = "penalty
     if not isinstance(data, Mapping):
         raise RecordError(path, f"must be an object with a \"kind\" ({', '.join(KINDS)})")
     kind = data.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise RecordError(f"{path}.kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
     if kind == "renege":
         _check_keys(data, ("kind", "team", "trump_honour"), path)

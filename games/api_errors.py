@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -30,6 +31,12 @@ def exception_handler(exc, context):
         status = 409 if isinstance(exc, DuplicateHandError) else 400
         return Response({"errors": [{"field": exc.field, "reason": exc.reason}]}, status=status)
     response = drf_exception_handler(exc, context)
-    if response is not None:
-        response.data = {"errors": _flatten(response.data)}
+    if response is None:
+        return None
+    data = response.data
+    if isinstance(data, dict) and set(data) == {"detail"}:
+        field = "body" if isinstance(exc, ParseError) else ""
+        response.data = {"errors": [{"field": field, "reason": str(data["detail"])}]}
+    else:
+        response.data = {"errors": _flatten(data)}
     return response

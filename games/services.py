@@ -11,14 +11,16 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from engine import RecordError, score_chalk, score_record
 from engine.game import next_dealer
 from games.models import SIDE_A, SIDE_B, Game, Hand, HandVersion, Match
-from league.models import Competition
+from league.models import Competition, Entry, Partnership, Round, new_token
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 FILLED_FIELDS = ("players", "dealer", "score_before", "ruleset")
+NO_LONGER_FITS = "no longer fits after a correction of an earlier hand: correct or delete it"
 
 
 class EntryError(Exception):
@@ -66,8 +68,9 @@ def score_entry(mode: str, entry: dict[str, Any], *, competition: Competition, d
 
 # ----------------------------------------------------------------------------- reading the sheet
 def next_hand(match: Match) -> NextHand:
-    """The open game of the match (created when needed) and the next hand's number, dealer and score."""
-    game = match.games.order_by("-number").first()
+    """The open game of the match (created when needed) and the next hand's number, dealer and score.
+    The open game is the first one not won (a correction or an undo can reopen a game), else the last."""
+    game = match.games.filter(winner="").order_by("number").first() or match.games.order_by("-number").first()
     if game is None:
         game, _ = Game.objects.get_or_create(match=match, number=1,
                                              defaults={"first_dealer": match.first_dealer,
@@ -85,8 +88,7 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
                author_label: str = "") -> Hand:
     """Store a new hand after the engine has scored it. ``number`` is the hand the scorekeeper
     believes is next: a second submission of the same hand is refused with ``DuplicateHandError``."""
-    if mode not in (Hand.CHALK, Hand.RECORD):
-        raise EntryError("mode", f"must be {Hand.CHALK} or {Hand.RECORD}, got {mode!r}")
+    _check_mode(mode)
     label = author_label or _label(user)
     try:
         with transaction.atomic():
@@ -116,6 +118,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, u
     """Replace a hand by a new version (the old one is kept); later hands are recomputed by the settle task."""
     if not reason or not reason.strip():
         raise EntryError("reason", "say why the hand is corrected")
+    _check_mode(mode)
     label = author_label or _label(user)
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("competition").get(pk=hand.game.match_id)
@@ -174,7 +177,9 @@ def settle_match(match_id: int) -> Match:
         competition = match.competition
         wins = {SIDE_A: 0, SIDE_B: 0}
         games = list(match.games.order_by("number"))
-        for game in games:
+        for previous, game in zip([None, *games], games, strict=False):
+            if previous is not None and previous.winner:
+                game.first_dealer = previous.next_dealer  # the deal passes on from game to game
             _settle_game(game, competition)
             if game.winner:
                 wins[game.winner] += 1
@@ -184,8 +189,7 @@ def settle_match(match_id: int) -> Match:
         if not winner and last is not None and last.winner:
             Game.objects.get_or_create(match=match, number=last.number + 1,
                                        defaults={"first_dealer": last.next_dealer, "next_dealer": last.next_dealer})
-        if winner:
-            _drop_empty_games_after(match, games)
+        _drop_unplayed_games(match, games, winner)
         started = any(game.hands_counted for game in games)
         match.games_a, match.games_b, match.winner = wins[SIDE_A], wins[SIDE_B], winner
         match.status = Match.COMPLETE if winner else (Match.IN_PROGRESS if started else Match.SCHEDULED)
@@ -209,7 +213,15 @@ def _settle_game(game: Game, competition: Competition) -> None:
         result = hand.result
         if hand.dealer != dealer or tuple(result["score_after"]) != _plus(score, result["points"]) \
                 or hand.void_reason:
-            result = score_entry(hand.mode, hand.entry, competition=competition, dealer=dealer, score_before=score)
+            try:
+                result = score_entry(hand.mode, hand.entry, competition=competition, dealer=dealer,
+                                     score_before=score)
+            except EntryError as error:
+                # an earlier correction changed who deals this hand and its record no longer fits: it stops
+                # counting until it is corrected (raising here would fail the task on every retry)
+                if not hand.void_reason.startswith(NO_LONGER_FITS):
+                    _set(hand, void_reason=f"{NO_LONGER_FITS} ({error})"[:200])
+                continue
             _set(hand, result=result, dealer=dealer, void_reason="", **_totals(result))
         counted += 1
         jack = result.get("jack")
@@ -226,9 +238,17 @@ def _settle_game(game: Game, competition: Competition) -> None:
     game.save()
 
 
-def _drop_empty_games_after(match: Match, games: list[Game]) -> None:
-    decided = max((g.number for g in games if g.winner), default=0)
-    Game.objects.filter(match=match, number__gt=decided, hands__isnull=True).delete()
+def _drop_unplayed_games(match: Match, games: list[Game], winner: str) -> None:
+    """Drop the games without hands that will not be played: after the match is won, or after a game
+    that a correction or an undo reopened."""
+    open_game = next((g.number for g in games if not g.winner), None)
+    if winner:
+        after = max((g.number for g in games if g.winner), default=0)
+    elif open_game is not None:
+        after = open_game
+    else:
+        return
+    Game.objects.filter(match=match, number__gt=after, hands__isnull=True).delete()
 
 
 def _set(hand: Hand, **fields: Any) -> None:
@@ -255,6 +275,11 @@ def _context_before(hand: Hand, players: int) -> tuple[int, tuple[int, int]]:
     return next_dealer(players, previous.dealer, previous.result), (previous.score_a_after, previous.score_b_after)
 
 
+def _check_mode(mode: Any) -> None:
+    if mode not in (Hand.CHALK, Hand.RECORD):
+        raise EntryError("mode", f"must be {Hand.CHALK} or {Hand.RECORD}, got {mode!r}")
+
+
 def _check_number(target: NextHand, number: Any) -> None:
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise EntryError("number", f"must be the hand's number (1 or more), got {number!r}")
@@ -269,7 +294,7 @@ def _check_number(target: NextHand, number: Any) -> None:
 def _already_entered(number: int, existing: Hand | None) -> str:
     if existing is None:
         return f"hand {number} was already entered"
-    when = existing.created_at.strftime("%H:%M:%S") if existing.created_at else "just now"
+    when = timezone.localtime(existing.created_at).strftime("%H:%M:%S") if existing.created_at else "just now"
     return f"hand {number} of game {existing.game.number} was already entered by {existing.entered_by} at {when}"
 
 
@@ -290,3 +315,52 @@ def _is_user(user: Any) -> bool:
 
 def _label(user: Any) -> str:
     return user.get_username() if _is_user(user) else "scorekeeper link"
+
+
+# ----------------------------------------------------------------------------- organising a match
+def create_match(*, competition: Competition, side_a: Partnership, side_b: Partnership, round: Round | None = None,
+                 table: str = "", scheduled_at=None, first_dealer: int = 0) -> Match:
+    """A match between two entrants of the competition; the sides' names are kept as they are today."""
+    if side_a.pk == side_b.pk:
+        raise EntryError("side_b", "a side cannot play itself")
+    for field, side in (("side_a", side_a), ("side_b", side_b)):
+        _check_side(field, side, competition)
+    if not 0 <= first_dealer < competition.players:
+        raise EntryError("first_dealer", f"must be a seat from 0 to {competition.players - 1}, got {first_dealer}")
+    if round is not None and round.competition_id != competition.pk:
+        raise EntryError("round", f"{round} is not a round of {competition}")
+    return Match.objects.create(competition=competition, side_a=side_a, side_b=side_b,
+                                side_a_name=side_a.display_name, side_b_name=side_b.display_name, round=round,
+                                table=table, scheduled_at=scheduled_at, first_dealer=first_dealer)
+
+
+def _check_side(field: str, side: Partnership, competition: Competition) -> None:
+    if not Entry.objects.filter(competition=competition, partnership=side, withdrawn=False).exists():
+        raise EntryError(field, f"{side.display_name} is not entered in {competition.name}")
+    if side.size * 2 != competition.players:
+        each = "a pair" if competition.players == 4 else "one player"
+        raise EntryError(field, f"{side.display_name} has {side.size} player(s), but {competition.name} is a "
+                                f"{competition.players}-player game: each side is {each}")
+
+
+def add_scorekeeper(*, match: Match, user) -> None:
+    match.scorekeepers.add(user)
+
+
+def remove_scorekeeper(*, match: Match, user) -> None:
+    match.scorekeepers.remove(user)
+
+
+def revoke_entry_link(*, match: Match) -> Match:
+    """The private entry link stops working (until renewed)."""
+    match.entry_token_revoked = True
+    match.save(update_fields=["entry_token_revoked", "updated_at"])
+    return match
+
+
+def renew_entry_link(*, match: Match) -> Match:
+    """A new private entry link; the old one stops working."""
+    match.entry_token = new_token()
+    match.entry_token_revoked = False
+    match.save(update_fields=["entry_token", "entry_token_revoked", "updated_at"])
+    return match

@@ -30,7 +30,9 @@ def can_view_competition(user: Any, competition: Competition) -> bool:
 
 def token_matches(match: Any, token: str | None) -> bool:
     """The private link's token is valid for this match and not revoked (compared in constant time)."""
-    return bool(token) and not match.entry_token_revoked and hmac.compare_digest(str(token), match.entry_token)
+    if not token or match.entry_token_revoked:
+        return False
+    return hmac.compare_digest(str(token).encode(), match.entry_token.encode())  # bytes: any text, no TypeError
 
 
 def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import transaction
+from django.utils.text import slugify
 
-from league.models import Competition, Entry, StandingRow
+from league.models import Club, Competition, Entry, Partnership, StandingRow
 
 COUNTED = ("played", "won", "lost", "bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
            "hang_jacks_for", "hang_jacks_against")
@@ -57,3 +58,33 @@ def refresh_standings(competition_id: int) -> int:
         StandingRow.objects.filter(competition_id=competition_id).delete()
         StandingRow.objects.bulk_create(StandingRow(competition_id=competition_id, **row) for row in rows)
     return len(rows)
+
+
+# ----------------------------------------------------------------------------- creating (API and pages)
+def unique_slug(queryset, text: str, wanted: str = "") -> str:
+    """``wanted`` if given, else a slug of ``text`` made unique within ``queryset`` (``-2``, ``-3``, …)."""
+    if wanted:
+        return wanted
+    base = slugify(text)[:100] or "untitled"
+    slug, n = base, 1
+    while queryset.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def create_club(*, name: str, slug: str = "", town: str = "") -> Club:
+    return Club.objects.create(name=name, slug=unique_slug(Club.objects.all(), name, slug), town=town)
+
+
+def create_competition(*, club: Club, name: str, slug: str = "", **fields) -> Competition:
+    """A competition of ``club``; the slug is made from the name when not given."""
+    slug = unique_slug(Competition.objects.filter(club=club), name, slug)
+    return Competition.objects.create(club=club, name=name, slug=slug, **fields)
+
+
+def enter_partnership(*, competition: Competition, partnership: Partnership, seed: int | None = None) -> Entry:
+    """Enter a partnership in a competition (again, if it had withdrawn)."""
+    entry, _ = Entry.objects.update_or_create(competition=competition, partnership=partnership,
+                                              defaults={"seed": seed, "withdrawn": False})
+    return entry

@@ -1,0 +1,312 @@
+"""The API for matches, games and hands: reading the sheet, entering, correcting and striking out hands,
+and the organiser's scorekeepers and private entry link.
+
+Reading follows ``can_view_competition`` (an unpublished competition is a 404 for the public), and
+whoever may enter a match's hands may read that match. Entering and correcting hands is for the
+club's organisers, the match's scorekeepers and holders of its private link (``X-Entry-Token`` header
+or ``?token=``) while it is not revoked. Every operation goes through ``games.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import NoReverseMatch, reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import services
+from games.models import Game, Hand, HandVersion, Match
+from games.selectors import match_sheet
+from games.serializers import (
+    EntryLinkActionSerializer,
+    EntryLinkSerializer,
+    ErrorsSerializer,
+    GameSerializer,
+    HandCorrectionSerializer,
+    HandEntrySerializer,
+    HandSerializer,
+    HandVersionSerializer,
+    MatchCreateSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    ReasonSerializer,
+    ScorekeeperSerializer,
+    UsernameSerializer,
+)
+from league.api import ID, require_organiser
+from league.permissions import can_enter_hands, can_view_competition, visible_competitions
+
+TOKEN_PARAMETERS = [
+    OpenApiParameter("X-Entry-Token", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                     description="The match's private entry token (instead of an account)"),
+    OpenApiParameter("token", OpenApiTypes.STR, OpenApiParameter.QUERY, description="Same as X-Entry-Token"),
+]
+READ_ERRORS = {404: ErrorsSerializer}
+WRITE_ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}
+ENTRY_ERRORS = {**WRITE_ERRORS, 409: ErrorsSerializer}
+ENTRY_RIGHTS = ("only the club's organisers, the match's scorekeepers and holders of its private entry link "
+                "may enter, correct or delete its hands")
+
+
+# ----------------------------------------------------------------------------- who may do what
+def entry_token(request: Request) -> str | None:
+    return request.headers.get("X-Entry-Token") or request.query_params.get("token")
+
+
+def can_read_match(request: Request, match: Match) -> bool:
+    return (can_view_competition(request.user, match.competition)
+            or can_enter_hands(request.user, match, entry_token(request)))
+
+
+def require_entry_rights(request: Request, match: Match) -> None:
+    if not can_enter_hands(request.user, match, entry_token(request)):
+        raise PermissionDenied(ENTRY_RIGHTS)
+
+
+def require_match_organiser(request: Request, match: Match) -> None:
+    require_organiser(request.user, match.competition.club, "manage its matches' scorekeepers and links")
+
+
+def require_readable(request: Request, match: Match) -> None:
+    if not can_read_match(request, match):
+        raise NotFound("No such match.")
+
+
+# ----------------------------------------------------------------------------- input
+def validated(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def body_or_query(request: Request, key: str) -> dict[str, Any]:
+    """``{key: value}`` from the JSON body, else from the query string (DELETE bodies are optional)."""
+    body = request.data if isinstance(request.data, dict) else {}
+    value = body.get(key, request.query_params.get(key))
+    return {} if value is None else {key: value}
+
+
+def entry_page_url(request: Request, match: Match) -> str:
+    """The private entry page for the match's token, or the API's hand entry when there is no such page."""
+    try:
+        path = reverse("token_enter", kwargs={"token": match.entry_token})
+    except NoReverseMatch:
+        path = reverse("api:match-hands", kwargs={"pk": match.pk}) + f"?token={match.entry_token}"
+    return request.build_absolute_uri(path)
+
+
+def upcoming_hand(match: Match) -> services.NextHand | None:
+    """Where the next hand goes, or ``None`` when the match is over or a won game awaits settling."""
+    if match.status == Match.COMPLETE:
+        return None
+    target = services.next_hand(match)
+    return None if target.game.winner else target
+
+
+# ----------------------------------------------------------------------------- matches
+class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Matches of the competitions the user may see."""
+
+    lookup_value_regex = ID
+    serializer_class = MatchSerializer
+
+    def get_queryset(self):
+        if self.action != "list":
+            return Match.objects.select_related("competition__club")
+        matches = (Match.objects.filter(competition__in=visible_competitions(self.request.user))
+                   .select_related("round").order_by("competition_id", "round__number", "id"))
+        competition = self.request.query_params.get("competition")
+        if competition is None:
+            return matches
+        if not competition.isdigit():
+            raise ValidationError({"competition": "must be a competition's id"})
+        return matches.filter(competition_id=int(competition))
+
+    def get_object(self) -> Match:
+        match = super().get_object()
+        require_readable(self.request, match)
+        return match
+
+    @extend_schema(parameters=[OpenApiParameter("competition", OpenApiTypes.INT, description="A competition's id")],
+                   responses={200: MatchSerializer(many=True), 400: ErrorsSerializer})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: MatchDetailSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """The match with its games, every hand and the running totals, the score, and the next hand."""
+        upcoming = upcoming_hand(self.get_object())
+        sheet = match_sheet(int(pk))
+        return Response(MatchDetailSerializer(sheet, context={"request": request, "next_hand": upcoming}).data)
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **WRITE_ERRORS})
+    def create(self, request: Request) -> Response:
+        """Schedule a match between two entrants (organisers of the club)."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in as an organiser to schedule matches")
+        data = validated(MatchCreateSerializer, request.data, context={"request": request})
+        require_organiser(request.user, data["competition"].club, "schedule its matches")
+        match = services.create_match(**data)
+        return Response(MatchSerializer(match).data, status=201)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: HandSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def hands(self, request: Request, pk: str | None = None) -> Response:
+        """Every hand of the match, game by game (struck-out and void ones too)."""
+        hands = (Hand.objects.filter(game__match=self.get_object()).select_related("game")
+                 .order_by("game__number", "number"))
+        return Response(HandSerializer(hands, many=True).data)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandEntrySerializer,
+                   responses={201: HandSerializer, **ENTRY_ERRORS})
+    @hands.mapping.post
+    def enter_hand(self, request: Request, pk: str | None = None) -> Response:
+        """Enter the next hand as a chalk entry or a hand record; 409 when that hand is already entered."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        data = validated(HandEntrySerializer, request.data)
+        hand = services.enter_hand(match=match, user=request.user, **data)
+        hand.refresh_from_db()
+        return Response(HandSerializer(hand).data, status=201)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=None, responses={200: HandSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str | None = None) -> Response:
+        """Strike out the last hand entered (kept as a deleted version)."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        hand = services.undo_last_hand(match=match, user=request.user)
+        hand.refresh_from_db()
+        return Response(HandSerializer(hand).data)
+
+    @extend_schema(responses={200: ScorekeeperSerializer(many=True), **WRITE_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def scorekeepers(self, request: Request, pk: str | None = None) -> Response:
+        """The accounts that may enter this match's hands (organisers of the club)."""
+        match = self.get_object()
+        require_match_organiser(request, match)
+        return Response(ScorekeeperSerializer(match.scorekeepers.order_by("username"), many=True).data)
+
+    @extend_schema(request=UsernameSerializer, responses={201: ScorekeeperSerializer(many=True), **WRITE_ERRORS})
+    @scorekeepers.mapping.post
+    def add_scorekeeper(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        require_match_organiser(request, match)
+        services.add_scorekeeper(match=match, user=validated(UsernameSerializer, request.data)["username"])
+        return Response(ScorekeeperSerializer(match.scorekeepers.order_by("username"), many=True).data, status=201)
+
+    @extend_schema(parameters=[OpenApiParameter("username", OpenApiTypes.STR, description="Or in the body")],
+                   request=UsernameSerializer, responses={200: ScorekeeperSerializer(many=True), **WRITE_ERRORS})
+    @scorekeepers.mapping.delete
+    def remove_scorekeeper(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        require_match_organiser(request, match)
+        user = validated(UsernameSerializer, body_or_query(request, "username"))["username"]
+        services.remove_scorekeeper(match=match, user=user)
+        return Response(ScorekeeperSerializer(match.scorekeepers.order_by("username"), many=True).data)
+
+    @extend_schema(responses={200: EntryLinkSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def link(self, request: Request, pk: str | None = None) -> Response:
+        """The private entry link (organisers of the club)."""
+        match = self.get_object()
+        require_match_organiser(request, match)
+        return Response(self._link(request, match))
+
+    @extend_schema(request=EntryLinkActionSerializer, responses={200: EntryLinkSerializer, **WRITE_ERRORS})
+    @link.mapping.post
+    def change_link(self, request: Request, pk: str | None = None) -> Response:
+        """Revoke the private link, or renew it (a new token; the old one stops working)."""
+        match = self.get_object()
+        require_match_organiser(request, match)
+        change = validated(EntryLinkActionSerializer, request.data)["action"]
+        if change == "revoke":
+            match = services.revoke_entry_link(match=match)
+        else:
+            match = services.renew_entry_link(match=match)
+        return Response(self._link(request, match))
+
+    @staticmethod
+    def _link(request: Request, match: Match) -> dict[str, Any]:
+        return {"url": entry_page_url(request, match),
+                "api_url": request.build_absolute_uri(reverse("api:match-hands", kwargs={"pk": match.pk})),
+                "token": match.entry_token, "revoked": match.entry_token_revoked}
+
+
+# ----------------------------------------------------------------------------- games and hands
+class GameViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A game of a match with its hands and running totals."""
+
+    lookup_value_regex = ID
+    serializer_class = GameSerializer
+    queryset = (Game.objects.select_related("match__competition__club")
+                .prefetch_related("hands__game"))
+
+    def get_object(self) -> Game:
+        game = super().get_object()
+        require_readable(self.request, game.match)
+        return game
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: GameSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+
+class HandViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A hand: read it, correct it (a new version), strike it out, and list its versions."""
+
+    lookup_value_regex = ID
+    serializer_class = HandSerializer
+    queryset = Hand.objects.select_related("game__match__competition__club")
+
+    def get_object(self) -> Hand:
+        hand = super().get_object()
+        require_readable(self.request, hand.game.match)
+        return hand
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: HandSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
+                   responses={200: HandSerializer, **WRITE_ERRORS})
+    def update(self, request: Request, pk: str | None = None) -> Response:
+        """Correct the hand: a new version; the later hands and the totals are recomputed."""
+        hand = self.get_object()
+        require_entry_rights(request, hand.game.match)
+        data = validated(HandCorrectionSerializer, request.data)
+        hand = services.correct_hand(hand=hand, mode=data.get("mode", hand.mode), entry=data["entry"],
+                                     reason=data["reason"], user=request.user)
+        hand.refresh_from_db()
+        return Response(HandSerializer(hand).data)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
+                   responses={200: HandSerializer, **WRITE_ERRORS})
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """Same as PUT; ``mode`` may be left out (the hand's current mode)."""
+        return self.update(request, pk)
+
+    @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
+                                                                   description="Or in the body")],
+                   request=ReasonSerializer, responses={200: HandSerializer, **WRITE_ERRORS})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Strike the hand out; it is kept as a deleted version, with the reason."""
+        hand = self.get_object()
+        require_entry_rights(request, hand.game.match)
+        reason = validated(ReasonSerializer, body_or_query(request, "reason"))["reason"]
+        hand = services.delete_hand(hand=hand, reason=reason, user=request.user)
+        hand.refresh_from_db()
+        return Response(HandSerializer(hand).data)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: HandVersionSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def versions(self, request: Request, pk: str | None = None) -> Response:
+        """Every version of the hand: who, when, why, the entry and the engine's result."""
+        versions = HandVersion.objects.filter(hand=self.get_object()).select_related("author").order_by("version")
+        return Response(HandVersionSerializer(versions, many=True).data)

@@ -1,0 +1,169 @@
+"""The API's shape for matches, games, hands and their versions, and the inputs of hand entry.
+
+Only the form is checked here; the engine (through ``games.services``) decides whether a hand could
+happen, and the views decide who may do what.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import Game, Hand, HandVersion, Match
+from league.models import Partnership, Round
+from league.permissions import visible_competitions
+
+ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
+              '"score_before" and "ruleset" are filled in from the match.')
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class VisibleCompetitionField(serializers.PrimaryKeyRelatedField):
+    """A competition the requesting user may see (others are reported as not existing)."""
+
+    def get_queryset(self):
+        return visible_competitions(self.context["request"].user)
+
+
+# ----------------------------------------------------------------------------- hands
+class HandSerializer(serializers.ModelSerializer):
+    game_number = serializers.IntegerField(source="game.number", read_only=True)
+    match = serializers.IntegerField(source="game.match_id", read_only=True)
+    counts = serializers.BooleanField(read_only=True, help_text="Not deleted and not void")
+
+    class Meta:
+        model = Hand
+        fields = ["id", "match", "game", "game_number", "number", "mode", "dealer", "entry", "result", "points_a",
+                  "points_b", "score_a_after", "score_b_after", "deleted", "void_reason", "counts", "version",
+                  "entered_by", "created_at", "updated_at"]
+        read_only_fields = fields
+
+
+class HandVersionSerializer(serializers.ModelSerializer):
+    author = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                          help_text="The account, or null for the private link")
+
+    class Meta:
+        model = HandVersion
+        fields = ["version", "mode", "entry", "result", "deleted", "author", "author_label", "reason", "created_at"]
+        read_only_fields = fields
+
+
+class HandEntrySerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The hand the scorekeeper believes is next")
+    mode = serializers.ChoiceField(choices=Hand.MODES)
+    entry = serializers.DictField(help_text=ENTRY_HELP)
+
+
+class HandCorrectionSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=Hand.MODES, required=False, help_text="Left out: the hand's current mode")
+    entry = serializers.DictField(help_text=ENTRY_HELP)
+    reason = serializers.CharField(max_length=300, help_text="Why the hand is corrected")
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, help_text="Why the hand is struck out")
+
+
+# ----------------------------------------------------------------------------- games and matches
+class GameSerializer(serializers.ModelSerializer):
+    hands = HandSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "match", "number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b",
+                  "winner", "next_dealer", "hands_counted", "hands"]
+        read_only_fields = fields
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Match
+        fields = ["id", "competition", "round", "side_a", "side_b", "side_a_name", "side_b_name", "table",
+                  "scheduled_at", "first_dealer", "status", "games_a", "games_b", "winner", "created_at"]
+        read_only_fields = fields
+
+
+class NextHandSerializer(serializers.Serializer):
+    game = serializers.IntegerField(source="game.number", help_text="The game's number in the match")
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField(help_text="The dealer's seat")
+    score_before = serializers.ListField(child=serializers.IntegerField(), help_text="[side A, side B]")
+
+
+class MatchDetailSerializer(MatchSerializer):
+    games = GameSerializer(many=True, read_only=True)
+    score = serializers.SerializerMethodField(help_text="The current (or last) game's score")
+    next_hand = serializers.SerializerMethodField(help_text="Where the next hand goes; null when none can be entered")
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "score", "next_hand", "games"]
+        read_only_fields = fields
+
+    @extend_schema_field({"type": "object", "properties": {"game": {"type": "integer"}, "a": {"type": "integer"},
+                                                           "b": {"type": "integer"}}, "nullable": True})
+    def get_score(self, match: Match) -> dict | None:
+        upcoming = self.context.get("next_hand")
+        if upcoming is not None:
+            return {"game": upcoming.game.number, "a": upcoming.score_before[0], "b": upcoming.score_before[1]}
+        games = list(match.games.all())
+        if not games:
+            return None
+        return {"game": games[-1].number, "a": games[-1].score_a, "b": games[-1].score_b}
+
+    @extend_schema_field(NextHandSerializer(allow_null=True))
+    def get_next_hand(self, match: Match) -> dict | None:
+        upcoming = self.context.get("next_hand")
+        return NextHandSerializer(upcoming).data if upcoming is not None else None
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    competition = VisibleCompetitionField()
+    side_a = serializers.PrimaryKeyRelatedField(queryset=Partnership.objects.all())
+    side_b = serializers.PrimaryKeyRelatedField(queryset=Partnership.objects.all())
+    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True)
+    table = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+    first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False,
+                                            help_text="The seat that deals the first hand")
+
+
+# ----------------------------------------------------------------------------- scorekeepers and the link
+class ScorekeeperSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = get_user_model()
+        fields = ["id", "username"]
+        read_only_fields = fields
+
+
+class UsernameSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+    def validate_username(self, username: str):
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise serializers.ValidationError(f"no user is called {username!r}")
+        return user
+
+
+class EntryLinkSerializer(serializers.Serializer):
+    url = serializers.CharField(help_text="The private entry page (works without an account)")
+    api_url = serializers.CharField(help_text="The API's hand entry for the link (send the token as X-Entry-Token)")
+    token = serializers.CharField()
+    revoked = serializers.BooleanField()
+
+
+class EntryLinkActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=[("revoke", "Revoke the link"), ("renew", "Issue a new link")])
+
+
+# ----------------------------------------------------------------------------- errors (games.api_errors)
+class ErrorSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="What is wrong: an input field (number, low, ruleset.target, …)")
+    reason = serializers.CharField(help_text="Why, worded for the person who entered it")
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)

@@ -1,0 +1,300 @@
+"""Pages of a match: the scoresheet, the scorekeeper's entry page (an account's or the private link's),
+corrections, and the organiser's page for scorekeepers and the link.
+
+Thin views: reads through ``league.selectors``, writes through ``games.services``, and every permission
+checked with ``league.permissions`` on every request, GET and POST alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import services
+from games.forms import (
+    ChalkCorrectionForm,
+    ChalkEntryForm,
+    ReasonForm,
+    RecordCorrectionForm,
+    RecordEntryForm,
+    ScorekeeperForm,
+)
+from games.models import Hand, Match
+from league import selectors
+from league.permissions import can_enter_hands, can_view_competition, is_organiser
+
+RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+SUITS = [("C", "♣", "clubs"), ("D", "♦", "diamonds"), ("H", "♥", "hearts"), ("S", "♠", "spades")]
+
+
+@dataclass(frozen=True)
+class EntryAccess:
+    """How the scorekeeper reached the match: as a logged-in account (``token`` is ``None``) or through the
+    private link; the page's own links stay on the same route."""
+
+    match: Match
+    token: str | None
+
+    def url(self, name: str, *extra: Any) -> str:
+        if self.token is not None:
+            return reverse(f"token_{name}", args=[self.token, *extra])
+        return reverse(f"match_{name}", args=[self.match.pk, *extra])
+
+
+def _not_allowed(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+    """Anonymous → log in; a draft the user may not see → 404; otherwise 403."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_view_competition(request.user, match.competition):
+        raise Http404("No such match.")
+    raise PermissionDenied(message)
+
+
+def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the match from ``pk`` (a scorekeeper's or organiser's account) or ``token`` (the private link)
+    and check ``can_enter_hands`` before the view runs."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, pk: int | None = None, token: str | None = None,
+                **kwargs: Any) -> HttpResponse:
+        if token is not None:
+            match = selectors.match_by_token(token)
+            if match is None:
+                raise Http404("This entry link does not exist.")
+            if not can_enter_hands(request.user, match, token):
+                raise PermissionDenied("This entry link was revoked. Ask the organiser for the new one.")
+        else:
+            match = selectors.match_for_pages(pk)
+            if match is None:
+                raise Http404("No such match.")
+            if not can_enter_hands(request.user, match):
+                return _not_allowed(request, match, "You are not a scorekeeper of this match.")
+        return view(request, EntryAccess(match, token), *args, **kwargs)
+
+    return wrapper
+
+
+# ----------------------------------------------------------------------------- the scoresheet
+def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = selectors.scoresheet(pk)
+    if sheet is None:
+        raise Http404("No such match.")
+    match, games = sheet
+    can_enter = can_enter_hands(request.user, match)
+    if not can_enter and not can_view_competition(request.user, match.competition):
+        raise Http404("No such match.")
+    return render(request, "games/sheet.html", {
+        "match": match, "competition": match.competition, "club": match.competition.club, "games": games,
+        "can_enter": can_enter, "can_manage": is_organiser(request.user, match.competition.club_id),
+        "seats": selectors.seat_names(match, match.competition.players),
+    })
+
+
+# ----------------------------------------------------------------------------- entering hands
+def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: str) -> dict[str, Any]:
+    match = access.match
+    target = services.next_hand(match) if match.status != Match.COMPLETE else None
+    names = selectors.seat_names(match, match.competition.players)
+    last = selectors.last_counting_hand(match)
+    recent = selectors.recent_hands(match)
+    for row in recent:
+        row.edit_url = access.url("hand_edit", row.hand.pk)
+    return {
+        "access": access, "match": match, "competition": match.competition, "form": form, "mode": mode,
+        "target": target, "dealer": selectors.dealer_label(names, target.dealer) if target else "",
+        "score": target.score_before if target else None,
+        "game_won": bool(target and target.game.winner),
+        "recent": recent, "undo_hand": last,
+        "urls": {"enter": access.url("enter"), "record": access.url("enter_record"), "undo": access.url("undo")},
+        "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
+        "can_view_sheet": can_view_competition(request.user, match.competition) or access.token is None,
+    }
+
+
+def _saved_message(hand: Hand, match: Match) -> str:
+    text = f"Hand {hand.number} saved: {match.side_a_name} {hand.score_a_after} · {match.side_b_name} " \
+           f"{hand.score_b_after}."
+    winner = hand.result.get("winner") if isinstance(hand.result, dict) else None
+    if winner in (0, 1):
+        text += f" Game {hand.game.number} to {match.side_a_name if winner == 0 else match.side_b_name}!"
+    return text
+
+
+def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: str, template: str) -> HttpResponse:
+    match = access.match
+    status = 200
+    if request.method == "POST":
+        form = form_class(request.POST, request.FILES, match=match)
+        if form.is_valid():
+            try:
+                hand = services.enter_hand(match=match, number=form.cleaned_data["number"], mode=mode,
+                                           entry=form.entry(), user=request.user)
+            except services.DuplicateHandError as error:
+                # a double tap, or another scorekeeper got there first: say so and show the next hand's form
+                messages.error(request, error.reason)
+                return redirect(access.url("enter" if mode == Hand.CHALK else "enter_record"))
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, _saved_message(hand, match))
+                return redirect(access.url("enter" if mode == Hand.CHALK else "enter_record"))
+        status = 422
+    context = _entry_context(request, access, None, mode)
+    if request.method != "POST":
+        number = context["target"].number if context["target"] else 1
+        form = form_class(initial={"number": number}, match=match)
+    context["form"] = form
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@entry_view
+def enter(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """The chalk entry page: kick, beg, runs, High, Low, Jack or Hang Jack, Game, penalty."""
+    return _enter(request, access, ChalkEntryForm, Hand.CHALK, "games/enter.html")
+
+
+@require_http_methods(["GET", "POST"])
+@entry_view
+def enter_record(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """Full entry: a hand record (HAND_RECORD.md) pasted or uploaded."""
+    return _enter(request, access, RecordEntryForm, Hand.RECORD, "games/enter_record.html")
+
+
+@require_POST
+@entry_view
+def undo(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """Strike out the last counting hand. The form names the hand it means, so a second tap does not strike
+    out the hand before it."""
+    last = selectors.last_counting_hand(access.match)
+    wanted = request.POST.get("hand", "")
+    if last is None:
+        messages.error(request, "There is no hand to undo.")
+    elif wanted and wanted != str(last.pk):
+        messages.error(request, "That hand was already undone; the list below is up to date.")
+    else:
+        try:
+            hand = services.delete_hand(hand=last, reason="undo", user=request.user)
+        except services.EntryError as error:
+            messages.error(request, error.reason)
+        else:
+            messages.success(request, f"Hand {hand.number} of game {hand.game.number} undone.")
+    return redirect(access.url("enter"))
+
+
+def _after_correction(access: EntryAccess) -> str:
+    if access.token is None:
+        return reverse("match_sheet", args=[access.match.pk])
+    return access.url("enter")
+
+
+@require_http_methods(["GET", "POST"])
+@entry_view
+def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpResponse:
+    """Correct a hand: the entry form prefilled with the current version, and a required reason."""
+    match = access.match
+    hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_pk, game__match=match)
+    initial = ChalkEntryForm.initial_from_entry(hand.entry) if hand.mode == Hand.CHALK else None
+    as_json = initial is None or request.GET.get("as") == "json" or request.POST.get("as") == "json"
+    status = 200
+    if request.method == "POST":
+        form = RecordCorrectionForm(request.POST, request.FILES) if as_json \
+            else ChalkCorrectionForm(request.POST, match=match)
+        if form.is_valid():
+            mode = hand.mode if as_json else Hand.CHALK
+            try:
+                services.correct_hand(hand=hand, mode=mode, entry=form.entry(), reason=form.cleaned_data["reason"],
+                                      user=request.user)
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, f"Hand {hand.number} of game {hand.game.number} corrected.")
+                return redirect(_after_correction(access))
+        status = 422
+    elif as_json:
+        form = RecordCorrectionForm(initial={"record": json.dumps(hand.entry, indent=2)})
+    else:
+        form = ChalkCorrectionForm(initial=initial, match=match)
+    names = selectors.seat_names(match, match.competition.players)
+    return render(request, "games/hand_edit.html", {
+        "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,
+        "as_json": as_json, "dealer": selectors.dealer_label(names, hand.dealer), "ranks": RANKS, "suits": SUITS,
+        "back": _after_correction(access),
+    }, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@entry_view
+def hand_delete(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpResponse:
+    match = access.match
+    hand = get_object_or_404(Hand.objects.select_related("game"), pk=hand_pk, game__match=match)
+    form = ReasonForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.delete_hand(hand=hand, reason=form.cleaned_data["reason"], user=request.user)
+            except services.EntryError as error:
+                form.add_error("reason" if error.field == "reason" else None, error.reason)
+            else:
+                messages.success(request, f"Hand {hand.number} of game {hand.game.number} deleted.")
+                return redirect(_after_correction(access))
+        status = 422
+    return render(request, "games/hand_delete.html", {
+        "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,
+        "back": _after_correction(access),
+    }, status=status)
+
+
+# ----------------------------------------------------------------------------- the organiser's page
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, pk: int) -> HttpResponse:
+    """Assign scorekeepers by username; show, revoke or renew the private entry link. Organisers only."""
+    match = selectors.match_with_scorekeepers(pk)
+    if match is None:
+        raise Http404("No such match.")
+    if not is_organiser(request.user, match.competition.club_id):
+        return _not_allowed(request, match, "Only the club's organisers manage a match's scorekeepers.")
+    form = ScorekeeperForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "add":
+            form = ScorekeeperForm(request.POST)
+            if form.is_valid():
+                user = form.cleaned_data["username"]
+                services.add_scorekeeper(match=match, user=user)
+                messages.success(request, f"{user.get_username()} can now enter hands for this match.")
+                return redirect("match_manage", pk=match.pk)
+        elif action == "remove":
+            removed = match.scorekeepers.filter(pk=request.POST.get("user") or 0).first()
+            if removed is not None:
+                services.remove_scorekeeper(match=match, user=removed)
+                messages.success(request, f"{removed.get_username()} is no longer a scorekeeper of this match.")
+            return redirect("match_manage", pk=match.pk)
+        elif action == "revoke":
+            services.revoke_entry_link(match=match)
+            messages.success(request, "The private link was revoked: it no longer opens the entry page.")
+            return redirect("match_manage", pk=match.pk)
+        elif action == "renew":
+            services.renew_entry_link(match=match)
+            messages.success(request, "A new private link was made; the old one no longer works.")
+            return redirect("match_manage", pk=match.pk)
+        else:
+            messages.error(request, "Unknown action.")
+            return redirect("match_manage", pk=match.pk)
+    link = request.build_absolute_uri(reverse("token_enter", args=[match.entry_token]))
+    return render(request, "games/manage.html", {
+        "match": match, "competition": match.competition, "form": form, "link": link,
+        "scorekeepers": list(match.scorekeepers.all()),
+    }, status=422 if form.errors else 200)

@@ -1,0 +1,37 @@
+"""Public pages of the league: home, a club, a competition (fixtures and results by round, standings).
+
+Reads go through ``league.selectors``; an unpublished competition is a 404 for everyone but its club's
+organisers (``league.permissions.can_view_competition``).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from league import selectors
+from league.models import Club
+from league.permissions import can_view_competition, is_organiser
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/home.html", selectors.home_page(request.user))
+
+
+def club(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    context = selectors.club_page(club, request.user)
+    context["is_organiser"] = is_organiser(request.user, club)
+    return render(request, "league/club.html", context)
+
+
+def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    competition = selectors.competition_by_slugs(club_slug, competition_slug)
+    if competition is None or not can_view_competition(request.user, competition):
+        raise Http404("No such competition.")
+    return render(request, "league/competition.html", {
+        "competition": competition, "club": competition.club,
+        "rounds": selectors.fixtures_by_round(competition),
+        "standings": list(selectors.standings(competition)),
+        "is_organiser": is_organiser(request.user, competition.club_id),
+    })
