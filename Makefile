@@ -1,10 +1,13 @@
 # Quick start: `make run` and `make test` from a fresh clone; both set up .venv themselves.
+# No services needed: with no DATABASE_URL / REDIS_URL the app uses db.sqlite3 and runs tasks in-process.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run demo test lint bench play clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,11 +15,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/python -m engine play
+# The web app with a demo league (idempotent: a second run keeps the demo as it is).
+run: demo
+	@echo ""
+	@echo "  All Fours League: http://$(HOST):$(PORT)/   (admin: http://$(HOST):$(PORT)/admin/)"
+	@echo "  Demo organiser login: organiser / allfours-demo"
+	@echo ""
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+demo: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -24,6 +37,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_engine.py
+
+# A game in the terminal against three bots.
+play: $(STAMP)
+	$(BIN)/python -m engine play
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

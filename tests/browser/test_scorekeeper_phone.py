@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from league.models import StandingRow
 from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_user
@@ -51,6 +52,7 @@ def browser(monkeypatch):
             yield chromium
         finally:
             chromium.close()
+            connections.close_all()  # the test's ORM calls in this thread opened their own connection
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, models
 
 from engine import score_chalk, score_record
 from engine.game import next_dealer
@@ -254,3 +254,40 @@ def test_settling_twice_or_out_of_order_changes_nothing(celery_worker_process):
 
     assert {m.pk: snapshot(m) for m in (first, second)} == before
     assert_match_as_planned(first, plan)
+
+
+def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_db):
+    """``manage.py seed_demo`` with REDIS_URL set (as under docker-compose) still settles each hand in-process,
+    so the next game opens at once and nothing waits in the queue; a second run changes nothing."""
+    import io
+
+    import redis
+    from django.core.management import call_command
+
+    from config.celery import app
+    from league.models import Club, Partnership, Player, StandingRow
+
+    app.conf.task_always_eager = False  # as in production: the command must not depend on the test default
+    out = io.StringIO()
+    started = time.perf_counter()
+    call_command("seed_demo", stdout=out)
+    took = time.perf_counter() - started
+    print(f"seed_demo on PostgreSQL: {took:.1f} s")
+    assert "Demo built" in out.getvalue() and "organiser / allfours-demo" in out.getvalue()
+    assert app.conf.task_always_eager is False
+    assert redis.Redis.from_url(app.conf.broker_url).llen("celery") == 0
+    assert (Club.objects.count(), Player.objects.count(), Partnership.objects.count()) == (3, 30, 15)
+    league = Competition.objects.get(slug="inter-bar-league-2025")
+    assert league.published and league.games_to_win() == 2
+    matches = Match.objects.filter(competition=league)
+    assert matches.filter(status=Match.COMPLETE).count() >= 12
+    in_progress = matches.get(status=Match.IN_PROGRESS)
+    assert list(in_progress.scorekeepers.values_list("username", flat=True)) == ["scorekeeper"]
+    assert not matches.exclude(settled_version=models.F("version")).exists()
+    assert StandingRow.objects.filter(competition=league).count() == 8
+    hands = Hand.objects.count()
+
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    assert "already in place" in out.getvalue()
+    assert (Hand.objects.count(), Match.objects.count(), Player.objects.count()) == (hands, 28, 30)

@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("DATABASE_URL", "REDIS_URL", "CELERY_VISIBILITY_TIMEOUT", "DJANGO_PRODUCTION", "DJANGO_SECRET_KEY",
-        "DJANGO_ALLOWED_HOSTS", "DJANGO_DEBUG", "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_SECURE_SSL_REDIRECT")
+        "DJANGO_ALLOWED_HOSTS", "DJANGO_DEBUG", "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_SECURE_SSL_REDIRECT",
+        "REQUIRE_SERVICES")
 READ_SETTINGS = """
 import json, django
 django.setup()
@@ -87,3 +88,37 @@ def test_production_without_a_real_secret_key_fails_clearly(secret):
     done = run(["manage.py", "check", "--deploy"], **env)
     assert done.returncode != 0
     assert "DJANGO_SECRET_KEY" in done.stderr and "50+ characters" in done.stderr
+
+
+MARKED_TESTS = """
+import pytest
+
+@pytest.mark.services
+def test_needs_services():
+    pass
+
+@pytest.mark.browser
+def test_needs_a_browser():
+    pass
+"""
+
+
+@pytest.mark.parametrize("required", [False, True], ids=["skipped", "required"])
+def test_missing_services_skip_unless_required(tmp_path, required):
+    """tests/conftest.py's policy, in a pytest run without DATABASE_URL and REDIS_URL (and with no Chromium
+    at a path that cannot exist): skipped with the reason, or failures under REQUIRE_SERVICES=1."""
+    (tmp_path / "test_marked.py").write_text(MARKED_TESTS)
+    plugin = ("import tests.conftest as policy\nfrom tests.conftest import *  # noqa: F403\n"
+              "policy.CHROMIUM = '/nonexistent/chromium'\n")
+    (tmp_path / "conftest.py").write_text(plugin)
+    env = {"REQUIRE_SERVICES": "1"} if required else {}
+    done = run(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rsE", "-o", "addopts=", "--rootdir", str(tmp_path),
+                str(tmp_path)], **env)
+    output = done.stdout + done.stderr
+    if required:
+        assert done.returncode == 1, output
+        assert "2 errors" in output and "REQUIRE_SERVICES=1 makes a missing service a failure" in output
+        assert "DATABASE_URL is not set" in output and "/nonexistent/chromium is missing" in output
+    else:
+        assert done.returncode == 0, output
+        assert "2 skipped" in output and "DATABASE_URL is not set; REDIS_URL is not set" in output

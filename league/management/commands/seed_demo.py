@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from datetime import time as clock
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -71,10 +72,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--reset", action="store_true", help="wipe the demo clubs and everything under them first")
+        parser.add_argument("--allow-production", action="store_true",
+                            help=f"run even with DJANGO_PRODUCTION=1 (the demo users' password is {DEMO_PASSWORD!r})")
 
-    def handle(self, *args: Any, reset: bool = False, **options: Any) -> None:
+    def handle(self, *args: Any, reset: bool = False, allow_production: bool = False, **options: Any) -> None:
         from config.celery import app as celery_app
 
+        if getattr(settings, "PRODUCTION", False) and not allow_production:
+            raise CommandError("this is a production site (DJANGO_PRODUCTION=1): the demo users have a published "
+                               "password; pass --allow-production to seed it anyway")
         started = time.perf_counter()
         eager = celery_app.conf.task_always_eager
         celery_app.conf.task_always_eager = True  # settle each hand in-process: the next game opens at once

@@ -1,0 +1,230 @@
+"""The test session's policy on services, Celery and browsers.
+
+- ``@pytest.mark.services``: needs ``DATABASE_URL`` pointing at PostgreSQL and ``REDIS_URL`` reachable.
+  Without them the test is skipped with the reason; with ``REQUIRE_SERVICES=1`` (CI) a missing service
+  is a failure, never a skip.
+- ``@pytest.mark.browser``: needs Debian's Chromium (``/usr/bin/chromium``) and the playwright package;
+  skipped without them, a failure with ``REQUIRE_SERVICES=1``.
+- Celery tasks run eagerly (in-process) in every test, also when ``REDIS_URL`` is set and the settings
+  send them to the broker: otherwise a test's tasks would be queued and never run. A test that asks
+  for ``celery_worker_process`` gets a real worker on the broker instead, with eager mode off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+WORKER_VISIBILITY_TIMEOUT = 5  # seconds before a killed worker's unacknowledged task is delivered again
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+# ----------------------------------------------------------------------------- what is missing
+@functools.cache
+def missing_services() -> str:
+    """Why the services tests cannot run here ('' when they can)."""
+    from django.conf import settings
+
+    problems = []
+    database = settings.DATABASES["default"]
+    if not os.environ.get("DATABASE_URL"):
+        problems.append("DATABASE_URL is not set")
+    elif "postgresql" not in database["ENGINE"]:
+        problems.append(f"DATABASE_URL is not PostgreSQL ({database['ENGINE']})")
+    else:
+        host, port = database.get("HOST") or "127.0.0.1", int(database.get("PORT") or 5432)
+        try:
+            socket.create_connection((host, port), timeout=3).close()
+        except OSError as error:
+            problems.append(f"PostgreSQL at {host}:{port} is not reachable ({error})")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        problems.append("REDIS_URL is not set")
+    else:
+        import redis
+
+        try:
+            redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3).ping()
+        except redis.RedisError as error:
+            problems.append(f"Redis at {redis_url} is not reachable ({error})")
+    return "; ".join(problems)
+
+
+@functools.cache
+def missing_browser() -> str:
+    problems = []
+    if not os.path.exists(CHROMIUM):
+        problems.append(f"Debian's chromium is not installed ({CHROMIUM} is missing: apt-get install chromium)")
+    if importlib.util.find_spec("playwright") is None:
+        problems.append("the playwright package is not installed (pip install -e '.[test]')")
+    return "; ".join(problems)
+
+
+NEEDS = {
+    "services": (missing_services, "PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)"),
+    "browser": (missing_browser, "Chromium and Playwright"),
+}
+
+
+def require(marker: str) -> None:
+    """Skip the test when what ``marker`` needs is missing, or fail it under ``REQUIRE_SERVICES=1``."""
+    missing, needs = NEEDS[marker]
+    why = missing()
+    if not why:
+        return
+    if services_required():
+        pytest.fail(f"needs {needs}, and REQUIRE_SERVICES=1 makes a missing service a failure: {why}", pytrace=False)
+    pytest.skip(f"needs {needs}: {why} (set REQUIRE_SERVICES=1 to make this a failure)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in NEEDS:
+        if item.get_closest_marker(marker) is not None:
+            require(marker)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    return [f"database: {database['ENGINE'].rsplit('.', 1)[-1]} {database.get('NAME')}; "
+            f"broker: {settings.CELERY_BROKER_URL}; REQUIRE_SERVICES={os.environ.get('REQUIRE_SERVICES', '')}"]
+
+
+# ----------------------------------------------------------------------------- Celery
+@pytest.fixture(autouse=True)
+def _celery_tasks_eager():
+    """Tasks run in-process unless the test starts a real worker (``celery_worker_process``)."""
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+def database_url(settings_dict: dict) -> str:
+    """A ``DATABASE_URL`` for the database Django is using now (pytest-django's test database)."""
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(settings_dict['NAME'], safe='')}"
+
+
+class CeleryWorker:
+    """A real ``celery -A config worker --pool=solo`` subprocess on the test database and the broker."""
+
+    def __init__(self, database: str, broker: str, log_dir: Path) -> None:
+        self.database, self.broker, self.log_dir = database, broker, log_dir
+        self.process: subprocess.Popen | None = None
+        self.node = ""
+        self.starts = 0
+        self.log = log_dir / "worker-0.log"
+
+    def start(self, **extra_env: str) -> CeleryWorker:
+        """Start a worker (``extra_env`` adds variables, e.g. the slow settle of ``tests.services``) and wait
+        until it answers a ping."""
+        from config.celery import app
+
+        assert self.process is None, "the worker is already running"
+        self.starts += 1
+        self.node = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+        env = {**os.environ, "DATABASE_URL": self.database, "REDIS_URL": self.broker,
+               "CELERY_VISIBILITY_TIMEOUT": str(WORKER_VISIBILITY_TIMEOUT), "DJANGO_SETTINGS_MODULE": "config.settings",
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **extra_env}
+        env.pop("DJANGO_PRODUCTION", None)
+        self.log = self.log_dir / f"worker-{self.starts}.log"
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
+                   "-l", "warning", "-n", self.node, "--without-gossip", "--without-mingle", "--include",
+                   "tests.services"]
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 90
+        while not app.control.ping(destination=[self.node], timeout=0.5):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                output = self.output()
+                self.kill()
+                raise RuntimeError(f"the Celery worker did not start:\n{output}")
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def kill(self) -> None:
+        """``kill -9``: the worker dies without acknowledging the message it holds."""
+        if self.process is not None:
+            if self.process.poll() is None:
+                os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+            self.process = None
+
+    def stop(self) -> None:
+        """A warm shutdown (SIGTERM), then SIGKILL if it hangs."""
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=20)
+            self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+
+def clear_broker(broker: str) -> None:
+    """Purge the task queue and forget unacknowledged messages left by an earlier run's killed worker."""
+    import redis
+
+    from config.celery import app
+
+    app.control.purge()
+    client = redis.Redis.from_url(broker)
+    client.delete("unacked", "unacked_index", "unacked_mutex")
+    client.close()
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, tmp_path):
+    """A real Celery worker whose DATABASE_URL is pytest-django's test database and whose broker is
+    REDIS_URL; tasks of the test go to it (eager mode off). Needs ``django_db(transaction=True)`` so that
+    the worker sees committed rows. The fixture's value can ``kill()``, ``stop()`` and ``start()`` it."""
+    from django.db import connection
+
+    from config.celery import app
+
+    require("services")
+    broker = os.environ["REDIS_URL"]
+    clear_broker(broker)
+    worker = CeleryWorker(database_url(connection.settings_dict), broker, tmp_path)
+    app.conf.task_always_eager = False
+    try:
+        yield worker.start()
+    finally:
+        worker.stop()
+        app.conf.task_always_eager = True
+        clear_broker(broker)
+        for log in sorted(tmp_path.glob("worker-*.log")):  # shown by pytest when the test failed
+            print(f"--- Celery {log.name}\n{log.read_text()}")
