@@ -92,7 +92,9 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
     label = author_label or _label(user)
     try:
         with transaction.atomic():
-            match = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+            # of=("self",): lock the match row only; without it PostgreSQL also locks the joined competition row,
+            # and every hand entered and every settle of the competition waits for every other one
+            match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match.pk)
             if match.status == Match.COMPLETE:
                 raise EntryError("match", f"the match is over: {match.side_name(match.winner)} won it")
             target = next_hand(match)
@@ -121,7 +123,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, u
     _check_mode(mode)
     label = author_label or _label(user)
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("competition").get(pk=hand.game.match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=hand.game.match_id)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
         dealer, score_before = _context_before(hand, match.competition.players)
         result = score_entry(mode, entry, competition=match.competition, dealer=dealer, score_before=score_before)
@@ -172,7 +174,7 @@ def settle_match(match_id: int) -> Match:
     """Recompute every game of the match from its hands, in order, through the engine: running totals,
     each game's winner and next dealer, the next game, the match result. Idempotent."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("competition").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match_id)
         version = match.version
         competition = match.competition
         wins = {SIDE_A: 0, SIDE_B: 0}
