@@ -307,8 +307,8 @@ def _committed(match: Match) -> None:
     if match.status == Match.SCHEDULED:
         match.status = Match.IN_PROGRESS
     match.save(update_fields=["version", "status", "updated_at"])
-    match_id = match.pk
-    transaction.on_commit(lambda: settle_match_task.delay(match_id))
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: settle_match_task.delay(match_id, version))
 
 
 def _is_user(user: Any) -> bool:

@@ -52,9 +52,9 @@ def _sort_key(row: dict) -> tuple:
 
 def refresh_standings(competition_id: int) -> int:
     """Rewrite the competition's standings rows from its results; returns how many rows."""
-    rows = compute_standings(competition_id)
     with transaction.atomic():
         Competition.objects.select_for_update().get(pk=competition_id)
+        rows = compute_standings(competition_id)  # under the lock, so an older computation never lands last
         StandingRow.objects.filter(competition_id=competition_id).delete()
         StandingRow.objects.bulk_create(StandingRow(competition_id=competition_id, **row) for row in rows)
     return len(rows)

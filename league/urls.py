@@ -11,4 +11,5 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("clubs/<slug:club_slug>/", views.club, name="club"),
     path("clubs/<slug:club_slug>/<slug:competition_slug>/", views.competition, name="competition"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/standings/", views.standings, name="competition_standings"),
 ]

@@ -25,10 +25,23 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     return render(request, "league/club.html", context)
 
 
-def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+def _visible_competition(request: HttpRequest, club_slug: str, competition_slug: str):
     competition = selectors.competition_by_slugs(club_slug, competition_slug)
     if competition is None or not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
+    return competition
+
+
+def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    competition = _visible_competition(request, club_slug, competition_slug)
+    return render(request, "league/standings.html", {
+        "competition": competition, "club": competition.club,
+        "standings": list(selectors.standings(competition)),
+    })
+
+
+def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    competition = _visible_competition(request, club_slug, competition_slug)
     return render(request, "league/competition.html", {
         "competition": competition, "club": competition.club,
         "rounds": selectors.fixtures_by_round(competition),
