@@ -118,6 +118,7 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
         "recent": recent, "undo_hand": last,
         "urls": {"enter": access.url("enter"), "record": access.url("enter_record"), "undo": access.url("undo")},
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
+        "seat_names": [name or f"Seat {seat}" for seat, name in enumerate(names)],
         "can_view_sheet": can_view_competition(request.user, match.competition) or access.token is None,
     }
 

@@ -1,0 +1,170 @@
+"""A scorekeeper on a phone builds a whole 2-player hand record card by card on the full-entry page
+(static/js/record_builder.js): each seat's 6 cards, the kick, stand, then the 12 cards played — the ones the
+engine's ``legal_actions()`` allows, tapped from the seats' hands — with one wrong tap undone on the way. The
+builder writes the record into the page's textarea; saving it stores the hand and the score moves.
+
+Drives Debian's Chromium (``/usr/bin/chromium``) through Playwright; nothing downloads a browser. Without
+Chromium or the playwright package the test is skipped, and with ``REQUIRE_SERVICES=1`` it fails instead.
+``SCREENSHOT_DIR`` keeps the screenshots (else they go to the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from django.db import connections
+
+from engine.cards import CARDS
+from engine.hand import HandState
+from engine.rules import Ruleset
+from games.models import Hand
+from league import selectors
+from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PASSWORD = "pw-for-tests-1"
+
+
+def _missing() -> str:
+    problems = []
+    if not os.path.exists(CHROMIUM):
+        problems.append(f"{CHROMIUM} is missing (apt-get install chromium)")
+    if importlib.util.find_spec("playwright") is None:
+        problems.append("the playwright package is missing (pip install playwright)")
+    return "; ".join(problems)
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    why = _missing()
+    if why:
+        if os.environ.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes", "on"):
+            pytest.fail(f"needs Chromium and Playwright, and REQUIRE_SERVICES=1: {why}", pytrace=False)
+        pytest.skip(f"needs Chromium and Playwright: {why}")
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls of the test are still synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+            connections.close_all()  # the test's ORM calls in this thread opened their own connection
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def a_deal(dealer: int) -> tuple[list[list[str]], str]:
+    """A dealt 2-player hand whose kick does not decide anything on its own."""
+    state = HandState.deal(2, dealer, random.Random(7), Ruleset(), (0, 0))
+    return [[str(card) for card in state.hand_of(seat)] for seat in range(2)], str(CARDS[state.kicks[0]])
+
+
+def score(page) -> tuple[str, str]:
+    return page.locator("[data-score=a]").inner_text(), page.locator("[data-score=b]").inner_text()
+
+
+def small_targets(page) -> list:
+    heights = page.eval_on_selector_all(
+        "#record-builder button",
+        "els => els.filter(e => e.getClientRects().length).map(e => [e.textContent.trim(), "
+        "Math.min(e.getBoundingClientRect().height, e.getBoundingClientRect().width)])")
+    return [(name, size) for name, size in heights if size < 48]
+
+
+def test_a_hand_record_is_built_card_by_card_on_a_phone(live_server, browser, shots):
+    club = make_club("Belmont Sports Club")
+    competition = make_competition(club=club, players=2)
+    keeper = make_user("sam", password=PASSWORD)
+    match = make_match(competition, side_a=make_partnership(club=club, players=2, name="Lions"),
+                       side_b=make_partnership(club=club, players=2, name="Tigers"), scorekeepers=[keeper])
+    names = selectors.seat_names(match, 2)
+    dealer = 0
+    eldest = (dealer + 1) % 2
+    hands, kick = a_deal(dealer)
+    url = f"{live_server.url}/matches/{match.pk}/enter/record/"
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(url)
+    page.fill("input[name=username]", "sam")
+    page.fill("input[name=password]", PASSWORD)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").tap()
+    assert page.url == url
+    assert score(page) == ("0", "0")
+    builder = page.locator("#record-builder")
+    assert builder.is_visible()
+    status = builder.locator("[data-rb-status]")
+    assert names[eldest] in status.inner_text()  # the eldest is dealt first
+
+    def tap_pack(card: str) -> None:
+        builder.locator(f".rb-grid [data-card='{card}']").tap()
+
+    # the deal, eldest first; one wrong tap is undone
+    for n, card in enumerate(hands[eldest]):
+        tap_pack(card)
+        if n == 2:
+            wrong = next(c for c in hands[dealer] if c != kick)
+            tap_pack(wrong)
+            assert builder.locator(f".rb-grid [data-card='{wrong}']").is_disabled()
+            builder.locator("[data-rb-undo]").tap()
+            assert builder.locator(f".rb-grid [data-card='{wrong}']").is_enabled()
+    assert names[dealer] in status.inner_text() and "0 of 6" in status.inner_text()
+    for card in hands[dealer]:
+        tap_pack(card)
+    assert builder.locator(f".rb-grid [data-card='{hands[0][0]}']").is_disabled()  # used cards are disabled
+    assert "kick" in status.inner_text()
+    page.screenshot(path=str(shots / "builder-kick.png"))
+    assert not small_targets(page), small_targets(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways ({width}px)"
+    tap_pack(kick)
+    builder.locator("[data-rb-beg=stand]").tap()
+    assert builder.locator(".rb-grid").is_hidden()
+
+    # the plays: whatever the engine allows, tapped from the seats' hands; the builder shows whose turn it is
+    state = HandState.from_cards(2, dealer, hands, kick)
+    state.apply("stand")
+    plays = []
+    while not state.is_over:
+        seat = state.turn
+        card = str(state.legal_actions()[-1])
+        assert names[seat] in builder.locator("[data-rb-turn]").inner_text(), (plays, seat)
+        builder.locator(f".rb-seat[data-seat='{seat}'] [data-card='{card}']").tap()
+        if len(plays) == 4:
+            page.screenshot(path=str(shots / "builder-play.png"))
+            assert not small_targets(page), small_targets(page)
+        state.apply(card)
+        plays.append(card)
+    assert len(plays) == 12
+    assert "Every card is played" in builder.locator("[data-rb-status]").inner_text()
+
+    record = json.loads(page.locator("textarea[name=record]").input_value())
+    assert record == {"hands": hands, "kick": kick, "beg": "stand", "plays": plays}
+    page.screenshot(path=str(shots / "builder-done.png"))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 1").tap()
+    assert "Hand 1 saved" in page.locator(".messages").inner_text()
+    hand = Hand.objects.get(game__match=match, number=1)
+    assert hand.mode == Hand.RECORD and hand.entry["plays"] == plays
+    expected = hand.result["score_after"]
+    assert expected != [0, 0]
+    assert score(page) == (str(expected[0]), str(expected[1]))
+    context.close()
