@@ -282,7 +282,8 @@ class HandState:
 
     def why_illegal(self, action: Action | str, seat: int | None = None) -> str | None:
         """The reason ``action`` by ``seat`` is refused now, or ``None`` if it is legal."""
-        action = Action.parse(action)
+        if action.__class__ is not Action:
+            action = Action.parse(action)
         seat = self.turn if seat is None else seat
         if self.phase == OVER:
             return "the hand is over"
@@ -325,7 +326,8 @@ class HandState:
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply an action by ``seat`` (default: the seat whose turn it is), or raise ``IllegalActionError``."""
-        action = Action.parse(action)
+        if action.__class__ is not Action:
+            action = Action.parse(action)
         reason = self.why_illegal(action, seat)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -488,10 +490,11 @@ class HandState:
             leader = seat
             hand = hands[seat]
             legal = hand
-            x = rand() * hand.bit_count()
-            while x >= 1.0:
-                legal &= legal - 1
-                x -= 1.0
+            if hand & (hand - 1):
+                x = rand() * hand.bit_count()
+                while x >= 1.0:
+                    legal &= legal - 1
+                    x -= 1.0
             taken = legal & -legal
             hands[seat] = hand ^ taken
             lead = taken.bit_length() - 1
