@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import FULL_PACK, SUIT_MASKS, bits
-from engine.hand import BEG, GIVE, HAND_SIZE, PLAY, RUN_SIZE, Action, HandState, SeatView
+from engine.hand import BEG, GIVE, HAND_SIZE, PLAY, RUN_SIZE, HandState, SeatView
 
 ALL_SUITS = 0b1111
 SAMPLE_RETRIES = 20
@@ -356,7 +356,7 @@ def outcome(state: HandState, team: int, win_weight: float) -> float:
 
 
 __all__ = [
-    "Action", "Determinizer", "all_tricks", "allowed_cards", "beats", "determinize", "hold_chances", "holders",
+    "Determinizer", "all_tricks", "allowed_cards", "beats", "determinize", "hold_chances", "holders",
     "outcome", "played_masks", "rebuild", "sample_hands", "sample_hidden", "trick_winner", "unseen_mask",
     "void_suits",
 ]
