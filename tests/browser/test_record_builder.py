@@ -3,21 +3,15 @@
 engine's ``legal_actions()`` allows, tapped from the seats' hands — with one wrong tap undone on the way. The
 builder writes the record into the page's textarea; saving it stores the hand and the score moves.
 
-Drives Debian's Chromium (``/usr/bin/chromium``) through Playwright; nothing downloads a browser. Without
-Chromium or the playwright package the test is skipped, and with ``REQUIRE_SERVICES=1`` it fails instead.
-``SCREENSHOT_DIR`` keeps the screenshots (else they go to the test's temporary folder).
+Drives Debian's Chromium through Playwright (fixtures in ``tests/browser/conftest.py``).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import random
-from pathlib import Path
 
 import pytest
-from django.db import connections
 
 from engine.cards import CARDS
 from engine.hand import HandState
@@ -28,46 +22,8 @@ from tests.web.factories import make_club, make_competition, make_match, make_pa
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 PASSWORD = "pw-for-tests-1"
-
-
-def _missing() -> str:
-    problems = []
-    if not os.path.exists(CHROMIUM):
-        problems.append(f"{CHROMIUM} is missing (apt-get install chromium)")
-    if importlib.util.find_spec("playwright") is None:
-        problems.append("the playwright package is missing (pip install playwright)")
-    return "; ".join(problems)
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    why = _missing()
-    if why:
-        if os.environ.get("REQUIRE_SERVICES", "").strip().lower() in ("1", "true", "yes", "on"):
-            pytest.fail(f"needs Chromium and Playwright, and REQUIRE_SERVICES=1: {why}", pytrace=False)
-        pytest.skip(f"needs Chromium and Playwright: {why}")
-    # Playwright's sync API keeps an event loop in this thread; the ORM calls of the test are still synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            connections.close_all()  # the test's ORM calls in this thread opened their own connection
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def a_deal(dealer: int) -> tuple[list[list[str]], str]:
