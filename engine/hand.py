@@ -325,25 +325,32 @@ class HandState:
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply an action by ``seat`` (default: the seat whose turn it is), or raise ``IllegalActionError``."""
+        """Apply an action by ``seat`` (default: the seat whose turn it is), or raise ``IllegalActionError``
+        with the reason (``why_illegal``)."""
         if action.__class__ is not Action:
             action = Action.parse(action)
-        reason = self.why_illegal(action, seat)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        kind = action.kind
-        if kind == "play":
-            self.play_index(action.card.index)
-        elif kind == "stand":
-            self.stand()
-        elif kind == "beg":
-            self.phase = GIVE
-            self.begged = self.kicks[-1] // 13
-            self.turn = self.dealer
-        elif kind == "give":
-            self.give()
-        else:
-            self.run_pack()
+        kind, phase = action.kind, self.phase
+        if seat is None or seat == self.turn:
+            if kind == "play":
+                if phase == PLAY and self.play_cards((action.card.index,)) == 1:
+                    return
+            elif phase == BEG:
+                if kind == "stand":
+                    return self.stand()
+                if kind == "beg":
+                    return self._beg()
+            elif phase == GIVE:
+                if kind == "run":
+                    return self.run_pack()
+                if kind == "give" and self.can_give() is None:
+                    return self.give()
+        raise IllegalActionError(self.why_illegal(action, seat) or f"{action} is not possible now")
+
+    def _beg(self) -> None:
+        """R7: the eldest begs; the dealer must now give one or run the pack."""
+        self.phase = GIVE
+        self.begged = self.kicks[-1] // 13
+        self.turn = self.dealer
 
     def stand(self) -> None:
         """R7: the kicked suit is trump; play begins."""
