@@ -647,7 +647,7 @@ class HandState:
             "dealer": self.dealer,
             "score_before": list(self.score_before),
             "ruleset": self.ruleset.overrides(),
-            "hands": [_names_in_deal_order(h) for h in self.initial_hands],
+            "hands": [names_of(h) for h in self.initial_hands],
             "kick": CARD_NAMES[self.kicks[0]],
         }
         beg = self.beg or ("beg" if self.phase == GIVE else None)
@@ -790,10 +790,6 @@ def mask_of_trick(trick: list[int]) -> int:
     for card in trick:
         mask |= 1 << card
     return mask
-
-
-def _names_in_deal_order(mask: int) -> list[str]:
-    return [CARD_NAMES[i] for i in bits(mask)]
 
 
 class SeatView:

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
-from engine.cards import CARD_NAMES, SUIT_MASKS, parse_card_index
-from engine.errors import IllegalActionError, InvalidCardError, RecordError, RulesetError
-from engine.hand import GIVE, OVER, PLAY, HandState, StockExhausted
+from engine.cards import CARD_NAMES, parse_card_index
+from engine.errors import InvalidCardError, RecordError, RulesetError
+from engine.hand import OVER, PLAY, HandState, StockExhausted
 from engine.rules import Ruleset
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "hands", "kick", "beg", "runs", "plays")
@@ -223,13 +223,4 @@ def write_record(state: HandState) -> dict[str, Any]:
     return state.to_record()
 
 
-def is_trump_honour_renege(state: HandState, seat: int, card: int) -> bool:
-    """Whether ``seat`` playing ``card`` now would be the grave renege of R25: not trumping a trump
-    lead while holding A, K, Q, J or 10 of trumps."""
-    if state.phase != PLAY or not state.trick or state.trick[0] // 13 != state.trump:
-        return False
-    honours = SUIT_MASKS[state.trump] & (0x1F00 << (13 * state.trump))
-    return card // 13 != state.trump and bool(state.hands[seat] & honours)
-
-
-__all__ = ["score_record", "replay_record", "write_record", "RecordError", "IllegalActionError", "GIVE"]
+__all__ = ["check_score_before", "replay_record", "score_record", "score_record_json", "write_record"]
