@@ -76,11 +76,8 @@ def next_hand(match: Match) -> NextHand:
                                              defaults={"first_dealer": match.first_dealer,
                                                        "next_dealer": match.first_dealer})
     last_number = game.hands.aggregate(n=Max("number"))["n"] or 0
-    last = game.hands.filter(deleted=False, void_reason="").order_by("-number").first()
-    if last is None:
-        return NextHand(game, last_number + 1, game.first_dealer, (0, 0))
-    dealer = next_dealer(match.competition.players, last.dealer, last.result)
-    return NextHand(game, last_number + 1, dealer, (last.score_a_after, last.score_b_after))
+    dealer, score = _context_before(game, match.competition.players)
+    return NextHand(game, last_number + 1, dealer, score)
 
 
 # ----------------------------------------------------------------------------- entering
@@ -125,7 +122,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, u
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=hand.game.match_id)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
-        dealer, score_before = _context_before(hand, match.competition.players)
+        dealer, score_before = _context_before(hand.game, match.competition.players, hand.number)
         result = score_entry(mode, entry, competition=match.competition, dealer=dealer, score_before=score_before)
         hand.version += 1
         hand.mode, hand.entry, hand.result, hand.dealer, hand.deleted = mode, entry, result, dealer, False
@@ -268,12 +265,15 @@ def _totals(result: dict[str, Any]) -> dict[str, int]:
             "score_a_after": result["score_after"][0], "score_b_after": result["score_after"][1]}
 
 
-def _context_before(hand: Hand, players: int) -> tuple[int, tuple[int, int]]:
-    """The dealer and score before ``hand``, from the counting hands before it."""
-    previous = (Hand.objects.filter(game=hand.game, number__lt=hand.number, deleted=False, void_reason="")
-                .order_by("-number").first())
+def _context_before(game: Game, players: int, number: int | None = None) -> tuple[int, tuple[int, int]]:
+    """The dealer and the score before hand ``number`` of ``game`` (default: after its last hand), from the
+    counting hands before it."""
+    counting = game.hands.filter(deleted=False, void_reason="")
+    if number is not None:
+        counting = counting.filter(number__lt=number)
+    previous = counting.order_by("-number").first()
     if previous is None:
-        return hand.game.first_dealer, (0, 0)
+        return game.first_dealer, (0, 0)
     return next_dealer(players, previous.dealer, previous.result), (previous.score_a_after, previous.score_b_after)
 
 
