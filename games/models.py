@@ -9,15 +9,62 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.models import Competition, Partnership, Round, new_token
+from league.models import Competition, Partnership, Round, Team, new_token
 
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
+HAND_LEVEL, GAME_LEVEL, MATCH_LEVEL = "hand", "game", "match"
+RESULT_LEVELS = [(HAND_LEVEL, "Hand by hand"), (GAME_LEVEL, "Game by game"), (MATCH_LEVEL, "Match totals")]
+
+
+class TeamMatch(models.Model):
+    """Two clubs' teams at K tables; each table is a ``Match`` between a pair of each team. Won by the first
+    team to ``target`` bullseyes (race) or by the most bullseyes after ``games_per_table`` games (fixed).
+    The totals are summed from the tables, or entered overall (``result_level`` match, no tables)."""
+
+    SCHEDULED, IN_PROGRESS, COMPLETE = "scheduled", "in_progress", "complete"
+    STATUSES = [(SCHEDULED, "Scheduled"), (IN_PROGRESS, "In progress"), (COMPLETE, "Complete")]
+    DRAW = "d"
+
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="team_matches")
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="team_matches")
+    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_a")
+    team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_b")
+    team_a_name = models.CharField(max_length=160)
+    team_b_name = models.CharField(max_length=160)
+    tables = models.PositiveSmallIntegerField(default=3)
+    mode = models.CharField(max_length=6, choices=Competition.TEAM_MODES, default=Competition.TEAM_RACE)
+    target = models.PositiveSmallIntegerField(default=22)
+    games_per_table = models.PositiveSmallIntegerField(default=3)
+    result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND_LEVEL,
+                                    help_text="'match' when only the overall totals were entered")
+    outcome = models.CharField(max_length=14, default="played", blank=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=SCHEDULED)
+    bullseyes_a = models.PositiveSmallIntegerField(default=0)
+    bullseyes_b = models.PositiveSmallIntegerField(default=0)
+    chalks_a = models.PositiveIntegerField(default=0)
+    chalks_b = models.PositiveIntegerField(default=0)
+    hang_jacks_a = models.PositiveSmallIntegerField(default=0)
+    hang_jacks_b = models.PositiveSmallIntegerField(default=0)
+    winner = models.CharField(max_length=1, blank=True, help_text="'a', 'b', 'd' for a draw, '' while open")
+    pairing_flags = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round__number", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(team_a=models.F("team_b")), name="team_match_sides_differ")]
+
+    def __str__(self) -> str:
+        return f"{self.team_a_name} v {self.team_b_name}"
 
 
 class Match(models.Model):
     SCHEDULED, IN_PROGRESS, COMPLETE = "scheduled", "in_progress", "complete"
     STATUSES = [(SCHEDULED, "Scheduled"), (IN_PROGRESS, "In progress"), (COMPLETE, "Complete")]
+    PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
+    OUTCOMES = [(PLAYED, "Played"), (FORFEIT_A, "Side A forfeited (no-show)"),
+                (FORFEIT_B, "Side B forfeited (no-show)"), (DOUBLE_FORFEIT, "Neither side played")]
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
@@ -35,6 +82,22 @@ class Match(models.Model):
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekeeping")
     entry_token = models.CharField(max_length=40, unique=True, default=new_token)
     entry_token_revoked = models.BooleanField(default=False)
+    team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="table_matches")
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND_LEVEL,
+                                    help_text="The level the result was entered at")
+    outcome = models.CharField(max_length=14, choices=OUTCOMES, default=PLAYED)
+    chalks_a = models.PositiveIntegerField(default=0, help_text="Chalks over all games (kept by settling)")
+    chalks_b = models.PositiveIntegerField(default=0)
+    chalks_known = models.BooleanField(default=True, help_text="False when totals were entered without chalks")
+    hang_jacks_a = models.PositiveSmallIntegerField(default=0)
+    hang_jacks_b = models.PositiveSmallIntegerField(default=0)
+    pairing_flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine made this pairing")
+    group = models.CharField(max_length=20, blank=True)
+    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                        help_text="Knockout: the tie's place in its round (1, 2, …)")
+    third_place = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every hand committed")
     settled_version = models.PositiveIntegerField(default=0, help_text="The version the settle task computed")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -63,6 +126,8 @@ class Game(models.Model):
     winner = models.CharField(max_length=1, choices=SIDES, blank=True)
     next_dealer = models.PositiveSmallIntegerField(default=0, help_text="Who deals the next hand (R3, R12, R27)")
     hands_counted = models.PositiveSmallIntegerField(default=0)
+    entered = models.BooleanField(default=False, help_text="Entered as a game result, not hand by hand")
+    scores_known = models.BooleanField(default=True, help_text="False when a game result was entered without chalks")
 
     class Meta:
         ordering = ["match_id", "number"]

@@ -2,7 +2,7 @@
 an account (``matches/<id>/…``) or through the match's private link (``enter/<token>/…``); the organiser's
 page for scorekeepers and the link."""
 
-from django.urls import path
+from django.urls import include, path
 
 from games import views
 
@@ -16,6 +16,7 @@ ENTRY_PAGES = [
 ]
 
 urlpatterns = [
+    path("", include("games.urls_results")),
     path("matches/<int:pk>/", views.match_sheet, name="match_sheet"),
     path("matches/<int:pk>/manage/", views.manage, name="match_manage"),
     *[path(f"matches/<int:pk>/enter/{route}", view, name=f"match_{name}") for route, view, name in ENTRY_PAGES],

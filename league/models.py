@@ -95,9 +95,26 @@ def validate_ruleset(value: object) -> None:
         raise ValidationError(str(error)) from None
 
 
+def default_tiebreaks() -> list[str]:
+    return ["wins", "bullseye_difference", "chalk_difference"]
+
+
 class Competition(models.Model):
     SINGLE, BEST_OF, FIRST_TO = "single", "best_of", "first_to"
     MATCH_FORMATS = [(SINGLE, "A single game"), (BEST_OF, "Best of N games"), (FIRST_TO, "First to N games")]
+    ROUND_ROBIN, DOUBLE_ROUND_ROBIN, SWISS, KNOCKOUT, GROUPS_KNOCKOUT, MANUAL = (
+        "round_robin", "double_round_robin", "swiss", "knockout", "groups_knockout", "manual")
+    SYSTEMS = [(ROUND_ROBIN, "Round robin"), (DOUBLE_ROUND_ROBIN, "Double round robin"), (SWISS, "Swiss"),
+               (KNOCKOUT, "Knockout"), (GROUPS_KNOCKOUT, "Groups, then knockout"), (MANUAL, "Fixtures set by hand")]
+    PAIRS, TEAMS, INDIVIDUAL = "pairs", "teams", "individual"
+    ENTRANT_KINDS = [(PAIRS, "Partnerships"), (TEAMS, "Club teams of pairs"),
+                     (INDIVIDUAL, "Individuals with rotating partners")]
+    HAND, GAME, MATCH = "hand", "game", "match"
+    RESULT_LEVELS = [(HAND, "Hand by hand"), (GAME, "Game by game"), (MATCH, "Match totals only")]
+    BYE_FIXED, BYE_AVERAGE = "fixed", "average"
+    BYE_POLICIES = [(BYE_FIXED, "A win with set scores"), (BYE_AVERAGE, "The pair's averages from its other matches")]
+    TEAM_RACE, TEAM_FIXED = "race", "fixed"
+    TEAM_MODES = [(TEAM_RACE, "First team to N bullseyes"), (TEAM_FIXED, "Most bullseyes after N games a table")]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="competitions")
     name = models.CharField(max_length=160)
@@ -108,6 +125,27 @@ class Competition(models.Model):
     match_format = models.CharField(max_length=10, choices=MATCH_FORMATS, default=SINGLE)
     match_games = models.PositiveSmallIntegerField(default=1)
     published = models.BooleanField(default=False)
+    system = models.CharField(max_length=20, choices=SYSTEMS, default=ROUND_ROBIN)
+    entrant_kind = models.CharField(max_length=12, choices=ENTRANT_KINDS, default=PAIRS)
+    result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND,
+                                    help_text="The level at which the club usually keeps results")
+    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss: rounds declared")
+    avoid_same_club = models.BooleanField(default=False, help_text="Swiss: keep pairs of one club apart")
+    tiebreaks = models.JSONField(default=default_tiebreaks, blank=True,
+                                 help_text="Standings metrics in order of precedence")
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    bye_policy = models.CharField(max_length=8, choices=BYE_POLICIES, default=BYE_FIXED)
+    bye_score = models.JSONField(default=dict, blank=True,
+                                 help_text="Fixed bye: bullseyes, chalks and hang jacks credited (for/against)")
+    third_place_match = models.BooleanField(default=False)
+    group_count = models.PositiveSmallIntegerField(default=0, help_text="Groups before the knockout")
+    advance_per_group = models.PositiveSmallIntegerField(default=2)
+    team_tables = models.PositiveSmallIntegerField(default=3)
+    team_mode = models.CharField(max_length=6, choices=TEAM_MODES, default=TEAM_RACE)
+    team_target = models.PositiveSmallIntegerField(default=22, help_text="Race: bullseyes a team needs")
+    team_games_per_table = models.PositiveSmallIntegerField(default=3, help_text="Fixed: games at each table")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -135,23 +173,82 @@ class Competition(models.Model):
     def clean(self) -> None:
         if self.match_format == self.BEST_OF and self.match_games % 2 == 0:
             raise ValidationError({"match_games": "best of N needs an odd N (3, 5, 7, …)"})
+        if not isinstance(self.tiebreaks, list) or not all(isinstance(key, str) for key in self.tiebreaks):
+            raise ValidationError({"tiebreaks": "must be a list of metric names"})
+
+
+class Team(models.Model):
+    """A club's side of pairs in a team competition; each team match seats one of its pairs at each table."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="teams")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="teams")
+    name = models.CharField(max_length=120)
+    partnerships = models.ManyToManyField(Partnership, blank=True, related_name="teams")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["competition", "name"], name="unique_team_name")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Entry(models.Model):
+    """One entrant of a competition: a partnership, a club team, or a player (individual events)."""
+
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entries")
-    partnership = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="entries")
+    partnership = models.ForeignKey(Partnership, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="entries")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(null=True, blank=True)
+    group = models.CharField(max_length=20, blank=True)
+    joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry plays from this round")
     withdrawn = models.BooleanField(default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                             help_text="The last round the entrant played")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["competition", "partnership"], name="unique_entry")]
+        ordering = ["seed", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "partnership"], name="unique_entry"),
+            models.UniqueConstraint(fields=["competition", "team"], name="unique_team_entry"),
+            models.UniqueConstraint(fields=["competition", "player"], name="unique_player_entry"),
+            models.CheckConstraint(
+                condition=(Q(partnership__isnull=False, team__isnull=True, player__isnull=True)
+                           | Q(partnership__isnull=True, team__isnull=False, player__isnull=True)
+                           | Q(partnership__isnull=True, team__isnull=True, player__isnull=False)),
+                name="entry_is_one_kind"),
+        ]
+
+    @property
+    def entrant(self):
+        return self.partnership or self.team or self.player
+
+    @property
+    def display_name(self) -> str:
+        entrant = self.entrant
+        return getattr(entrant, "display_name", None) or str(entrant)
 
 
 class Round(models.Model):
+    DRAFT, PUBLISHED = "draft", "published"
+    STATUSES = [(DRAFT, "Draft"), (PUBLISHED, "Published")]
+    IDLE, QUEUED, RUNNING, DONE, FAILED = "", "queued", "running", "done", "failed"
+    PAIRING_STATES = [(IDLE, "Not paired by the system"), (QUEUED, "Queued"), (RUNNING, "Pairing"),
+                      (DONE, "Paired"), (FAILED, "Failed")]
+
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=60, blank=True)
+    stage = models.CharField(max_length=12, blank=True, help_text="'group' or 'knockout' in a two-stage event")
     starts_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PUBLISHED)
+    published_at = models.DateTimeField(null=True, blank=True)
+    pairing_state = models.CharField(max_length=10, choices=PAIRING_STATES, default=IDLE, blank=True)
+    pairing_progress = models.FloatField(default=0.0)
+    pairing_message = models.CharField(max_length=300, blank=True)
+    pairing_version = models.PositiveIntegerField(default=0, help_text="Bumped by each request to pair")
 
     class Meta:
         ordering = ["number"]
@@ -160,16 +257,42 @@ class Round(models.Model):
     def __str__(self) -> str:
         return self.name or f"Round {self.number}"
 
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.PUBLISHED
+
+
+class Bye(models.Model):
+    """An entrant that sits a round out; it counts as the competition's ``bye_policy`` says."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+    flags = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "entry"], name="unique_bye")]
+
 
 class StandingRow(models.Model):
-    """One partnership's line in a competition's standings, written by the standings task."""
+    """One entrant's line in a competition's standings (a partnership, a team, or a player in an individual
+    event), written by the standings task. ``metrics`` holds every metric, the columns the common ones."""
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="standings")
-    partnership = models.ForeignKey(Partnership, on_delete=models.CASCADE, related_name="standings")
+    partnership = models.ForeignKey(Partnership, null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="standings")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
+    group = models.CharField(max_length=20, blank=True)
     rank = models.PositiveIntegerField(default=0)
     played = models.PositiveIntegerField(default=0)
     won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
+    match_points = models.IntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    withdrawn = models.BooleanField(default=False)
+    coarse = models.BooleanField(default=False, help_text="Some results were entered as game or match totals")
+    metrics = models.JSONField(default=dict, blank=True)
     bullseyes_for = models.PositiveIntegerField(default=0)
     bullseyes_against = models.PositiveIntegerField(default=0)
     chalks_for = models.PositiveIntegerField(default=0)
@@ -180,7 +303,15 @@ class StandingRow(models.Model):
 
     class Meta:
         ordering = ["rank", "partnership_id"]
-        constraints = [models.UniqueConstraint(fields=["competition", "partnership"], name="unique_standing_row")]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "partnership"], name="unique_standing_row"),
+            models.UniqueConstraint(fields=["competition", "team"], name="unique_team_standing_row"),
+            models.UniqueConstraint(fields=["competition", "player"], name="unique_player_standing_row"),
+        ]
+
+    @property
+    def entrant(self):
+        return self.partnership or self.team or self.player
 
     @property
     def bullseye_difference(self) -> int:
@@ -189,6 +320,37 @@ class StandingRow(models.Model):
     @property
     def chalk_difference(self) -> int:
         return self.chalks_for - self.chalks_against
+
+
+class PlayerRating(models.Model):
+    """A player's current rating (openskill, from every partnership result in history)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="The displayed rating: a conservative estimate, mu - 3 sigma, scaled")
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-ordinal"]
+
+
+class RatingPoint(models.Model):
+    """A player's rating after one match; the whole history is rebuilt when a result is corrected."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
+    sequence = models.PositiveIntegerField(help_text="Position of the match in the history")
+    match_id = models.PositiveIntegerField(help_text="games.Match id (kept as a number: league does not import games)")
+    label = models.CharField(max_length=200)
+    played_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player_id", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["player", "sequence"], name="unique_rating_point")]
 
 
 def new_token() -> str:
