@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("league.urls_players")),
     path("", include("league.urls_csv")),
     path("", include("league.urls_rounds")),
+    path("", include("league.urls_setup")),
     path("clubs/<slug:club_slug>/", views.club, name="club"),
     path("clubs/<slug:club_slug>/<slug:competition_slug>/", views.competition, name="competition"),
     path("clubs/<slug:club_slug>/<slug:competition_slug>/standings/", views.standings, name="competition_standings"),

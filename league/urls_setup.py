@@ -1,0 +1,3 @@
+"""Filled in by its feature; included from the app's urls."""
+
+urlpatterns: list = []
