@@ -146,6 +146,8 @@ class Competition(models.Model):
     team_mode = models.CharField(max_length=6, choices=TEAM_MODES, default=TEAM_RACE)
     team_target = models.PositiveSmallIntegerField(default=22, help_text="Race: bullseyes a team needs")
     team_games_per_table = models.PositiveSmallIntegerField(default=3, help_text="Fixed: games at each table")
+    standings_version = models.PositiveIntegerField(
+        default=0, help_text="The ResultsClock version the standings rows were computed from")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -175,6 +177,15 @@ class Competition(models.Model):
             raise ValidationError({"match_games": "best of N needs an odd N (3, 5, 7, …)"})
         if not isinstance(self.tiebreaks, list) or not all(isinstance(key, str) for key in self.tiebreaks):
             raise ValidationError({"tiebreaks": "must be a list of metric names"})
+
+
+class ResultsClock(models.Model):
+    """Counts the result changes of a competition. Kept apart from the Competition row, which the standings
+    refresh locks: a settled match ticks the clock without waiting for a refresh in progress."""
+
+    competition = models.OneToOneField(Competition, primary_key=True, on_delete=models.CASCADE,
+                                       related_name="results_clock")
+    version = models.PositiveBigIntegerField(default=0)
 
 
 class Team(models.Model):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.text import slugify
 
-from league.models import Club, Competition, Entry, Partnership, StandingRow
+from league.models import Club, Competition, Entry, Partnership, ResultsClock, StandingRow
 
 COUNTED = ("played", "won", "lost", "bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
            "hang_jacks_for", "hang_jacks_against")
@@ -50,13 +51,31 @@ def _sort_key(row: dict) -> tuple:
             -(row["chalks_for"] - row["chalks_against"]))
 
 
-def refresh_standings(competition_id: int) -> int:
-    """Rewrite the competition's standings rows from its results; returns how many rows."""
+def tick_results_clock(competition_id: int) -> int:
+    """Note that the competition's results changed (call it once the change has committed); returns the
+    clock's new version, which ``refresh_standings(..., wanted=version)`` is asked to cover."""
     with transaction.atomic():
-        Competition.objects.select_for_update().get(pk=competition_id)
+        ResultsClock.objects.get_or_create(competition_id=competition_id)
+        ResultsClock.objects.filter(pk=competition_id).update(version=F("version") + 1)
+        return ResultsClock.objects.values_list("version", flat=True).get(pk=competition_id)
+
+
+def refresh_standings(competition_id: int, wanted: int | None = None) -> int | None:
+    """Rewrite the competition's standings rows from its results; returns how many rows.
+
+    With ``wanted`` (a results-clock version), a refresh that began after that version was ticked has
+    already covered it: then nothing is computed and None is returned. A burst of settled hands thus costs
+    one computation for all the hands that waited on the lock, not one each."""
+    with transaction.atomic():
+        competition = Competition.objects.select_for_update().get(pk=competition_id)
+        if wanted is not None and competition.standings_version >= wanted:
+            return None
+        # the clock is read before the results, so every change it counts is visible to the computation
+        clock = ResultsClock.objects.filter(pk=competition_id).values_list("version", flat=True).first() or 0
         rows = compute_standings(competition_id)  # under the lock, so an older computation never lands last
         StandingRow.objects.filter(competition_id=competition_id).delete()
         StandingRow.objects.bulk_create(StandingRow(competition_id=competition_id, **row) for row in rows)
+        Competition.objects.filter(pk=competition_id).update(standings_version=clock)
     return len(rows)
 
 

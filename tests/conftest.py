@@ -30,6 +30,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 WORKER_VISIBILITY_TIMEOUT = 5  # seconds before a killed worker's unacknowledged task is delivered again
+# Each test run has a task queue and a PostgreSQL test database of its own, so that two runs on one machine
+# (two developers, or CI beside a session) never take each other's tasks or drop each other's database.
+RUN_ID = f"{socket.gethostname()}-{os.getpid()}"
+TEST_QUEUE = f"tests-{RUN_ID}"
 
 
 def services_required() -> bool:
@@ -121,6 +125,26 @@ def _celery_tasks_eager():
     app.conf.task_always_eager = before
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    from django.conf import settings
+
+    for database in settings.DATABASES.values():
+        if "postgresql" in database["ENGINE"]:
+            test = database.setdefault("TEST", {})
+            test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+
+
+def _use_the_run_queue() -> None:
+    from config.celery import app
+
+    os.environ["CELERY_QUEUE"] = TEST_QUEUE  # for the worker subprocesses
+    app.conf.task_default_queue = TEST_QUEUE
+
+
+_use_the_run_queue()
+
+
 def database_url(settings_dict: dict) -> str:
     """A ``DATABASE_URL`` for the database Django is using now (pytest-django's test database)."""
     user = quote(settings_dict.get("USER") or "", safe="")
@@ -156,7 +180,7 @@ class CeleryWorker:
         self.log = self.log_dir / f"worker-{self.starts}.log"
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
                    "-l", "warning", "-n", self.node, "--without-gossip", "--without-mingle", "--include",
-                   "tests.services"]
+                   "tests.services", "-Q", TEST_QUEUE]
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
@@ -195,14 +219,12 @@ class CeleryWorker:
 
 
 def clear_broker(broker: str) -> None:
-    """Purge the task queue and forget unacknowledged messages left by an earlier run's killed worker."""
+    """Empty this run's task queue (other runs' queues and unacknowledged messages are theirs)."""
     import redis
 
-    from config.celery import app
-
-    app.control.purge()
     client = redis.Redis.from_url(broker)
-    client.delete("unacked", "unacked_index", "unacked_mutex")
+    for key in client.scan_iter(match=f"{TEST_QUEUE}*"):
+        client.delete(key)
     client.close()
 
 
