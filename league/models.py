@@ -294,6 +294,8 @@ class StandingRow(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     group = models.CharField(max_length=20, blank=True)
+    section = models.CharField(max_length=8, blank=True,
+                               help_text="'' for the ranking; 'pairs' for per-pair statistics of a team league")
     rank = models.PositiveIntegerField(default=0)
     played = models.PositiveIntegerField(default=0)
     won = models.PositiveIntegerField(default=0)
@@ -313,7 +315,7 @@ class StandingRow(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["rank", "partnership_id"]
+        ordering = ["section", "group", "rank", "id"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "partnership"], name="unique_standing_row"),
             models.UniqueConstraint(fields=["competition", "team"], name="unique_team_standing_row"),

@@ -2,53 +2,93 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from django.db import transaction
 from django.db.models import F
 from django.utils.text import slugify
 
-from league.models import Club, Competition, Entry, Partnership, ResultsClock, StandingRow
+from league import standings
+from league.models import Bye, Club, Competition, Entry, Partnership, ResultsClock, StandingRow
 
-COUNTED = ("played", "won", "lost", "bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
-           "hang_jacks_for", "hang_jacks_against")
+COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for",
+           "hang_jacks_against")
+PAIRS_SECTION = "pairs"
+
+
+def standings_settings(competition: Competition, *, team_ranking: bool = False) -> standings.StandingsSettings:
+    """The competition's standings rules as the standings module takes them (raises StandingsError naming the
+    field when an organiser stored a bad tiebreak or bye score)."""
+    return standings.StandingsSettings(
+        tiebreaks=tuple(competition.tiebreaks or ()) or standings.DEFAULT_SETTINGS.tiebreaks,
+        points_win=competition.points_win, points_draw=competition.points_draw,
+        points_loss=competition.points_loss, bye_policy=competition.bye_policy,
+        bye_score=competition.bye_score or {},
+        games_to_win=competition.team_target if team_ranking else competition.games_to_win())
 
 
 def compute_standings(competition_id: int) -> list[dict]:
-    """Standings rows from the competition's results (complete matches count as played; games won in
-    any match count as bullseyes), ranked by wins, bullseye difference, then chalk difference."""
-    from games.selectors import results_for_standings
+    """The competition's standings rows (fields of ``StandingRow``) from its entries, results and byes, by
+    ``league.standings``: partnerships, teams (then per-pair statistics of the tables), or players."""
+    from games.selectors import results_for_standings, team_results_for_standings
 
-    entrants = Entry.objects.filter(competition_id=competition_id).values_list("partnership_id", flat=True)
-    table: dict[int, dict] = defaultdict(lambda: dict.fromkeys(COUNTED, 0))
-    for partnership_id in entrants:
-        table[partnership_id]
-    for match in results_for_standings(competition_id):
-        for side, other in (("a", "b"), ("b", "a")):
-            row = table[match[f"side_{side}_id"]]
-            row["bullseyes_for"] += match[f"games_{side}"]
-            row["bullseyes_against"] += match[f"games_{other}"]
-            row["chalks_for"] += match[f"chalks_{side}"]
-            row["chalks_against"] += match[f"chalks_{other}"]
-            row["hang_jacks_for"] += match[f"hang_jacks_{side}"]
-            row["hang_jacks_against"] += match[f"hang_jacks_{other}"]
-            if match["status"] == "complete":
-                row["played"] += 1
-                row["won" if match["winner"] == side else "lost"] += 1
-    ordered = sorted(table.items(), key=lambda item: _sort_key(item[1]))
+    competition = Competition.objects.get(pk=competition_id)
+    entries = list(Entry.objects.filter(competition_id=competition_id)
+                   .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group"))
+    kind = competition.entrant_kind
+    matches = results_for_standings(competition_id)
+    if competition.system == Competition.GROUPS_KNOCKOUT:
+        matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
+    byes = list(Bye.objects.filter(round__competition_id=competition_id)
+                .values("entry_id", "round__number"))
+    key = {Competition.PAIRS: "partnership_id", Competition.TEAMS: "team_id",
+           Competition.INDIVIDUAL: "player_id"}[kind]
+    entrant_of_entry = {entry["id"]: entry[key] for entry in entries}
+    entrants = [standings.Entrant(entry[key], entry["withdrawn"], entry["group"]) for entry in entries]
+    bye_list = [standings.Bye(entrant_of_entry[b["entry_id"]], b["round__number"]) for b in byes
+                if b["entry_id"] in entrant_of_entry]
+    if kind == Competition.TEAMS:
+        teams = [_result(row, "team_a_id", "team_b_id", bullseyes=True)
+                 for row in team_results_for_standings(competition_id)]
+        rows = _rows(entrants, teams, bye_list, standings_settings(competition, team_ranking=True), key)
+        tables = [m for m in matches if m.get("team_match_id")]
+        pairs = sorted({m["side_a_id"] for m in tables} | {m["side_b_id"] for m in tables})
+        pair_results = [_result(m, "side_a_id", "side_b_id") for m in tables]
+        return rows + _rows([standings.Entrant(p) for p in pairs], pair_results, [],
+                            standings_settings(competition), "partnership_id", section=PAIRS_SECTION)
+    if kind == Competition.INDIVIDUAL:
+        players = _players_of(matches)
+        results = [_result(m, "side_a_id", "side_b_id", sides=players) for m in matches]
+    else:
+        results = [_result(m, "side_a_id", "side_b_id") for m in matches]
+    return _rows(entrants, results, bye_list, standings_settings(competition), key)
+
+
+def _players_of(matches: list[dict]) -> dict[int, tuple[int, ...]]:
+    ids = {m["side_a_id"] for m in matches} | {m["side_b_id"] for m in matches}
+    return {p["id"]: tuple(filter(None, (p["player_one_id"], p["player_two_id"])))
+            for p in Partnership.objects.filter(id__in=ids).values("id", "player_one_id", "player_two_id")}
+
+
+def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict | None = None) -> standings.Result:
+    games = ("bullseyes_a", "bullseyes_b") if bullseyes else ("games_a", "games_b")
+    return standings.Result(
+        a=sides[row[a]] if sides else (row[a],), b=sides[row[b]] if sides else (row[b],),
+        complete=row["status"] == "complete", winner=row.get("winner") or "",
+        games_a=row[games[0]], games_b=row[games[1]], chalks_a=row.get("chalks_a", 0), chalks_b=row.get("chalks_b", 0),
+        hang_jacks_a=row.get("hang_jacks_a", 0), hang_jacks_b=row.get("hang_jacks_b", 0),
+        chalks_known=row.get("chalks_known", True), level=row.get("result_level") or "hand",
+        outcome=row.get("outcome") or "played", round=row.get("round_number"))
+
+
+def _rows(entrants, results, byes, settings, key: str, section: str = "") -> list[dict]:
     rows = []
-    previous_key, rank = None, 0
-    for position, (partnership_id, row) in enumerate(ordered, start=1):
-        key = _sort_key(row)
-        if key != previous_key:
-            rank, previous_key = position, key
-        rows.append({"partnership_id": partnership_id, "rank": rank, **row})
+    for line in standings.compute_standings(entrants, results, byes, settings):
+        metrics = line.metrics
+        rows.append({
+            key: line.entrant, "section": section, "group": line.group, "rank": line.rank,
+            "played": line.played, "won": line.won, "drawn": line.drawn, "lost": line.lost,
+            "match_points": round(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
+            "coarse": line.coarse, "metrics": metrics, **{name: round(metrics[name]) for name in COLUMNS}})
     return rows
-
-
-def _sort_key(row: dict) -> tuple:
-    return (-row["won"], -(row["bullseyes_for"] - row["bullseyes_against"]),
-            -(row["chalks_for"] - row["chalks_against"]))
 
 
 def tick_results_clock(competition_id: int) -> int:
