@@ -120,13 +120,18 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
 
 
 # ----------------------------------------------------------------------------- creating (API and pages)
+RESERVED_SLUGS = frozenset({"import", "new", "edit", "manage", "players", "teams", "entries", "rounds", "bracket",
+                            "standings", "results", "setup"})  # words the club and competition URLs use
+
+
 def unique_slug(queryset, text: str, wanted: str = "") -> str:
-    """``wanted`` if given, else a slug of ``text`` made unique within ``queryset`` (``-2``, ``-3``, …)."""
+    """``wanted`` if given, else a slug of ``text`` made unique within ``queryset`` (``-2``, ``-3``, …) that is
+    none of the words the pages' URLs use after a club's or competition's slug."""
     if wanted:
         return wanted
     base = slugify(text)[:100] or "untitled"
     slug, n = base, 1
-    while queryset.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or queryset.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
