@@ -27,7 +27,7 @@ def settle_match_task(match_id: int, version: int | None = None) -> dict:
     match = services.settle_match(match_id)
     refresh_standings(match.competition_id, wanted=tick_results_clock(match.competition_id))
     if Match.COMPLETE in (match.status, (before or {}).get("status")):
-        pass  # RATINGS-HOOK: schedule_ratings_rebuild() once league.ratings lands
+        schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
     return {"match": match_id, "version": match.settled_version, "status": match.status}
 
 

@@ -219,8 +219,14 @@ class CeleryWorker:
 
 
 def clear_broker(broker: str) -> None:
-    """Empty this run's task queue (other runs' queues and unacknowledged messages are theirs)."""
+    """Empty this run's task queue (other runs' queues and unacknowledged messages are theirs), and forget a
+    ratings rebuild marked pending by a task that was purged with it."""
     import redis
+    from django.core.cache import cache
+
+    from games.tasks import RATINGS_PENDING_KEY
+
+    cache.delete(RATINGS_PENDING_KEY)
 
     client = redis.Redis.from_url(broker)
     for key in client.scan_iter(match=f"{TEST_QUEUE}*"):

@@ -158,9 +158,10 @@ def wait_settled(match, *, timeout: float = 30.0):
 def standings_of(competition) -> dict[int, dict[str, int]]:
     """The competition's standings rows by partnership id, without ids and timestamps."""
     from league.models import StandingRow
-    from league.services import COUNTED
+    from league.services import COLUMNS
 
-    rows = StandingRow.objects.filter(competition=competition).values("partnership_id", "rank", *COUNTED)
+    counted = ("played", "won", "lost", *COLUMNS)
+    rows = StandingRow.objects.filter(competition=competition, section="").values("partnership_id", "rank", *counted)
     return {row.pop("partnership_id"): row for row in rows}
 
 
