@@ -1,0 +1,48 @@
+"""Forms of the organiser's round page: swap two places of the draft, set a match's sides, take a match out
+(its sides sit out), pair two byes. The choices come from the draft as it stands."""
+
+from __future__ import annotations
+
+from django import forms
+
+
+class SwapForm(forms.Form):
+    first = forms.ChoiceField(label="Swap")
+    second = forms.ChoiceField(label="with")
+
+    def __init__(self, *args, slots: list[tuple[str, str]] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first"].choices = list(slots)
+        self.fields["second"].choices = list(slots)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError("Choose two different places to swap.")
+        return data
+
+
+class EditForm(forms.Form):
+    match = forms.IntegerField(widget=forms.HiddenInput)
+    side_a = forms.TypedChoiceField(label="Side A", coerce=int)
+    side_b = forms.TypedChoiceField(label="Side B", coerce=int)
+
+    def __init__(self, *args, entrants: list[tuple[int, str]] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["side_a"].choices = list(entrants)
+        self.fields["side_b"].choices = list(entrants)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("side_a") is not None and data.get("side_a") == data.get("side_b"):
+            raise forms.ValidationError("A side cannot play itself.")
+        return data
+
+
+class MatchForm(forms.Form):
+    match = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class PairByesForm(forms.Form):
+    first = forms.IntegerField()
+    second = forms.IntegerField()
