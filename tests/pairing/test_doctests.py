@@ -1,0 +1,23 @@
+"""The examples in league.pairing's docstrings run (pytest's --doctest-modules only collects under testpaths'
+``tests`` and ``engine``, so they are run from here)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import league.pairing
+
+MODULES = ["league.pairing"] + [f"league.pairing.{m.name}" for m in pkgutil.iter_modules(league.pairing.__path__)
+                                if m.name != "__main__"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failures == 0
+    assert tried > 0, f"{name} has no examples"
