@@ -54,6 +54,7 @@ from django.utils import timezone
 
 from games.models import HAND_LEVEL, Game, Hand, Match, TeamMatch
 from league.models import Bye, Competition, Entry, Partnership, PlayerRating, Round
+from league.pairing import PairingError
 
 logger = logging.getLogger(__name__)
 
@@ -348,8 +349,6 @@ def plan_round(competition: Competition, number: int) -> Plan:
     system = competition.system
     if system == Competition.MANUAL:
         raise RoundError("system", "the fixtures of this competition are set by hand: there is nothing to pair")
-    if competition.entrant_kind == Competition.TEAMS and not _team_services():
-        raise RoundError("entrant_kind", "pairing club teams is not available: set the team matches by hand")
     if number < 1:
         raise RoundError("round", "rounds are numbered from 1")
     rounds = {r.number: r for r in competition.rounds.all()}
@@ -398,14 +397,6 @@ def plan_round(competition: Competition, number: int) -> Plan:
         return Plan("knockout", number, stage=KNOCKOUT, knockout_round=number - group_rounds,
                     group_rounds=group_rounds)
     raise RoundError("system", f"unknown system {system!r}")
-
-
-def _team_services():
-    try:
-        from games import team_services
-    except ImportError:
-        return None
-    return team_services if hasattr(team_services, "create_team_match") else None
 
 
 def _check_planned(competition: Competition, number: int) -> None:
@@ -651,10 +642,6 @@ def run_pairing(round_id: int, version: int) -> dict:
     Round.objects.filter(pk=round_id, pairing_version=version).update(
         pairing_state=Round.RUNNING, pairing_progress=0.0, pairing_message="Reading the field…")
     progress = Progress(round_id, version)
-    try:
-        from league.pairing import PairingError
-    except ImportError:  # the engine is not installed: nothing can be paired
-        PairingError = RoundError  # noqa: N806
     try:
         competition = round_.competition
         plan = plan_round(competition, round_.number)
@@ -954,9 +941,9 @@ def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
 def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
     """Team matches without their tables (``games.team_services.create_team_match``); the bracket position
     and group go into the flags."""
+    from games import team_services
     from games.services import EntryError
 
-    team_services = _team_services()
     created = []
     for planned in draft.matches:
         team_a, team_b = (field_.entries[units[0]].team for units in (planned.a, planned.b))
@@ -1153,10 +1140,11 @@ def pair_byes(round_: Round, first: Bye, second: Bye, user=None) -> list[dict]:
             raise RoundError("bye", f"choose two different entrants sitting out {round_}")
         one, two = byes[first.pk].entry, byes[second.pk].entry
         if competition.entrant_kind == Competition.TEAMS:
+            from games import team_services
             from games.services import EntryError
 
             try:
-                match = _team_services().create_team_match(competition, one.team, two.team, round=round_)
+                match = team_services.create_team_match(competition, one.team, two.team, round=round_)
             except EntryError as error:
                 raise RoundError(error.field, error.reason) from None
         else:

@@ -78,10 +78,16 @@ class RoundOfMatches:
         return str(self.round) if self.round is not None else "Unscheduled"
 
 
-def fixtures_by_round(competition: Competition) -> list[RoundOfMatches]:
-    """The competition's matches grouped by round, in round order (matches without a round last)."""
+def fixtures_by_round(competition: Competition, *, include_drafts: bool = False) -> list[RoundOfMatches]:
+    """The competition's matches grouped by round, in round order (matches without a round last); the matches
+    of draft rounds only for the organisers (``include_drafts``)."""
+    from league.round_selectors import public_matches
+
     groups: dict[int | None, RoundOfMatches] = {}
-    for match in competition_matches(competition):
+    matches = competition_matches(competition)
+    if not include_drafts:
+        matches = matches.filter(public_matches())
+    for match in matches:
         key = match.round_id
         if key not in groups:
             groups[key] = RoundOfMatches(match.round, [])
@@ -89,10 +95,11 @@ def fixtures_by_round(competition: Competition) -> list[RoundOfMatches]:
     return sorted(groups.values(), key=lambda g: (g.round is None, g.round.number if g.round else 0))
 
 
-def standings(competition: Competition) -> QuerySet[StandingRow]:
-    return (StandingRow.objects.filter(competition=competition)
-            .select_related("partnership__player_one", "partnership__player_two")
-            .order_by("rank", "partnership__name", "partnership_id"))
+def standings(competition: Competition, section: str = "") -> QuerySet[StandingRow]:
+    """The ranking (group by group), or with ``section="pairs"`` a team league's per-pair statistics."""
+    return (StandingRow.objects.filter(competition=competition, section=section)
+            .select_related("partnership__player_one", "partnership__player_two", "team", "player")
+            .order_by("group", "rank", "id"))
 
 
 # ----------------------------------------------------------------------------- the scoresheet

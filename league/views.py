@@ -37,14 +37,17 @@ def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> Ht
     return render(request, "league/standings.html", {
         "competition": competition, "club": competition.club,
         "standings": list(selectors.standings(competition)),
+        "pair_statistics": list(selectors.standings(competition, section="pairs")),
     })
 
 
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = _visible_competition(request, club_slug, competition_slug)
+    organiser = is_organiser(request.user, competition.club_id)
     return render(request, "league/competition.html", {
         "competition": competition, "club": competition.club,
-        "rounds": selectors.fixtures_by_round(competition),
+        "rounds": selectors.fixtures_by_round(competition, include_drafts=organiser),
         "standings": list(selectors.standings(competition)),
-        "is_organiser": is_organiser(request.user, competition.club_id),
+        "pair_statistics": list(selectors.standings(competition, section="pairs")),
+        "is_organiser": organiser,
     })
