@@ -18,6 +18,7 @@ seat may know.
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -124,7 +125,7 @@ class HandState:
             raise EngineError(f"players: must be 2 or 4, got {players!r}")
         if not (isinstance(dealer, int) and 0 <= dealer < players):
             raise EngineError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer!r}")
-        self.ruleset = ruleset or DEFAULT_RULESET
+        self.ruleset = rules = ruleset or DEFAULT_RULESET
         self.players = players
         self.dealer = dealer
         self.score_before = (score[0], score[1])
@@ -136,8 +137,8 @@ class HandState:
         self.dealt = list(hands)
         self.stock = list(stock)
         self.stock_pos = 0
-        self.used = HAND_SIZE * players
-        self.kicks: list[int] = []
+        self.used = HAND_SIZE * players + 1
+        self.kicks: list[int] = [kick]  # R5: the kick is turned; its points are scored below
         self.kick_points = [0, 0]
         self.beg_points = [0, 0]
         self.begged = -1
@@ -145,8 +146,7 @@ class HandState:
         self.beg: str | None = None
         self.runs = 0
         self.phase = BEG
-        self.turn = (dealer + 1) % players
-        self.leader = self.turn
+        self.turn = self.leader = (dealer + 1) % players
         self.trick: list[int] = []
         self.tricks: list[tuple[int, list[int], int]] = []
         self.won = [0, 0]
@@ -156,7 +156,11 @@ class HandState:
         self.low: tuple[int, int] | None = None
         self.jack: tuple[int, int, bool] | None = None
         self.game: tuple[int | None, list[int]] | None = None
-        self._turn_kick(kick)
+        points = rules.kick_points[kick % 13]
+        if points:  # as _turn_kick
+            team = dealer % 2
+            self.kick_points[team] += points
+            self._add(team, points)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -169,18 +173,23 @@ class HandState:
         score: Sequence[int] = (0, 0),
     ) -> HandState:
         """Shuffle and deal (R4): threes from the dealer's right round to the dealer, twice, then the kick (R5)."""
-        rand = rng.random
-        keys = [rand() for _ in _FIFTY_TWO]
-        pack = sorted(_FIFTY_TWO, key=keys.__getitem__)
-        bit = _BITS
-        second = RUN_SIZE * players
-        hands = [0] * players
-        for i in range(players):
-            a, b = RUN_SIZE * i, second + RUN_SIZE * i
-            hands[(dealer + 1 + i) % players] = (bit[pack[a]] | bit[pack[a + 1]] | bit[pack[a + 2]]
-                                                 | bit[pack[b]] | bit[pack[b + 1]] | bit[pack[b + 2]])
-        pos = 2 * second
-        return cls(players, dealer, hands, pack[pos], pack[pos + 1:], ruleset, score)
+        pack = shuffled_pack(rng)
+        b = _BITS
+        if players == 4:  # in order of receiving: the dealer's right first, the dealer last
+            (p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
+             p12, p13, p14, p15, p16, p17, p18, p19, p20, p21, p22, p23) = pack[:24]
+            dealt = [b[p0] | b[p1] | b[p2] | b[p12] | b[p13] | b[p14],
+                     b[p3] | b[p4] | b[p5] | b[p15] | b[p16] | b[p17],
+                     b[p6] | b[p7] | b[p8] | b[p18] | b[p19] | b[p20],
+                     b[p9] | b[p10] | b[p11] | b[p21] | b[p22] | b[p23]]
+        elif players == 2:
+            p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11 = pack[:12]
+            dealt = [b[p0] | b[p1] | b[p2] | b[p6] | b[p7] | b[p8], b[p3] | b[p4] | b[p5] | b[p9] | b[p10] | b[p11]]
+        else:  # the constructor refuses it
+            return cls(players, dealer, [], pack[0], (), ruleset, score)
+        first = (-1 - dealer) % players  # seat s receives dealt[(s - dealer - 1) % players]
+        pos = 2 * RUN_SIZE * players
+        return cls(players, dealer, dealt[first:] + dealt[:first], pack[pos], pack[pos + 1:], ruleset, score)
 
     @classmethod
     def from_cards(
@@ -262,8 +271,7 @@ class HandState:
         rules = self.ruleset
         if rules.give_one_needs_trump and not self.hands[self.dealer] & SUIT_MASKS[self.begged]:
             return "the dealer holds no trump and give_one_needs_trump is on"
-        eldest_team = self.eldest % 2
-        if not rules.give_one_to_win and self.score[eldest_team] + 1 >= rules.target:
+        if not rules.give_one_to_win and self.score[self.eldest % 2] + 1 >= rules.target:
             return "the point would take the eldest's team to the target and give_one_to_win is off"
         return None
 
@@ -355,12 +363,14 @@ class HandState:
     def stand(self) -> None:
         """R7: the kicked suit is trump; play begins."""
         self.beg = "stand"
-        self._start_play(self.kicks[-1] // 13)
+        self.trump = self.kicks[-1] // 13
+        self.phase = PLAY
+        self.turn = self.leader = (self.dealer + 1) % self.players
 
     def give(self) -> None:
         """R8: the eldest's team scores 1, the kicked suit stays trump."""
         self.beg = "give"
-        team = self.eldest % 2
+        team = (self.dealer + 1) % self.players % 2  # the eldest's
         self.beg_points[team] += 1
         if self._add(team, 1):
             return
@@ -369,29 +379,29 @@ class HandState:
     def run_pack(self) -> None:
         """R9–R12: deal 3 more each and kick again until a new suit turns up, or redeal."""
         self.beg = "run"
-        players = self.players
+        players, dealer, stock, hands, dealt = self.players, self.dealer, self.stock, self.hands, self.dealt
+        need = RUN_SIZE * players + 1
         while True:
-            if self.pack_left < RUN_SIZE * players + 1:
+            if 52 - self.used < need:  # pack_left
                 self.redeal = True
                 self.phase = OVER
                 return
-            need = RUN_SIZE * players + 1
-            if self.stock_pos + need > len(self.stock):
-                raise StockExhausted("the pack must be run again but its cards are not given")
             pos = self.stock_pos
-            stock = self.stock
+            if pos + need > len(stock):
+                raise StockExhausted("the pack must be run again but its cards are not given")
             for i in range(1, players + 1):
-                seat = (self.dealer + i) % players
+                seat = (dealer + i) % players
                 extra = (1 << stock[pos]) | (1 << stock[pos + 1]) | (1 << stock[pos + 2])
-                self.hands[seat] |= extra
-                self.dealt[seat] |= extra
+                hands[seat] |= extra
+                dealt[seat] |= extra
                 pos += 3
             self.stock_pos = pos + 1
             self.used += RUN_SIZE * players
             self.runs += 1
-            if self._turn_kick(stock[pos]):
+            kick = stock[pos]
+            if self._turn_kick(kick):
                 return
-            suit = self.kicks[-1] // 13
+            suit = kick // 13
             if suit != self.begged:
                 self._start_play(suit)
                 return
@@ -492,8 +502,114 @@ class HandState:
         ban = self.ruleset.undertrump_ban
         hands, plays, tricks, won = self.hands, self.plays, self.tricks, self.won
         followers = _FOLLOWERS[players]
+        suit_mask_of = _SUIT_MASK_OF
         seat = self.turn
-        while True:
+        if not ban and players == 4:
+            # R14/R15 without the undertrump ban, written out seat by seat: a seat holding the led
+            # suit plays that suit or a trump (``follow``), else any card; when trump is led,
+            # ``follow`` is the trumps. Each pick is the k-th lowest legal card with
+            # k = int(rand() * count), drawn only when there is a choice; as no trump in the trick
+            # leaves only the led suit in ``taken & follow``, that gives the winning card.
+            while True:
+                leader = seat
+                hand = hands[leader]
+                pick = hand
+                n = hand.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[leader] = hand ^ pick
+                taken = pick
+                lead = pick.bit_length() - 1
+                led_mask = suit_mask_of[lead]
+                follow = led_mask | trump_mask
+                s1, s2, s3 = followers[leader]
+                hand = hands[s1]
+                pick = hand & follow if hand & led_mask else hand
+                n = pick.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[s1] = hand ^ pick
+                taken |= pick
+                second = pick.bit_length() - 1
+                hand = hands[s2]
+                pick = hand & follow if hand & led_mask else hand
+                n = pick.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[s2] = hand ^ pick
+                taken |= pick
+                third = pick.bit_length() - 1
+                hand = hands[s3]
+                pick = hand & follow if hand & led_mask else hand
+                n = pick.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[s3] = hand ^ pick
+                taken |= pick
+                trick = [lead, second, third, pick.bit_length() - 1]
+                plays += trick
+                seat = (leader + trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)) & 3
+                won[seat & 1] |= taken
+                tricks.append((leader, trick, seat))
+                if not hands[seat]:
+                    break
+            self.trick, self.turn, self.leader = [], seat, seat
+            return self._score_hand()
+        if not ban:  # 2 players, as above
+            while True:
+                leader = seat
+                hand = hands[leader]
+                pick = hand
+                n = hand.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[leader] = hand ^ pick
+                taken = pick
+                lead = pick.bit_length() - 1
+                led_mask = suit_mask_of[lead]
+                follow = led_mask | trump_mask
+                other = leader ^ 1
+                hand = hands[other]
+                pick = hand & follow if hand & led_mask else hand
+                n = pick.bit_count()
+                if n > 1:
+                    x = rand() * n
+                    while x >= 1.0:
+                        pick &= pick - 1
+                        x -= 1.0
+                    pick &= -pick
+                hands[other] = hand ^ pick
+                taken |= pick
+                trick = [lead, pick.bit_length() - 1]
+                plays += trick
+                seat = leader ^ trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)
+                won[seat] |= taken
+                tricks.append((leader, trick, seat))
+                if not hands[seat]:
+                    break
+            self.trick, self.turn, self.leader = [], seat, seat
+            return self._score_hand()
+        while True:  # with the undertrump ban (R16)
             leader = seat
             hand = hands[seat]
             legal = hand
@@ -516,7 +632,7 @@ class HandState:
                 else:
                     follow = hand & led_mask
                     legal = (follow | trumps) if follow else hand
-                    if ban and taken & trump_mask and hand != trumps:
+                    if taken & trump_mask and hand != trumps:
                         top = (taken & trump_mask).bit_length() - 1
                         legal &= ~(((1 << top) - 1) & trump_mask)
                 if legal & (legal - 1):
@@ -528,7 +644,7 @@ class HandState:
                 hands[seat] = hand ^ legal
                 trick.append(legal.bit_length() - 1)
                 taken |= legal
-            plays.extend(trick)
+            plays += trick
             win_card = ((taken & trump_mask) or (taken & led_mask)).bit_length() - 1
             seat = (leader + trick.index(win_card)) % players
             won[seat % 2] |= taken
@@ -561,35 +677,42 @@ class HandState:
     def _start_play(self, trump: int) -> None:
         self.trump = trump
         self.phase = PLAY
-        self.turn = self.leader = self.eldest
+        self.turn = self.leader = (self.dealer + 1) % self.players
 
     def _score_hand(self) -> None:
         """R18–R23: High, Low, Jack or Hang Jack, then Game, each checked against the target in turn."""
         self.phase = OVER
-        trump_mask = SUIT_MASKS[self.trump]
+        trump = self.trump
         dealt = self.dealt
-        team0 = dealt[0] | dealt[2] if self.players == 4 else dealt[0]
-        in_play = team0 | dealt[1] | (dealt[3] if self.players == 4 else 0)
-        trumps = in_play & trump_mask
+        if self.players == 4:
+            team0 = dealt[0] | dealt[2]
+            in_play = team0 | dealt[1] | dealt[3]
+        else:
+            team0 = dealt[0]
+            in_play = team0 | dealt[1]
+        trumps = in_play & SUIT_MASKS[trump]
         rules = self.ruleset
-        awards: list[tuple[int, int]] = []
+        won0 = self.won[0]
         if trumps:
             high = trumps.bit_length() - 1
             low = (trumps & -trumps).bit_length() - 1
-            self.high = (high, 0 if team0 >> high & 1 else 1)
-            self.low = (low, 0 if team0 >> low & 1 else 1)
-            awards.append((self.high[1], 1))
-            awards.append((self.low[1], 1))
-            jack = self.trump * 13 + JACK
+            high_team = 0 if team0 >> high & 1 else 1
+            low_team = 0 if team0 >> low & 1 else 1
+            self.high, self.low = (high, high_team), (low, low_team)
+            awards = [(high_team, 1), (low_team, 1)]
+            jack = trump * 13 + JACK
             if trumps >> jack & 1:
-                holder = 0 if team0 >> jack & 1 else 1
-                taker = 0 if self.won[0] >> jack & 1 else 1
-                self.jack = jack_award(holder, taker, rules)
-                awards.append((self.jack[0], self.jack[1]))
-        count0 = game_count(self.won[0])
-        counts = [count0, game_count(in_play) - count0]
-        team = game_team(counts, self.dealer, self.players, rules)
-        self.game = (team, counts)
+                self.jack = award = jack_award(0 if team0 >> jack & 1 else 1, 0 if won0 >> jack & 1 else 1, rules)
+                awards.append((award[0], award[1]))
+        else:
+            awards = []
+        count0 = game_count(won0)
+        count1 = game_count(in_play) - count0
+        if count0 != count1:  # as game_team
+            team: int | None = 0 if count0 > count1 else 1
+        else:
+            team = tie_team(self.dealer, self.players, rules)
+        self.game = (team, [count0, count1])
         if team is not None:
             awards.append((team, rules.game_points))
         self.winner = count_in_order(self.score, self.points, awards, rules.target, self.winner)
@@ -713,6 +836,39 @@ class HandState:
 
 _FIFTY_TWO = range(52)
 _BITS = tuple(1 << i for i in range(52))
+
+
+def shuffled_pack(rng: random.Random) -> Sequence[int]:
+    """The 52 card indices shuffled: sorted by one ``rng.random()`` key each, drawn for cards 0 to 51
+    in turn (equal keys keep index order).
+
+    For a plain ``random.Random`` the same keys come from one ``getrandbits`` call, which takes the
+    same 104 outputs of the generator as 52 ``random()`` calls, and are sorted without a key function:
+
+    >>> rng, ref = random.Random(7), random.Random(7)
+    >>> keys = [ref.random() for _ in range(52)]
+    >>> list(shuffled_pack(rng)) == sorted(range(52), key=keys.__getitem__), rng.random() == ref.random()
+    (True, True)
+    """
+    if rng.__class__ is not random.Random:
+        rand = rng.random
+        keys = [rand() for _ in _FIFTY_TWO]
+        return sorted(_FIFTY_TWO, key=keys.__getitem__)
+    # random() is ((a >> 5) * 2**26 + (b >> 6)) / 2**53 for the next two 32-bit outputs a, b; the bits
+    # of getrandbits(52 * 64) are those outputs, the first lowest. Each card's 64 bits become a word
+    # with its key's 53 bits (a >> 5, then b >> 6) in bits 9..61 and its index in bits 0..5. Read as
+    # IEEE doubles (sign 0, exponent below 0x7FF) such words sort as their bit patterns do, so sorting
+    # them sorts the cards by (key, index); the low byte of each sorted double is then its card.
+    words = rng.getrandbits(3328)
+    words = ((words & _KEY_HIGH) << 30) | ((words >> 29) & _KEY_LOW) | _KEY_INDEX
+    return _PACK_DOUBLES(*sorted(_UNPACK_DOUBLES(words.to_bytes(416, "little"))))[::8]
+
+
+_KEY_HIGH = sum(0xFFFFFFE0 << 64 * i for i in range(52))  # a's top 27 bits (a >> 5); << 30 puts them at 35..61
+_KEY_LOW = sum(((1 << 26) - 1) << (9 + 64 * i) for i in range(52))  # b's top 26 bits (b >> 6) after >> 29
+_KEY_INDEX = sum(i << 64 * i for i in range(52))
+_PACK_DOUBLES = struct.Struct("<52d").pack
+_UNPACK_DOUBLES = struct.Struct("<52d").unpack
 _COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_points", "beg_points",
                             "trick", "tricks", "won", "plays"})
 _SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
@@ -733,6 +889,7 @@ def _game_json(game: tuple[int | None, list[int]] | None) -> str:
     return f'{{"team":{team},"counts":[{game[1][0]},{game[1][1]}]}}'
 
 
+_SUIT_MASK_OF = tuple(SUIT_MASKS[card // 13] for card in range(52))
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 

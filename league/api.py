@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.db.models import prefetch_related_objects
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from games.selectors import competition_matches
 from games.serializers import ErrorsSerializer, MatchSerializer
+from league import entries as setup
 from league import selectors, services
-from league.models import Club, Competition, Partnership, Player
+from league.models import Club, Competition, Entry, Partnership, Player
 from league.permissions import is_organiser, visible_competitions
 from league.serializers import (
     ClubSerializer,
@@ -33,6 +35,8 @@ from league.serializers import (
 ID = r"[0-9]+"
 ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}
 NO_DELETE = ["get", "post", "put", "patch", "head", "options"]
+ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "team", "player")
+ENTRY_ID = OpenApiParameter("entry_id", int, OpenApiParameter.PATH, description="The entry's id")
 
 
 def require_organiser(user: Any, club: Club | None, doing: str) -> None:
@@ -119,6 +123,15 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         require_organiser(self.request.user, data["club"], "create its competitions")
         serializer.instance = services.create_competition(**data)
 
+    def perform_update(self, serializer) -> None:
+        """Through ``league.entries.update_competition``: the standings are rewritten, since the tiebreaks,
+        points and byes decide them."""
+        try:
+            serializer.instance = setup.update_competition(competition=serializer.instance,
+                                                           **serializer.validated_data)
+        except setup.SetupError as error:
+            raise ValidationError({error.field: error.reason}) from None
+
     def get_object(self) -> Competition:
         competition = super().get_object()
         if self.request.method not in permissions.SAFE_METHODS:
@@ -128,8 +141,9 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
     @extend_schema(responses={200: StandingRowSerializer(many=True), 404: ErrorsSerializer})
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None) -> Response:
-        """The competition's standings, as the settle task last wrote them."""
-        rows = selectors.standings(self.get_object())
+        """The competition's standings, as the standings task last wrote them."""
+        rows = list(selectors.standings(self.get_object()))
+        prefetch_related_objects([row for row in rows if row.partnership_id is None], "team", "player")
         return Response(StandingRowSerializer(rows, many=True).data)
 
     @extend_schema(responses={200: MatchSerializer(many=True), 404: ErrorsSerializer})
@@ -142,16 +156,48 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
     @extend_schema(responses={200: EntrySerializer(many=True), 404: ErrorsSerializer})
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, pk=None) -> Response:
-        """The partnerships entered in the competition."""
-        entries = self.get_object().entries.select_related("partnership__player_one", "partnership__player_two")
+        """The competition's entrants (partnerships, teams or players), withdrawn ones included."""
+        entries = self.get_object().entries.select_related(*ENTRY_RELATED)
         return Response(EntrySerializer(entries.order_by("id"), many=True).data)
 
     @extend_schema(request=EntrySerializer, responses={201: EntrySerializer, **ERRORS})
     @entries.mapping.post
     def enter(self, request, pk=None) -> Response:
-        """Enter a partnership (organisers of the club)."""
+        """Enter a partnership, a team or a player, as the competition's ``entrant_kind`` asks (organisers of
+        the club). Once a round has been paired it is a late entry, playing from the next round
+        (``joined_round``); entering a withdrawn entrant again reinstates it."""
         competition = self.get_object()
         serializer = EntrySerializer(data=request.data, context={"competition": competition})
         serializer.is_valid(raise_exception=True)
-        entry = services.enter_partnership(competition=competition, **serializer.validated_data)
+        entry = _setup(setup.enter, competition=competition, **serializer.validated_data)
         return Response(EntrySerializer(entry).data, status=201)
+
+    @extend_schema(request=None, parameters=[ENTRY_ID], responses={200: EntrySerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>[0-9]+)/withdraw")
+    def withdraw(self, request, pk=None, entry_id=None) -> Response:
+        """Withdraw an entrant between rounds: its results stand and it is not paired again
+        (``withdrawn_after_round`` is the last round with a published pairing)."""
+        entry = _setup(setup.withdraw, entry=self._entry(entry_id))
+        return Response(EntrySerializer(entry).data)
+
+    @extend_schema(request=None, parameters=[ENTRY_ID], responses={200: EntrySerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>[0-9]+)/reinstate")
+    def reinstate(self, request, pk=None, entry_id=None) -> Response:
+        """Take a withdrawal back: the entrant is paired again from the next round."""
+        entry = _setup(setup.reinstate, entry=self._entry(entry_id))
+        return Response(EntrySerializer(entry).data)
+
+    def _entry(self, entry_id: str | None) -> Entry:
+        competition = self.get_object()
+        entry = competition.entries.select_related(*ENTRY_RELATED).filter(pk=entry_id).first()
+        if entry is None:
+            raise NotFound(f"{competition.name} has no entry {entry_id}")
+        return entry
+
+
+def _setup(operation, **kwargs):
+    """Run a ``league.entries`` operation; its error is a 400 naming the field."""
+    try:
+        return operation(**kwargs)
+    except setup.SetupError as error:
+        raise ValidationError({error.field: error.reason}) from None

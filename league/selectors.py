@@ -95,6 +95,14 @@ def fixtures_by_round(competition: Competition, *, include_drafts: bool = False)
     return sorted(groups.values(), key=lambda g: (g.round is None, g.round.number if g.round else 0))
 
 
+def standings_sections(competition: Competition) -> tuple[list[StandingRow], list[StandingRow]]:
+    """The ranking and a team league's per-pair statistics, in one query."""
+    rows = list(StandingRow.objects.filter(competition=competition)
+                .select_related("partnership__player_one", "partnership__player_two", "team", "player")
+                .order_by("section", "group", "rank", "id"))
+    return [r for r in rows if not r.section], [r for r in rows if r.section == "pairs"]
+
+
 def standings(competition: Competition, section: str = "") -> QuerySet[StandingRow]:
     """The ranking (group by group), or with ``section="pairs"`` a team league's per-pair statistics."""
     return (StandingRow.objects.filter(competition=competition, section=section)

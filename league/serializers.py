@@ -9,6 +9,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from engine import Ruleset, RulesetError
+from league.entries import SetupError, check_competition
 from league.models import Club, Competition, Entry, Partnership, Player, StandingRow
 
 
@@ -48,21 +49,35 @@ class PartnershipSerializer(serializers.ModelSerializer):
 
 class CompetitionSerializer(serializers.ModelSerializer):
     ruleset = serializers.JSONField(required=False, help_text="Overrides of the engine's variant keys (RULES.md)")
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(), required=False, allow_empty=True,
+        help_text="Standings metrics in order of precedence (keys of league.standings.METRICS, e.g. "
+                  '["bullseyes_for", "bullseyes_against", "hang_jacks_for", "hang_jacks_against"])')
+    bye_score = serializers.JSONField(
+        required=False, help_text="A fixed bye's credit: bullseyes_for (default: the games a match needs), "
+                                  "bullseyes_against, chalks_for, chalks_against, hang_jacks_for, hang_jacks_against")
 
     class Meta:
         model = Competition
         fields = ["id", "club", "name", "slug", "season", "players", "ruleset", "match_format", "match_games",
-                  "published", "created_at"]
+                  "published", "system", "entrant_kind", "result_level", "planned_rounds", "avoid_same_club",
+                  "tiebreaks", "points_win", "points_draw", "points_loss", "bye_policy", "bye_score",
+                  "third_place_match", "group_count", "advance_per_group", "team_tables", "team_mode", "team_target",
+                  "team_games_per_table", "created_at"]
         read_only_fields = ["created_at"]
-        extra_kwargs = {"slug": {"required": False}, "match_games": {"min_value": 1}}
+        extra_kwargs = {"slug": {"required": False}, "match_games": {"min_value": 1},
+                        "planned_rounds": {"min_value": 1}}
         validators: list = []  # the (club, slug) check is in ``validate``: the slug may be left to the server
 
     def validate(self, attrs: dict) -> dict:
         club = attrs.get("club", getattr(self.instance, "club", None))
         self._check_ruleset(attrs.get("ruleset"))
-        self._check_match_format(attrs)
         self._check_slug(club, attrs.get("slug"))
-        self._check_locked(attrs)
+        options = {name: value for name, value in attrs.items() if name not in ("club", "name", "slug", "season")}
+        try:
+            check_competition(options, self.instance)
+        except SetupError as error:
+            raise serializers.ValidationError({error.field: error.reason}) from None
         return attrs
 
     @staticmethod
@@ -71,12 +86,6 @@ class CompetitionSerializer(serializers.ModelSerializer):
             Ruleset.from_dict(ruleset)
         except RulesetError as error:
             raise serializers.ValidationError({error.field: error.reason}) from None
-
-    def _check_match_format(self, attrs: dict) -> None:
-        match_format = attrs.get("match_format", getattr(self.instance, "match_format", Competition.SINGLE))
-        games = attrs.get("match_games", getattr(self.instance, "match_games", 1))
-        if match_format == Competition.BEST_OF and games % 2 == 0:
-            raise serializers.ValidationError({"match_games": "best of N needs an odd N (3, 5, 7, …)"})
 
     def _check_slug(self, club: Club | None, slug: str | None) -> None:
         if not slug or club is None:
@@ -87,14 +96,6 @@ class CompetitionSerializer(serializers.ModelSerializer):
         if taken.exists():
             raise serializers.ValidationError({"slug": f"{club.name} already has a competition {slug!r}"})
 
-    def _check_locked(self, attrs: dict) -> None:
-        """Players, ruleset and club stay as they are once the competition has matches."""
-        if self.instance is None or not self.instance.matches.exists():
-            return
-        for field in ("club", "players", "ruleset"):
-            if field in attrs and attrs[field] != getattr(self.instance, field):
-                raise serializers.ValidationError({field: "cannot change once the competition has matches"})
-
 
 class CompetitionUpdateSerializer(CompetitionSerializer):
     """A competition stays in its club."""
@@ -104,17 +105,23 @@ class CompetitionUpdateSerializer(CompetitionSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True)
+    """An entrant: a partnership, a team (team competitions) or a player (individual events)."""
+
+    entrant_name = serializers.CharField(source="display_name", read_only=True)
+    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
+    group = serializers.CharField(required=False, allow_blank=True, max_length=20)
 
     class Meta:
         model = Entry
-        fields = ["id", "partnership", "partnership_name", "seed", "withdrawn"]
-        read_only_fields = ["withdrawn"]
-        validators: list = []  # entering again re-enters a withdrawn partnership
+        fields = ["id", "partnership", "partnership_name", "team", "player", "entrant_name", "seed", "group",
+                  "joined_round", "withdrawn", "withdrawn_after_round"]
+        read_only_fields = ["joined_round", "withdrawn", "withdrawn_after_round"]
+        extra_kwargs = {"seed": {"min_value": 1}}
+        validators: list = []  # entering again re-enters a withdrawn entrant (``league.entries.enter``)
 
-    def validate_partnership(self, partnership: Partnership) -> Partnership:
+    def validate_partnership(self, partnership: Partnership | None) -> Partnership | None:
         competition = self.context["competition"]
-        if partnership.size * 2 != competition.players:
+        if partnership is not None and partnership.size * 2 != competition.players:
             raise serializers.ValidationError(
                 f"{partnership.display_name} has {partnership.size} player(s); "
                 f"{competition.name} is a {competition.players}-player game")
@@ -122,12 +129,21 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class StandingRowSerializer(serializers.ModelSerializer):
-    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True)
+    """One line of the standings: a partnership's, a team's or a player's; ``metrics`` holds every metric of
+    ``league.standings.METRICS`` by key, and ``coarse`` marks results entered as game or match totals."""
+
+    entrant_name = serializers.SerializerMethodField()
+    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
     bullseye_difference = serializers.IntegerField(read_only=True)
     chalk_difference = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = StandingRow
-        fields = ["rank", "partnership", "partnership_name", "played", "won", "lost", "bullseyes_for",
-                  "bullseyes_against", "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference",
-                  "hang_jacks_for", "hang_jacks_against", "updated_at"]
+        fields = ["rank", "group", "partnership", "partnership_name", "team", "player", "entrant_name", "played",
+                  "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
+                  "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference", "hang_jacks_for",
+                  "hang_jacks_against", "withdrawn", "coarse", "metrics", "updated_at"]
+
+    def get_entrant_name(self, row: StandingRow) -> str:
+        entrant = row.entrant
+        return "" if entrant is None else getattr(entrant, "display_name", None) or str(entrant)

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from league import selectors
 from league.models import Club
 from league.permissions import can_view_competition, is_organiser
+from league.views_setup import standings_context
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,10 +36,7 @@ def _visible_competition(request: HttpRequest, club_slug: str, competition_slug:
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = _visible_competition(request, club_slug, competition_slug)
     return render(request, "league/standings.html", {
-        "competition": competition, "club": competition.club,
-        "standings": list(selectors.standings(competition)),
-        "pair_statistics": list(selectors.standings(competition, section="pairs")),
-    })
+        "competition": competition, "club": competition.club, **_standings(competition)})
 
 
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
@@ -47,7 +45,10 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     return render(request, "league/competition.html", {
         "competition": competition, "club": competition.club,
         "rounds": selectors.fixtures_by_round(competition, include_drafts=organiser),
-        "standings": list(selectors.standings(competition)),
-        "pair_statistics": list(selectors.standings(competition, section="pairs")),
-        "is_organiser": organiser,
+        "is_organiser": organiser, **_standings(competition),
     })
+
+
+def _standings(competition) -> dict:
+    rows, pairs = selectors.standings_sections(competition)
+    return {"standings": rows, "pair_statistics": pairs, **standings_context(competition, rows, pairs)}

@@ -1,0 +1,490 @@
+"""Setting a competition up: its options checked together, its entrants (partnerships, club teams or
+players), late entries, withdrawals between rounds, seeds, groups and teams.
+
+Every function takes keyword arguments, checks its input and raises :class:`SetupError` naming the field and
+saying what is wrong, worded for the organiser; a change that can move the standings rewrites them once it
+has committed (``league.services.refresh_standings``).
+
+Rounds are never rewritten here. An entry made once a round has been paired plays from the next unpaired
+round (``joined_round``); a withdrawal keeps every result and records the last round with a published
+pairing (``withdrawn_after_round``); the pairing of later rounds leaves withdrawn entrants out.
+
+    entry = enter(competition=league, partnership=pair)   # round 3 is paired: entry.joined_round == 4
+    withdraw(entry=entry)                                  # withdrawn_after_round: the last published round
+    reinstate(entry=entry)
+    arrange(competition=league, seeds={entry.pk: 1}, groups={entry.pk: "A"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+
+from league.models import Club, Competition, Entry, Partnership, Player, Round, Team
+from league.standings import StandingsError, StandingsSettings
+
+__all__ = [
+    "SetupError", "arrange", "check_competition", "create_partnership", "create_team", "edit_team", "enter",
+    "last_published_round", "next_round_number", "reinstate", "remove_entry", "set_groups", "set_published",
+    "set_seeds", "update_competition", "withdraw",
+]
+
+KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
+KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}
+LOCKED_BY_MATCHES = ("players", "ruleset")
+GROUP_MAX = Entry._meta.get_field("group").max_length
+
+
+class SetupError(ValueError):
+    """A setup the organiser asked for that cannot be made: ``field`` names the input (``partnership``,
+    ``tiebreaks``, ``seed_12`` for entry 12's seed), ``reason`` says what is wrong with it."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+def _refresh_after_commit(competition: Competition) -> None:
+    from league.services import refresh_standings
+
+    transaction.on_commit(partial(refresh_standings, competition.pk))
+
+
+# ----------------------------------------------------------------------------- the competition's options
+def _played(competition: Competition | None) -> bool:
+    return competition is not None and competition.pk is not None and (
+        competition.matches.exists() or competition.team_matches.exists())
+
+
+def check_competition(values: Mapping[str, Any], instance: Competition | None = None) -> None:
+    """Check a competition's options together (``values`` over ``instance``'s, or the defaults for a new
+    one): Swiss rounds, groups, knockout-only options, team settings, points, byes and the tiebreak order
+    (through ``league.standings``); players and ruleset stay as they are once matches exist, the entrant
+    kind once entries do, the system once a round does. Raises :class:`SetupError`."""
+    def get(name: str) -> Any:
+        if name in values:
+            return values[name]
+        if instance is not None:
+            return getattr(instance, name)
+        return Competition._meta.get_field(name).get_default()
+
+    system, kind, players = get("system"), get("entrant_kind"), get("players")
+    if get("match_format") == Competition.BEST_OF and get("match_games") % 2 == 0:
+        raise SetupError("match_games", "best of N needs an odd N (3, 5, 7, …)")
+    if system == Competition.SWISS and not get("planned_rounds"):
+        raise SetupError("planned_rounds", "a Swiss event declares its number of rounds")
+    if system == Competition.GROUPS_KNOCKOUT:
+        if get("group_count") < 2:
+            raise SetupError("group_count", "groups before a knockout need at least 2 groups")
+        if get("advance_per_group") < 1:
+            raise SetupError("advance_per_group", "at least one entrant of each group goes through")
+    elif get("group_count") and system != Competition.ROUND_ROBIN and system != Competition.DOUBLE_ROUND_ROBIN:
+        raise SetupError("group_count", f"a {_system_name(system)} has no groups (set 0)")
+    if get("third_place_match") and system not in KNOCKOUTS:
+        raise SetupError("third_place_match", "only a knockout has a third-place match")
+    if kind == Competition.INDIVIDUAL:
+        if players != 4:
+            raise SetupError("entrant_kind", "All Twos has no partners to rotate: enter its players as "
+                                             "one-player partnerships")
+        if system in KNOCKOUTS:
+            raise SetupError("entrant_kind", "a knockout needs fixed entrants; individual events rotate partners")
+    if kind == Competition.TEAMS:
+        if get("team_tables") < 1:
+            raise SetupError("team_tables", "a team match needs at least one table")
+        if get("team_mode") == Competition.TEAM_RACE and get("team_target") < 1:
+            raise SetupError("team_target", "a race needs a target of at least one bullseye")
+        if get("team_mode") == Competition.TEAM_FIXED and get("team_games_per_table") < 1:
+            raise SetupError("team_games_per_table", "each table plays at least one game")
+    if get("points_draw") > get("points_win"):
+        raise SetupError("points_draw", "a draw cannot earn more points than a win")
+    if get("points_loss") > get("points_draw"):
+        raise SetupError("points_loss", "a loss cannot earn more points than a draw")
+    _check_standings(get)
+    _check_locked(values, instance)
+
+
+def _check_standings(get: Callable[[str], Any]) -> None:
+    """The tiebreak order, points and bye score as ``league.standings`` reads them."""
+    match_format, games = get("match_format"), get("match_games")
+    games_to_win = 1 if match_format == Competition.SINGLE else (
+        games // 2 + 1 if match_format == Competition.BEST_OF else games)
+    try:
+        StandingsSettings(tiebreaks=get("tiebreaks"), points_win=get("points_win"), points_draw=get("points_draw"),
+                          points_loss=get("points_loss"), bye_policy=get("bye_policy"),
+                          bye_score=get("bye_score") or {}, games_to_win=max(games_to_win, 1))
+    except StandingsError as error:  # fields: tiebreaks, points_*, bye_policy, bye_score, bye_score.<key>
+        raise SetupError(error.field, error.reason) from None
+
+
+def _check_locked(values: Mapping[str, Any], instance: Competition | None) -> None:
+    if instance is None or instance.pk is None:
+        return
+    if _played(instance):
+        for name in LOCKED_BY_MATCHES:
+            if name in values and values[name] != getattr(instance, name):
+                raise SetupError(name, "cannot change once the competition has matches")
+    if "entrant_kind" in values and values["entrant_kind"] != instance.entrant_kind and instance.entries.exists():
+        raise SetupError("entrant_kind", "cannot change once the competition has entries")
+    if "system" in values and values["system"] != instance.system and instance.rounds.exists():
+        raise SetupError("system", "cannot change once a round has been made")
+
+
+def _system_name(system: str) -> str:
+    return dict(Competition.SYSTEMS).get(system, system).lower()
+
+
+def update_competition(*, competition: Competition, **values: Any) -> Competition:
+    """Change a competition's options (checked with :func:`check_competition`); the standings are rewritten,
+    since the tiebreaks, points and byes decide them."""
+    check_competition(values, competition)
+    for name, value in values.items():
+        setattr(competition, name, value)
+    with transaction.atomic():
+        competition.save()
+        _refresh_after_commit(competition)
+    return competition
+
+
+def set_published(*, competition: Competition, published: bool) -> Competition:
+    """Publish a competition (everyone sees it) or take it back to a draft (its club's organisers only)."""
+    competition.published = published
+    competition.save(update_fields=["published"])
+    return competition
+
+
+# ----------------------------------------------------------------------------- rounds as entries see them
+def next_round_number(competition: Competition) -> int:
+    """The first round not yet paired: 1 + the last round that is published, has pairings (matches, team
+    matches, byes) or is being paired. An entry made now plays from this round."""
+    paired = (Round.objects.filter(competition=competition)
+              .filter(Q(status=Round.PUBLISHED) | Q(matches__isnull=False) | Q(team_matches__isnull=False)
+                      | Q(byes__isnull=False)
+                      | Q(pairing_state__in=[Round.QUEUED, Round.RUNNING, Round.DONE]))
+              .aggregate(last=Max("number"))["last"])
+    return (paired or 0) + 1
+
+
+def last_published_round(competition: Competition) -> int:
+    """The last published round that has pairings (0 before any)."""
+    last = (Round.objects.filter(competition=competition, status=Round.PUBLISHED)
+            .filter(Q(matches__isnull=False) | Q(team_matches__isnull=False) | Q(byes__isnull=False))
+            .aggregate(last=Max("number"))["last"])
+    return last or 0
+
+
+# ----------------------------------------------------------------------------- entering
+def _check_partnership(competition: Competition, partnership: Partnership, field: str = "partnership") -> None:
+    if partnership.size * 2 != competition.players:
+        raise SetupError(field, f"{partnership.display_name} has {partnership.size} player(s); "
+                                f"{competition.name} is a {competition.players}-player game")
+
+
+def _players_of(partnership: Partnership) -> set[int]:
+    return {partnership.player_one_id} | ({partnership.player_two_id} if partnership.player_two_id else set())
+
+
+def _check_players_free(competition: Competition, partnership: Partnership) -> None:
+    """A player sits at one table at a time: not in two partnerships entered in one competition."""
+    players = _players_of(partnership)
+    clash = (Entry.objects.filter(competition=competition, withdrawn=False, partnership__isnull=False)
+             .exclude(partnership=partnership)
+             .filter(Q(partnership__player_one__in=players) | Q(partnership__player_two__in=players))
+             .select_related("partnership__player_one", "partnership__player_two").first())
+    if clash is not None:
+        shared = players & _players_of(clash.partnership)
+        name = Player.objects.get(pk=min(shared)).name
+        raise SetupError("partnership", f"{name} already plays in {clash.partnership.display_name}")
+
+
+def enter(*, competition: Competition, partnership: Partnership | None = None, team: Team | None = None,
+          player: Player | None = None, seed: int | None = None, group: str = "") -> Entry:
+    """Enter a partnership, a team or a player, as the competition's ``entrant_kind`` asks. Once a round has
+    been paired the entry is a late one: it plays from :func:`next_round_number` on. Entering a withdrawn
+    entrant again reinstates it (and sets the seed and group given)."""
+    wanted = KIND_FIELD[competition.entrant_kind]
+    given = {"partnership": partnership, "team": team, "player": player}
+    for name, value in given.items():
+        if value is not None and name != wanted:
+            raise SetupError(name, f"{competition.name} is entered by {_kind_plural(competition)}, not by a {name}")
+    entrant = given[wanted]
+    if entrant is None:
+        raise SetupError(wanted, f"choose the {wanted} to enter")
+    if partnership is not None:
+        _check_partnership(competition, partnership)
+        _check_players_free(competition, partnership)
+    if team is not None and team.competition_id != competition.pk:
+        raise SetupError("team", f"{team.name} is a team of another competition")
+    _check_seed_value(seed, "seed")
+    group = _clean_group(group, "group")
+    existing = Entry.objects.filter(competition=competition, **{wanted: entrant}).first()
+    if existing is not None and not existing.withdrawn:
+        raise SetupError(wanted, f"{existing.display_name} is already entered")
+    _check_seed_free(competition, seed, existing, "seed")
+    _check_group_count(competition, {group} if group else set(), existing, "group")
+    with transaction.atomic():
+        if existing is not None:
+            existing.withdrawn, existing.withdrawn_after_round = False, None
+            existing.seed, existing.group = seed, group
+            existing.save(update_fields=["withdrawn", "withdrawn_after_round", "seed", "group"])
+            entry = existing
+        else:
+            try:
+                with transaction.atomic():
+                    entry = Entry.objects.create(competition=competition, seed=seed, group=group,
+                                                 joined_round=next_round_number(competition), **{wanted: entrant})
+            except IntegrityError:  # entered by someone else a moment ago
+                raise SetupError(wanted, f"{entrant} is already entered") from None
+        _refresh_after_commit(competition)
+    return entry
+
+
+def _kind_plural(competition: Competition) -> str:
+    return dict(Competition.ENTRANT_KINDS)[competition.entrant_kind].lower()
+
+
+def withdraw(*, entry: Entry) -> Entry:
+    """Withdraw an entrant between rounds: its results stand, it is not paired again, and
+    ``withdrawn_after_round`` is the last round with a published pairing."""
+    if entry.withdrawn:
+        raise SetupError("entry", f"{entry.display_name} has already withdrawn")
+    with transaction.atomic():
+        entry.withdrawn = True
+        entry.withdrawn_after_round = last_published_round(entry.competition)
+        entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+        _refresh_after_commit(entry.competition)
+    return entry
+
+
+def reinstate(*, entry: Entry) -> Entry:
+    """Take a withdrawal back: the entrant is paired again from the next round that is paired."""
+    if not entry.withdrawn:
+        raise SetupError("entry", f"{entry.display_name} has not withdrawn")
+    if entry.partnership_id is not None:
+        _check_players_free(entry.competition, entry.partnership)
+    with transaction.atomic():
+        entry.withdrawn, entry.withdrawn_after_round = False, None
+        entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
+        _refresh_after_commit(entry.competition)
+    return entry
+
+
+def _has_played(entry: Entry) -> bool:
+    competition = entry.competition
+    if entry.byes.exists():
+        return True
+    if entry.partnership_id is not None:
+        return competition.matches.filter(Q(side_a=entry.partnership_id) | Q(side_b=entry.partnership_id)).exists()
+    if entry.team_id is not None:
+        return competition.team_matches.filter(Q(team_a=entry.team_id) | Q(team_b=entry.team_id)).exists()
+    player = entry.player_id
+    return competition.matches.filter(
+        Q(side_a__player_one=player) | Q(side_a__player_two=player)
+        | Q(side_b__player_one=player) | Q(side_b__player_two=player)).exists()
+
+
+def remove_entry(*, entry: Entry) -> None:
+    """Take an entry back altogether, while it has no match and no bye (withdraw it otherwise)."""
+    if _has_played(entry):
+        raise SetupError("entry", f"{entry.display_name} has been paired: withdraw it instead, so its results stand")
+    competition = entry.competition
+    with transaction.atomic():
+        entry.delete()
+        _refresh_after_commit(competition)
+
+
+# ----------------------------------------------------------------------------- seeds and groups
+def _check_seed_value(seed: object, field: str) -> None:
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 1):
+        raise SetupError(field, "a seed is a whole number from 1")
+
+
+def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | None, field: str) -> None:
+    if seed is None:
+        return
+    taken = Entry.objects.filter(competition=competition, seed=seed)
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    other = taken.first()
+    if other is not None:
+        raise SetupError(field, f"seed {seed} is already {other.display_name}'s")
+
+
+def _clean_group(group: object, field: str) -> str:
+    if group is None:
+        return ""
+    if not isinstance(group, str):
+        raise SetupError(field, "a group is a name, e.g. A or Group 1")
+    group = group.strip()
+    if len(group) > GROUP_MAX:
+        raise SetupError(field, f"a group's name has at most {GROUP_MAX} characters")
+    return group
+
+
+def _check_group_count(competition: Competition, new: set[str], entry: Entry | None, field: str,
+                       replaced: Iterable[int] = ()) -> None:
+    if not competition.group_count or not new:
+        return
+    others = Entry.objects.filter(competition=competition).exclude(group="").exclude(pk__in=list(replaced))
+    if entry is not None:
+        others = others.exclude(pk=entry.pk)
+    groups = set(others.values_list("group", flat=True)) | new
+    if len(groups) > competition.group_count:
+        raise SetupError(field, f"{competition.name} has {competition.group_count} groups, not {len(groups)} "
+                                f"({', '.join(sorted(groups))})")
+
+
+def _entries_by_id(competition: Competition, ids: Iterable[int | Entry]) -> dict[int, Entry]:
+    wanted = {getattr(key, "pk", key) for key in ids}
+    found = {entry.pk: entry for entry in Entry.objects.filter(competition=competition, pk__in=wanted)
+             .select_related("partnership__player_one", "partnership__player_two", "team", "player")}
+    missing = wanted - set(found)
+    if missing:
+        raise SetupError("entry", f"entry {min(missing)} is not an entry of {competition.name}")
+    return found
+
+
+def set_seeds(*, competition: Competition, seeds: Mapping[int | Entry, int | None]) -> list[Entry]:
+    """Give entries their seeds (entry or entry id → a seed from 1, or None for unseeded). Two entries may
+    not share a seed; an error names the field ``seed_<entry id>``."""
+    return arrange(competition=competition, seeds=seeds)
+
+
+def set_groups(*, competition: Competition, groups: Mapping[int | Entry, str]) -> list[Entry]:
+    """Put entries in groups (entry or entry id → a group name, "" for none); no more groups than the
+    competition's ``group_count`` when it has one. An error names the field ``group_<entry id>``."""
+    return arrange(competition=competition, groups=groups)
+
+
+def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None] | None = None,
+            groups: Mapping[int | Entry, str] | None = None) -> list[Entry]:
+    """Seeds and groups together, checked as a whole and saved in one go (see :func:`set_seeds`,
+    :func:`set_groups`); returns the entries changed."""
+    seeds = {getattr(key, "pk", key): value for key, value in (seeds or {}).items()}
+    groups = {getattr(key, "pk", key): value for key, value in (groups or {}).items()}
+    entries = _entries_by_id(competition, set(seeds) | set(groups))
+    for entry_id, seed in seeds.items():
+        _check_seed_value(seed, f"seed_{entry_id}")
+    _check_seeds_differ(competition, seeds)
+    cleaned = {entry_id: _clean_group(group, f"group_{entry_id}") for entry_id, group in groups.items()}
+    try:
+        _check_group_count(competition, {group for group in cleaned.values() if group}, None, "groups",
+                           replaced=cleaned)
+    except SetupError as error:
+        raise SetupError("groups", error.reason) from None
+    changed = []
+    with transaction.atomic():
+        for entry_id, entry in entries.items():
+            fields = []
+            if entry_id in seeds and entry.seed != seeds[entry_id]:
+                entry.seed = seeds[entry_id]
+                fields.append("seed")
+            if entry_id in cleaned and entry.group != cleaned[entry_id]:
+                entry.group = cleaned[entry_id]
+                fields.append("group")
+            if fields:
+                entry.save(update_fields=fields)
+                changed.append(entry)
+        if changed:
+            _refresh_after_commit(competition)
+    return changed
+
+
+def _check_seeds_differ(competition: Competition, seeds: Mapping[int, int | None]) -> None:
+    """No two entries share a seed once ``seeds`` is applied; the error is on the entry whose seed changed."""
+    before = dict(Entry.objects.filter(competition=competition).exclude(seed=None).values_list("pk", "seed"))
+    holders: dict[int, list[int]] = {}
+    for entry_id, seed in {**before, **seeds}.items():
+        if seed is not None:
+            holders.setdefault(seed, []).append(entry_id)
+    for seed, ids in sorted(holders.items()):
+        if len(ids) > 1:
+            culprit = max([entry_id for entry_id in ids if before.get(entry_id) != seed] or ids)
+            other = Entry.objects.select_related("partnership__player_one", "partnership__player_two", "team",
+                                                 "player").get(pk=min(set(ids) - {culprit}))
+            raise SetupError(f"seed_{culprit}", f"seed {seed} is also {other.display_name}'s")
+
+
+# ----------------------------------------------------------------------------- partnerships and teams
+def create_partnership(*, club: Club | None, player_one: Player, player_two: Player | None = None,
+                       name: str = "") -> Partnership:
+    """The partnership of these players (made on the spot for an entry): an existing one of the same
+    players (either order) and name is reused."""
+    if player_one is None:
+        raise SetupError("player_one", "choose the first player")
+    if player_two is not None and player_two.pk == player_one.pk:
+        raise SetupError("player_two", "the partners must be two different players")
+    name = (name or "").strip()
+    same = Partnership.objects.filter(name=name)
+    if player_two is None:
+        same = same.filter(player_one=player_one, player_two__isnull=True)
+    else:
+        same = same.filter(Q(player_one=player_one, player_two=player_two)
+                           | Q(player_one=player_two, player_two=player_one))
+    existing = same.order_by("id").first()
+    if existing is not None:
+        return existing
+    return Partnership.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+
+
+def _check_team(competition: Competition, name: str, partnerships: list[Partnership],
+                team: Team | None = None) -> str:
+    if competition.entrant_kind != Competition.TEAMS:
+        raise SetupError("name", f"{competition.name} is not a team competition")
+    name = (name or "").strip()
+    if not name:
+        raise SetupError("name", "give the team a name")
+    taken = Team.objects.filter(competition=competition, name=name)
+    if team is not None:
+        taken = taken.exclude(pk=team.pk)
+    if taken.exists():
+        raise SetupError("name", f"{competition.name} already has a team {name!r}")
+    for partnership in partnerships:
+        _check_partnership(competition, partnership, field="partnerships")
+    seen: dict[int, Partnership] = {}
+    for partnership in partnerships:
+        for player in _players_of(partnership):
+            if player in seen and seen[player].pk != partnership.pk:
+                raise SetupError("partnerships", f"{Player.objects.get(pk=player).name} is in both "
+                                                 f"{seen[player].display_name} and {partnership.display_name}")
+            seen[player] = partnership
+    clash = (Team.partnerships.through.objects
+             .filter(team__competition=competition, partnership__in=[p.pk for p in partnerships])
+             .exclude(team_id=getattr(team, "pk", None)).select_related("team").first())
+    if clash is not None:
+        other = next(p for p in partnerships if p.pk == clash.partnership_id)
+        raise SetupError("partnerships", f"{other.display_name} already plays for {clash.team.name}")
+    return name
+
+
+def create_team(*, competition: Competition, name: str, club: Club | None = None,
+                partnerships: Iterable[Partnership] = (), seed: int | None = None, group: str = "") -> Team:
+    """A club's team of pairs for a team competition, entered in it (from the next unpaired round)."""
+    partnerships = list(partnerships)
+    name = _check_team(competition, name, partnerships)
+    with transaction.atomic():
+        team = Team.objects.create(competition=competition, club=club, name=name)
+        team.partnerships.set(partnerships)
+        enter(competition=competition, team=team, seed=seed, group=group)
+    return team
+
+
+def edit_team(*, team: Team, name: str | None = None, club: Club | None | object = ...,
+              partnerships: Iterable[Partnership] | None = None) -> Team:
+    """Rename a team, change its club or its pairs (its results stand)."""
+    competition = team.competition
+    chosen = list(partnerships) if partnerships is not None else list(team.partnerships.all())
+    name = _check_team(competition, team.name if name is None else name, chosen, team=team)
+    with transaction.atomic():
+        team.name = name
+        if club is not ...:
+            team.club = club
+        team.save()
+        if partnerships is not None:
+            team.partnerships.set(chosen)
+        _refresh_after_commit(competition)
+    return team

@@ -1,0 +1,437 @@
+"""The organiser's setup pages: create and edit a competition (its format, points, byes, tiebreak order,
+team settings and rule variants), publish it, and run its entries (add, late entries, seeds, groups,
+withdraw, reinstate) and teams. Club organisers only: someone not logged in is sent to log in, a draft is a
+404 for everyone else, and otherwise it is a 403.
+
+Also :func:`standings_context`, the shape of the public standings table (columns from the competition's
+tiebreaks, the order in words, shared places, marks) for the competition and standings pages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F, prefetch_related_objects
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league import entries as setup
+from league import selectors, services
+from league.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
+from league.models import Club, Competition, Entry, StandingRow, Team
+from league.permissions import can_view_competition, is_organiser
+from league.standings import METRICS
+
+ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "partnership__club", "team__club",
+                 "player__home_club")
+
+
+# ----------------------------------------------------------------------------- who may
+def _refuse(request: HttpRequest, message: str, visible: bool = True) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not visible:
+        raise Http404("No such competition.")
+    raise PermissionDenied(message)
+
+
+def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the competition from the URL's slugs and let only its club's organisers through."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, **kwargs: Any) -> HttpResponse:
+        competition = selectors.competition_by_slugs(club_slug, competition_slug)
+        if competition is None:
+            raise Http404("No such competition.")
+        if not is_organiser(request.user, competition.club_id):
+            return _refuse(request, f"Only organisers of {competition.club.name} set up its competitions.",
+                           visible=can_view_competition(request.user, competition))
+        return view(request, competition, **kwargs)
+
+    return wrapper
+
+
+def _status(*forms: Any) -> int:
+    return 422 if any(form is not None and form.is_bound and form.errors for form in forms) else 200
+
+
+# ----------------------------------------------------------------------------- a competition
+@require_http_methods(["GET", "POST"])
+def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not is_organiser(request.user, club):
+        return _refuse(request, f"Only organisers of {club.name} create its competitions.")
+    form = CompetitionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        competition = services.create_competition(club=club, **form.values())
+        messages.success(request, f"{competition.name} was created as a draft: enter its entrants, then publish it.")
+        return redirect("competition_entries", club.slug, competition.slug)
+    return render(request, "league/setup/competition_form.html", {
+        "club": club, "competition": None, "form": form,
+    }, status=_status(form))
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def competition_edit(request: HttpRequest, competition: Competition) -> HttpResponse:
+    editing = Competition.objects.select_related("club").get(pk=competition.pk)  # the form changes its instance
+    form = CompetitionForm(request.POST or None, instance=editing, club=competition.club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = setup.update_competition(competition=competition, **form.values())
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{competition.name} was saved.")
+            return redirect("competition_edit", competition.club.slug, competition.slug)
+    return render(request, "league/setup/competition_form.html", {
+        "club": competition.club, "competition": competition, "form": form,
+        "publish_form": PublishForm(initial={"published": not competition.published}),
+    }, status=_status(form))
+
+
+@require_POST
+@organiser_view
+def competition_publish(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = PublishForm(request.POST)
+    published = form.is_valid() and form.cleaned_data["published"]
+    setup.set_published(competition=competition, published=published)
+    if published:
+        messages.success(request, f"{competition.name} is published: everyone can follow it.")
+    else:
+        messages.success(request, f"{competition.name} is a draft again: only the club's organisers see it.")
+    return redirect("competition_edit", competition.club.slug, competition.slug)
+
+
+# ----------------------------------------------------------------------------- entries
+def _entries(competition: Competition) -> list[Entry]:
+    return list(competition.entries.select_related(*ENTRY_RELATED)
+                .order_by(F("seed").asc(nulls_last=True), "id"))
+
+
+def _entry_action(request: HttpRequest, competition: Competition) -> HttpResponse | None:
+    """Withdraw, reinstate or remove the entry a row's button names; None when the POST is another action."""
+    for action, do, done in (("withdraw", setup.withdraw, "has withdrawn; its results stand"),
+                             ("reinstate", setup.reinstate, "is back in: it is paired from the next round"),
+                             ("remove", setup.remove_entry, "was taken off the entries")):
+        if action in request.POST:
+            entry = (competition.entries.select_related(*ENTRY_RELATED)
+                     .filter(pk=_int(request.POST[action])).first())
+            if entry is None:
+                raise Http404("No such entry.")
+            name = entry.display_name
+            try:
+                do(entry=entry)
+            except setup.SetupError as error:
+                messages.error(request, error.reason)
+            else:
+                messages.success(request, f"{name} {done}.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    return None
+
+
+def _int(text: str) -> int:
+    return int(text) if str(text).isdigit() else 0
+
+
+def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
+    data = form.cleaned_data
+    try:
+        with transaction.atomic():
+            partnership = data.get("partnership")
+            if competition.entrant_kind == Competition.PAIRS and partnership is None:
+                partnership = setup.create_partnership(
+                    club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
+                    name=data.get("pair_name") or "")
+            return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
+                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "")
+    except setup.SetupError as error:
+        add_setup_error(form, error)
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def competition_entries(request: HttpRequest, competition: Competition) -> HttpResponse:
+    if request.method == "POST":
+        done = _entry_action(request, competition)
+        if done is not None:
+            return done
+    rows = _entries(competition)
+    add_form, arrange_form = EntryForm(competition=competition), ArrangeForm(entries=rows)
+    action = request.POST.get("action")
+    if request.method == "POST" and action == "add":
+        add_form = EntryForm(request.POST, competition=competition)
+        if add_form.is_valid() and (entry := _add_entry(add_form, competition)) is not None:
+            late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
+            messages.success(request, f"{entry.display_name} is entered{late}.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    elif request.method == "POST" and action == "arrange":
+        arrange_form = ArrangeForm(request.POST, entries=rows)
+        if arrange_form.is_valid():
+            try:
+                changed = setup.arrange(competition=competition, seeds=arrange_form.seeds(),
+                                        groups=arrange_form.groups())
+            except setup.SetupError as error:
+                add_setup_error(arrange_form, error)
+            else:
+                messages.success(request, f"Seeds and groups saved ({len(changed)} changed).")
+                return redirect("competition_entries", competition.club.slug, competition.slug)
+    elif request.method == "POST":
+        messages.error(request, "Unknown action.")
+        return redirect("competition_entries", competition.club.slug, competition.slug)
+    teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
+                                                                             "partnerships__player_two"))
+    return render(request, "league/setup/entries.html", {
+        "club": competition.club, "competition": competition, "rows": rows, "add_form": add_form,
+        "arrange_form": arrange_form, "next_round": setup.next_round_number(competition),
+        "active": sum(1 for entry in rows if not entry.withdrawn), "teams": teams,
+    }, status=_status(add_form, arrange_form))
+
+
+# ----------------------------------------------------------------------------- teams
+def _team_pairs(form: TeamForm, competition: Competition) -> list:
+    pairs = list(form.cleaned_data.get("partnerships") or [])
+    one = form.cleaned_data.get("player_one")
+    if one is not None:
+        pairs.append(setup.create_partnership(club=form.cleaned_data.get("club") or competition.club,
+                                              player_one=one, player_two=form.cleaned_data.get("player_two")))
+    return pairs
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
+    if competition.entrant_kind != Competition.TEAMS:
+        raise Http404("Not a team competition.")
+    form = TeamForm(request.POST or None, competition=competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                data = form.cleaned_data
+                team = setup.create_team(competition=competition, name=data["name"], club=data.get("club"),
+                                         partnerships=_team_pairs(form, competition), seed=data.get("seed"),
+                                         group=data.get("group") or "")
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{team.name} is entered with {team.partnerships.count()} pairs.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    return render(request, "league/setup/team_form.html", {
+        "club": competition.club, "competition": competition, "team": None, "form": form,
+    }, status=_status(form))
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("club"), pk=team_pk, competition=competition)
+    form = TeamForm(request.POST or None, competition=competition, team=team)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                setup.edit_team(team=team, name=form.cleaned_data["name"], club=form.cleaned_data.get("club"),
+                                partnerships=_team_pairs(form, competition))
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{team.name} was saved.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    return render(request, "league/setup/team_form.html", {
+        "club": competition.club, "competition": competition, "team": team, "form": form,
+    }, status=_status(form))
+
+
+# ----------------------------------------------------------------------------- the public standings table
+@dataclass(frozen=True)
+class Column:
+    key: str  # a METRICS key
+    header: str
+    title: str
+    attr: str | None  # the StandingRow column holding it, else it is read from ``metrics``
+    rank: int = 0  # its place in the tiebreak order, 0 if it does not rank
+    starts_group: bool = False
+
+    @property
+    def css(self) -> str:
+        """The header's classes: ``grp`` where a group of columns starts, ``ranked`` for a tiebreak."""
+        return " ".join((["grp"] if self.starts_group else []) + (["ranked"] if self.rank else []))
+
+
+@dataclass
+class Line:
+    row: StandingRow
+    place: str  # "3", or "=2" for a shared place
+    cells: list[tuple[str, str]]  # (value, css classes)
+    players: list[tuple[str, int]] = field(default_factory=list)  # (name, player id) to link
+
+
+@dataclass
+class Group:
+    name: str
+    lines: list[Line]
+
+    @property
+    def title(self) -> str:
+        return self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+
+
+@dataclass
+class Section:
+    """One table: the ranking (``title`` empty), or the per-pair statistics of a team league."""
+
+    title: str
+    heading: str  # the entrant column's heading
+    groups: list[Group]
+
+
+@dataclass
+class StandingsTable:
+    columns: list[Column]
+    sections: list[Section]
+    sentence: str
+    coarse: bool
+    withdrawn: bool
+
+
+# key, header, title, StandingRow attribute, always shown, starts a group of columns
+LAYOUT = (
+    ("played", "P", "Matches played", "played", True, False),
+    ("wins", "W", "Matches won", "won", True, False),
+    ("draws", "D", "Matches drawn", "drawn", False, False),
+    ("losses", "L", "Matches lost", "lost", True, False),
+    ("match_points", "Pts", "Match points", "match_points", False, False),
+    ("bullseyes_for", "BE for", "Bullseyes (games) won", "bullseyes_for", True, True),
+    ("bullseyes_against", "BE agst", "Bullseyes (games) lost", "bullseyes_against", True, False),
+    ("bullseye_difference", "BE ±", "Bullseye difference", "bullseye_difference", False, False),
+    ("chalks_for", "Chalks for", "Chalks (points) scored", "chalks_for", True, True),
+    ("chalks_against", "Chalks agst", "Chalks (points) conceded", "chalks_against", True, False),
+    ("chalk_difference", "Chalks ±", "Chalk difference", "chalk_difference", False, False),
+    ("hang_jacks_for", "HJ for", "Hang jacks taken", "hang_jacks_for", True, True),
+    ("hang_jacks_against", "HJ agst", "Hang jacks conceded", "hang_jacks_against", True, False),
+)
+PHRASES = {"played": "matches played", "wins": "wins", "draws": "draws", "losses": "losses",
+           "buchholz": "Buchholz (opponents' points)", "buchholz_cut1": "Buchholz without the weakest opponent",
+           "head_to_head": "results between the entrants still level"}
+HEADINGS = {Competition.PAIRS: "Partnership", Competition.TEAMS: "Team", Competition.INDIVIDUAL: "Player"}
+
+
+def metric_phrase(key: str) -> str:
+    """How a tiebreak reads in a sentence: "bullseyes for", "fewest bullseyes against"."""
+    metric = METRICS.get(key)
+    if metric is None:
+        return key.replace("_", " ")
+    words = PHRASES.get(key) or metric.label[:1].lower() + metric.label[1:]
+    return words if metric.higher_is_better else f"fewest {words}"
+
+
+def ranking_sentence(tiebreaks: Iterable[str]) -> str:
+    """"Ranked by bullseyes for, then fewest bullseyes against; entrants still level share a place.\""""
+    phrases = [metric_phrase(key) for key in tiebreaks]
+    if not phrases:
+        return ""
+    return f"Ranked by {', then '.join(phrases)}; entrants still level share a place."
+
+
+def table_columns(tiebreaks: list[str]) -> list[Column]:
+    """The usual columns, the difference and points columns the tiebreaks use beside them, then any other
+    tiebreak metric (read from ``StandingRow.metrics``) in the order of precedence."""
+    order = {key: n for n, key in enumerate(tiebreaks, start=1)}
+    columns = [Column(key, header, title, attr, order.get(key, 0), group)
+               for key, header, title, attr, always, group in LAYOUT if always or key in order]
+    laid_out = {column.key for column in columns}
+    first = True
+    for key in tiebreaks:
+        if key in laid_out or key not in METRICS:
+            continue
+        metric = METRICS[key]
+        columns.append(Column(key, metric.short, f"{metric.label}: {metric.description}", None, order[key], first))
+        first = False
+    return columns
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _css(column: Column) -> str:
+    return " ".join(["num"] + (["strong"] if column.rank else []) + (["grp"] if column.starts_group else []))
+
+
+def _cell(row: StandingRow, column: Column) -> str:
+    metrics = row.metrics or {}
+    if column.attr is not None:
+        return _shown(getattr(row, column.attr))
+    return _shown(metrics.get(column.key))
+
+
+def _players(row: StandingRow) -> list[tuple[str, int]]:
+    if row.player_id is not None:
+        return [(row.player.name, row.player_id)]
+    if row.partnership_id is not None:
+        pair = row.partnership
+        return [(player.name, player.pk) for player in (pair.player_one, pair.player_two) if player is not None]
+    return []
+
+
+SECTION_TITLES = {"": "", "pairs": "Per-pair statistics"}
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", text))
+
+
+def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:
+    """The standings rows shaped for ``league/_standings_table.html``: section by section (the ranking, then
+    a team league's per-pair statistics), group by group, each by rank, a shared place shown as "=2". No
+    query beyond the rows', except one each for the teams and the players of team and individual events when
+    ``rows`` did not bring them."""
+    if any(row.team_id for row in rows):
+        prefetch_related_objects([row for row in rows if row.team_id], "team__club")
+    if any(row.player_id for row in rows):
+        prefetch_related_objects([row for row in rows if row.player_id], "player")
+    tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
+    columns = table_columns(tiebreaks)
+    ordered = sorted(rows, key=lambda row: (getattr(row, "section", "") != "", getattr(row, "section", ""),
+                                            _natural(row.group), row.rank))
+    sections: list[Section] = []
+    for row in ordered:
+        section = getattr(row, "section", "")
+        title = SECTION_TITLES.get(section, section.capitalize())
+        if not sections or sections[-1].title != title:
+            heading = "Partnership" if section == "pairs" else HEADINGS.get(competition.entrant_kind, "Entrant")
+            sections.append(Section(title, heading, []))
+        groups = sections[-1].groups
+        if not groups or groups[-1].name != row.group:
+            groups.append(Group(row.group, []))
+        groups[-1].lines.append(Line(row, "", [(_cell(row, column), _css(column)) for column in columns],
+                                     _players(row)))
+    for group in (group for section in sections for group in section.groups):
+        counts = Counter(line.row.rank for line in group.lines)
+        for line in group.lines:
+            line.place = f"={line.row.rank}" if counts[line.row.rank] > 1 else str(line.row.rank)
+    return StandingsTable(columns=columns, sections=sections, sentence=ranking_sentence(tiebreaks),
+                          coarse=any(row.coarse for row in rows), withdrawn=any(row.withdrawn for row in rows))
+
+
+def standings_context(competition: Competition, rows: list[StandingRow],
+                      pair_statistics: Iterable[StandingRow] = ()) -> dict[str, Any]:
+    """What the competition and standings pages add for ``league/_standings_table.html``: ``table`` (the
+    ranking, then a team league's ``pair_statistics`` as a second section) and ``ranked_by`` (the tiebreak
+    order in words)."""
+    table = standings_table(competition, [*rows, *pair_statistics])
+    return {"table": table, "ranked_by": table.sentence}
