@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from games.api import GameViewSet, HandViewSet, MatchViewSet
+from games.api import GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
 from league.api import ClubViewSet, CompetitionViewSet, PartnershipViewSet, PlayerViewSet
 
 app_name = "api"
@@ -15,6 +15,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("partnerships", PartnershipViewSet, basename="partnership")
 router.register("competitions", CompetitionViewSet, basename="competition")
 router.register("matches", MatchViewSet, basename="match")
+router.register("team-matches", TeamMatchViewSet, basename="team-match")
 router.register("games", GameViewSet, basename="game")
 router.register("hands", HandViewSet, basename="hand")
 

@@ -1,10 +1,13 @@
 """The API for matches, games and hands: reading the sheet, entering, correcting and striking out hands,
-and the organiser's scorekeepers and private entry link.
+results entered game by game or as match totals, forfeits, team matches, and the organiser's scorekeepers and
+private entry link.
 
 Reading follows ``can_view_competition`` (an unpublished competition is a 404 for the public), and
 whoever may enter a match's hands may read that match. Entering and correcting hands is for the
 club's organisers, the match's scorekeepers and holders of its private link (``X-Entry-Token`` header
-or ``?token=``) while it is not revoked. Every operation goes through ``games.services``.
+or ``?token=``) while it is not revoked; so are game results and match totals. Forfeits and team matches
+(creating them, their overall totals) are for the club's organisers. Every operation goes through
+``games.services`` and ``games.team_services``.
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
-from games.models import Game, Hand, HandVersion, Match
-from games.selectors import match_sheet
+from games import services, team_services
+from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match, TeamMatch
+from games.selectors import match_sheet, team_match_page
 from games.serializers import (
     EntryLinkActionSerializer,
     EntryLinkSerializer,
     ErrorsSerializer,
+    ForfeitSerializer,
+    GameResultSerializer,
     GameSerializer,
     HandCorrectionSerializer,
     HandEntrySerializer,
@@ -35,8 +40,14 @@ from games.serializers import (
     MatchCreateSerializer,
     MatchDetailSerializer,
     MatchSerializer,
+    MatchTotalsSerializer,
     ReasonSerializer,
     ScorekeeperSerializer,
+    TeamMatchCreateSerializer,
+    TeamMatchDetailSerializer,
+    TeamMatchSerializer,
+    TeamTablesSerializer,
+    TeamTotalsSerializer,
     UsernameSerializer,
 )
 from league.api import ID, require_organiser
@@ -102,8 +113,9 @@ def entry_page_url(request: Request, match: Match) -> str:
 
 
 def upcoming_hand(match: Match) -> services.NextHand | None:
-    """Where the next hand goes, or ``None`` when the match is over or a won game awaits settling."""
-    if match.status == Match.COMPLETE:
+    """Where the next hand goes, or ``None`` when the match is over, is kept at another level than hand by hand
+    (or forfeited), or a won game awaits settling."""
+    if match.status == Match.COMPLETE or match.result_level != HAND_LEVEL or match.outcome != Match.PLAYED:
         return None
     target = services.next_hand(match)
     return None if target.game.winner else target
@@ -232,11 +244,176 @@ class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             match = services.renew_entry_link(match=match)
         return Response(self._link(request, match))
 
+    # ------------------------------------------------------------------------- results at a coarser level
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=GameResultSerializer,
+                   responses={201: GameSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="games")
+    def game_results(self, request: Request, pk: str | None = None) -> Response:
+        """Enter (or correct, with an entered game's number) a game's result: winner, hang jacks, and the final
+        chalks when kept. The match is then kept game by game."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        data = validated(GameResultSerializer, request.data)
+        game = services.enter_game_result(match, user=request.user, **data)
+        return Response(GameSerializer(Game.objects.prefetch_related("hands").get(pk=game.pk)).data, status=201)
+
+    @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
+                                                                   description="Or in the body")],
+                   request=ReasonSerializer, responses={200: MatchSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["delete"], url_path=r"games/(?P<number>[0-9]+)")
+    def delete_game_result(self, request: Request, pk: str | None = None, number: str = "") -> Response:
+        """Delete the last entered game result."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        reason = validated(ReasonSerializer, body_or_query(request, "reason"))["reason"]
+        services.delete_game_result(match, number=int(number), reason=reason, user=request.user)
+        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=MatchTotalsSerializer,
+                   responses={200: MatchSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def totals(self, request: Request, pk: str | None = None) -> Response:
+        """Record only the match's totals (games, hang jacks, chalks when kept); the winner follows from the
+        match format. Recording again corrects them."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        data = validated(MatchTotalsSerializer, request.data)
+        services.record_match_totals(match, user=request.user, **data)
+        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=None, responses={200: MatchSerializer, **WRITE_ERRORS})
+    @totals.mapping.delete
+    def clear_totals(self, request: Request, pk: str | None = None) -> Response:
+        """Clear the game results or match totals entered: the match is unplayed, hand by hand again."""
+        match = self.get_object()
+        require_entry_rights(request, match)
+        services.clear_entered_result(match, user=request.user)
+        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+    @extend_schema(request=ForfeitSerializer, responses={200: MatchSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """Record a no-show (organisers of the club): ``forfeit_a`` — side A did not play, side B wins;
+        ``forfeit_b``; ``double_forfeit`` — neither played."""
+        match = self.get_object()
+        require_organiser(request.user, match.competition.club, "record forfeits")
+        outcome = validated(ForfeitSerializer, request.data)["outcome"]
+        services.record_forfeit(match, outcome=outcome, user=request.user)
+        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+    @extend_schema(request=None, responses={200: MatchSerializer, **WRITE_ERRORS})
+    @forfeit.mapping.delete
+    def clear_forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """Clear a forfeit (organisers of the club)."""
+        match = self.get_object()
+        require_organiser(request.user, match.competition.club, "record forfeits")
+        services.clear_forfeit(match, user=request.user)
+        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
     @staticmethod
     def _link(request: Request, match: Match) -> dict[str, Any]:
         return {"url": entry_page_url(request, match),
                 "api_url": request.build_absolute_uri(reverse("api:match-hands", kwargs={"pk": match.pk})),
                 "token": match.entry_token, "revoked": match.entry_token_revoked}
+
+
+# ----------------------------------------------------------------------------- team matches
+class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Team matches of the competitions the user may see: each table is a match (``table_matches``)."""
+
+    lookup_value_regex = ID
+    serializer_class = TeamMatchSerializer
+
+    def get_queryset(self):
+        if self.action != "list":
+            return TeamMatch.objects.select_related("competition__club")
+        team_matches = (TeamMatch.objects.filter(competition__in=visible_competitions(self.request.user))
+                        .order_by("competition_id", "round__number", "id"))
+        competition = self.request.query_params.get("competition")
+        if competition is None:
+            return team_matches
+        if not competition.isdigit():
+            raise ValidationError({"competition": "must be a competition's id"})
+        return team_matches.filter(competition_id=int(competition))
+
+    def get_object(self) -> TeamMatch:
+        team_match = super().get_object()
+        if not can_view_competition(self.request.user, team_match.competition):
+            raise NotFound("No such team match.")
+        return team_match
+
+    def _require_organiser(self, team_match: TeamMatch, doing: str) -> None:
+        require_organiser(self.request.user, team_match.competition.club, doing)
+
+    @staticmethod
+    def _detail(team_match: TeamMatch) -> dict[str, Any]:
+        return TeamMatchDetailSerializer(team_match_page(team_match.pk)).data
+
+    @extend_schema(parameters=[OpenApiParameter("competition", OpenApiTypes.INT, description="A competition's id")],
+                   responses={200: TeamMatchSerializer(many=True), 400: ErrorsSerializer})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(responses={200: TeamMatchDetailSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        """The team match with its totals and its tables."""
+        return Response(self._detail(self.get_object()))
+
+    @extend_schema(request=TeamMatchCreateSerializer, responses={201: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    def create(self, request: Request) -> Response:
+        """A team match between two teams, with a pair of each team at each table (organisers of the club)."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("log in as an organiser to create team matches")
+        data = validated(TeamMatchCreateSerializer, request.data, context={"request": request})
+        competition = data.pop("competition")
+        require_organiser(request.user, competition.club, "create its team matches")
+        team_match = team_services.create_team_match(competition, data.pop("team_a"), data.pop("team_b"), **data)
+        return Response(self._detail(team_match), status=201)
+
+    @extend_schema(request=TeamTablesSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def tables(self, request: Request, pk: str | None = None) -> Response:
+        """Seat the pairs of a team match created without tables (organisers of the club)."""
+        team_match = self.get_object()
+        self._require_organiser(team_match, "seat its team matches")
+        team_services.set_team_tables(team_match, validated(TeamTablesSerializer, request.data)["tables"])
+        return Response(self._detail(team_match))
+
+    @extend_schema(request=TeamTotalsSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def totals(self, request: Request, pk: str | None = None) -> Response:
+        """Record only the team match's overall totals (organisers of the club); its empty tables are removed."""
+        team_match = self.get_object()
+        self._require_organiser(team_match, "record team match results")
+        data = validated(TeamTotalsSerializer, request.data)
+        team_services.record_team_totals(team_match, user=request.user, **data)
+        return Response(self._detail(team_match))
+
+    @extend_schema(request=None, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    @totals.mapping.delete
+    def clear_totals(self, request: Request, pk: str | None = None) -> Response:
+        team_match = self.get_object()
+        self._require_organiser(team_match, "record team match results")
+        team_services.clear_team_totals(team_match, user=request.user)
+        return Response(self._detail(team_match))
+
+    @extend_schema(request=ForfeitSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        """A team did not turn up (organisers of the club)."""
+        team_match = self.get_object()
+        self._require_organiser(team_match, "record forfeits")
+        outcome = validated(ForfeitSerializer, request.data)["outcome"]
+        team_services.record_team_forfeit(team_match, outcome=outcome, user=request.user)
+        return Response(self._detail(team_match))
+
+    @extend_schema(request=None, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
+    @forfeit.mapping.delete
+    def clear_forfeit(self, request: Request, pk: str | None = None) -> Response:
+        team_match = self.get_object()
+        self._require_organiser(team_match, "record forfeits")
+        team_services.clear_team_forfeit(team_match, user=request.user)
+        return Response(self._detail(team_match))
 
 
 # ----------------------------------------------------------------------------- games and hands

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
-from games.models import Game, Hand, Match
+from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition
 
 
@@ -21,22 +21,51 @@ def match_sheet(match_id: int) -> Match:
             .prefetch_related(Prefetch("games", queryset=games)).get(pk=match_id))
 
 
+STANDINGS_FIELDS = ("id", "round_id", "round_number", "side_a_id", "side_b_id", "status", "winner", "outcome",
+                   "games_a", "games_b", "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b",
+                   "result_level", "team_match_id", "group")
+TEAM_STANDINGS_FIELDS = ("id", "round_number", "team_a_id", "team_b_id", "status", "winner", "outcome", "bullseyes_a",
+                         "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "result_level")
+
+
 def results_for_standings(competition_id: int) -> list[dict]:
-    """One row per match: sides, games won and each side's chalks and hang jacks over all games."""
-    rows = []
-    games = Game.objects.filter(match__competition_id=competition_id).values(
-        "match_id", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b", "winner")
-    by_match: dict[int, list[dict]] = {}
-    for game in games:
-        by_match.setdefault(game["match_id"], []).append(game)
-    for match in Match.objects.filter(competition_id=competition_id).values(
-            "id", "side_a_id", "side_b_id", "status", "winner", "games_a", "games_b"):
-        played = by_match.get(match["id"], [])
-        rows.append({
-            **match,
-            "chalks_a": sum(g["score_a"] for g in played),
-            "chalks_b": sum(g["score_b"] for g in played),
-            "hang_jacks_a": sum(g["hang_jacks_a"] for g in played),
-            "hang_jacks_b": sum(g["hang_jacks_b"] for g in played),
-        })
-    return rows
+    """One row per match, in one query: sides, status, winner (``""`` open or a double forfeit), ``outcome``
+    (played or a forfeit), games won (bullseyes), chalks over all games (``chalks_known`` False when some
+    were entered without them), hang jacks, the level the result was entered at, and the team match of a
+    table (``None`` for a pair match). The totals are the ones ``settle_match`` keeps on the match."""
+    return list(Match.objects.filter(competition_id=competition_id).order_by("round__number", "id")
+                .annotate(round_number=F("round__number")).values(*STANDINGS_FIELDS))
+
+
+def team_results_for_standings(competition_id: int) -> list[dict]:
+    """One row per team match, in one query: teams, status, winner (``"a"``, ``"b"``, ``"d"`` for a draw,
+    ``""`` while open), outcome, bullseyes, chalks and hang jacks summed over its tables (or recorded
+    overall: ``result_level`` "match")."""
+    return list(TeamMatch.objects.filter(competition_id=competition_id).order_by("round__number", "id")
+                .annotate(round_number=F("round__number")).values(*TEAM_STANDINGS_FIELDS))
+
+
+# ----------------------------------------------------------------------------- team matches
+def team_matches(competition: Competition) -> QuerySet[TeamMatch]:
+    return (TeamMatch.objects.filter(competition=competition).select_related("round")
+            .order_by("round__number", "id"))
+
+
+def team_match_page(team_match_id: int) -> TeamMatch | None:
+    """A team match with its competition, club, round and tables (each table's pairs and players)."""
+    tables = Match.objects.select_related("side_a__player_one", "side_a__player_two", "side_b__player_one",
+                                          "side_b__player_two").order_by("table_number", "id")
+    return (TeamMatch.objects.select_related("competition__club", "round", "team_a", "team_b")
+            .prefetch_related(Prefetch("table_matches", queryset=tables)).filter(pk=team_match_id).first())
+
+
+def race_progress(team_match: TeamMatch) -> dict:
+    """The bullseyes of each team as a share of what decides the team match (race: the target; fixed: every
+    game of every table), for the progress bar."""
+    if team_match.mode == Competition.TEAM_RACE:
+        goal = team_match.target
+    else:
+        goal = max(1, team_match.tables * team_match.games_per_table)
+    return {"goal": goal, "a": team_match.bullseyes_a, "b": team_match.bullseyes_b,
+            "a_percent": min(100, round(100 * team_match.bullseyes_a / goal)) if goal else 0,
+            "b_percent": min(100, round(100 * team_match.bullseyes_b / goal)) if goal else 0}

@@ -11,8 +11,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Game, Hand, HandVersion, Match
-from league.models import Partnership, Round
+from games.models import SIDES, Game, Hand, HandVersion, Match, TeamMatch
+from league.models import Partnership, Round, Team
 from league.permissions import visible_competitions
 
 ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
@@ -74,15 +74,22 @@ class GameSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["id", "match", "number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b",
-                  "winner", "next_dealer", "hands_counted", "hands"]
+                  "winner", "next_dealer", "hands_counted", "entered", "scores_known", "hands"]
         read_only_fields = fields
 
 
+LEVEL_HELP = "The level the result was entered at: hand (hand by hand), game (game results) or match (totals only)"
+
+
 class MatchSerializer(serializers.ModelSerializer):
+    result_level = serializers.CharField(read_only=True, help_text=LEVEL_HELP)
+
     class Meta:
         model = Match
         fields = ["id", "competition", "round", "side_a", "side_b", "side_a_name", "side_b_name", "table",
-                  "scheduled_at", "first_dealer", "status", "games_a", "games_b", "winner", "created_at"]
+                  "scheduled_at", "first_dealer", "status", "games_a", "games_b", "winner", "outcome", "result_level",
+                  "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b", "team_match", "table_number",
+                  "created_at"]
         read_only_fields = fields
 
 
@@ -128,6 +135,84 @@ class MatchCreateSerializer(serializers.Serializer):
     scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False,
                                             help_text="The seat that deals the first hand")
+
+
+# ----------------------------------------------------------------------------- results at a coarser level
+class GameResultSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The game's number in the match (1, 2, …); an entered "
+                                                             "game's number corrects it")
+    winner = serializers.ChoiceField(choices=SIDES)
+    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
+    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
+    score_a = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                       help_text="Side A's final chalks; leave both out when not kept")
+    score_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True,
+                                   help_text="Why a game is corrected (kept in the log)")
+
+
+class MatchTotalsSerializer(serializers.Serializer):
+    games_a = serializers.IntegerField(min_value=0, help_text="Games (bullseyes) side A won")
+    games_b = serializers.IntegerField(min_value=0)
+    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
+    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
+    chalks_a = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                        help_text="Chalks over all games; leave both out when not kept")
+    chalks_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class ForfeitSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=Match.OUTCOMES, help_text="forfeit_a, forfeit_b or double_forfeit")
+
+
+class TeamTotalsSerializer(serializers.Serializer):
+    bullseyes_a = serializers.IntegerField(min_value=0, help_text="Games team A won over all tables")
+    bullseyes_b = serializers.IntegerField(min_value=0)
+    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
+    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
+    chalks_a = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    chalks_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class TeamMatchSerializer(serializers.ModelSerializer):
+    mode = serializers.CharField(read_only=True, help_text="race (first team to target bullseyes) or fixed "
+                                                          "(most bullseyes after games_per_table games a table)")
+    result_level = serializers.CharField(read_only=True, help_text=LEVEL_HELP)
+    winner = serializers.CharField(read_only=True, help_text="a, b, d (a draw) or empty while open")
+
+    class Meta:
+        model = TeamMatch
+        fields = ["id", "competition", "round", "team_a", "team_b", "team_a_name", "team_b_name", "tables", "mode",
+                  "target", "games_per_table", "result_level", "outcome", "status", "bullseyes_a", "bullseyes_b",
+                  "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "winner", "created_at"]
+        read_only_fields = fields
+
+
+class TeamMatchDetailSerializer(TeamMatchSerializer):
+    table_matches = MatchSerializer(many=True, read_only=True, help_text="One match a table, in table order")
+
+    class Meta(TeamMatchSerializer.Meta):
+        fields = [*TeamMatchSerializer.Meta.fields, "table_matches"]
+        read_only_fields = fields
+
+
+def table_pairs() -> serializers.ListField:
+    """One table: ``[pair of team A, pair of team B]``."""
+    return serializers.ListField(child=serializers.PrimaryKeyRelatedField(queryset=Partnership.objects.all()),
+                                 min_length=2, max_length=2)
+
+
+class TeamMatchCreateSerializer(serializers.Serializer):
+    competition = VisibleCompetitionField()
+    team_a = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    team_b = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True)
+    tables = serializers.ListField(child=table_pairs(), required=False, allow_null=True,
+                                   help_text="[[pair of team A, pair of team B], …], one per table")
+
+
+class TeamTablesSerializer(serializers.Serializer):
+    tables = serializers.ListField(child=table_pairs(), help_text="[[pair of team A, pair of team B], …]")
 
 
 # ----------------------------------------------------------------------------- scorekeepers and the link

@@ -6,6 +6,7 @@ knows a rule of the game beyond which side is which team.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,12 +16,26 @@ from django.utils import timezone
 
 from engine import RecordError, score_chalk, score_record
 from engine.game import next_dealer
-from games.models import SIDE_A, SIDE_B, Game, Hand, HandVersion, Match
+from games.models import (
+    GAME_LEVEL,
+    HAND_LEVEL,
+    MATCH_LEVEL,
+    SIDE_A,
+    SIDE_B,
+    Game,
+    Hand,
+    HandVersion,
+    Match,
+    TeamMatch,
+)
 from league.models import Competition, Entry, Partnership, Round, new_token
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 FILLED_FIELDS = ("players", "dealer", "score_before", "ruleset")
 NO_LONGER_FITS = "no longer fits after a correction of an earlier hand: correct or delete it"
+LEVEL_NAMES = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results", MATCH_LEVEL: "as match totals only"}
+FORFEITS = (Match.FORFEIT_A, Match.FORFEIT_B, Match.DOUBLE_FORFEIT)
+audit = logging.getLogger("games.results")
 
 
 class EntryError(Exception):
@@ -92,8 +107,11 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
             # of=("self",): lock the match row only; without it PostgreSQL also locks the joined competition row,
             # and every hand entered and every settle of the competition waits for every other one
             match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match.pk)
+            check_level(match, HAND_LEVEL)
             if match.status == Match.COMPLETE:
-                raise EntryError("match", f"the match is over: {match.side_name(match.winner)} won it")
+                raise EntryError("match", _over(match))
+            level_changed = match.result_level != HAND_LEVEL
+            match.result_level = HAND_LEVEL
             target = next_hand(match)
             if target.game.winner:
                 raise EntryError("game", f"game {target.game.number} is won; the next game opens when the "
@@ -105,7 +123,7 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
                                        entry=entry, result=result, entered_by=label, **_totals(result))
             HandVersion.objects.create(hand=hand, version=1, mode=mode, entry=entry, result=result,
                                        author=user if _is_user(user) else None, author_label=label)
-            _committed(match)
+            _committed(match, *(["result_level"] if level_changed else []))
     except IntegrityError:
         existing = Hand.objects.filter(game__match=match, number=number).order_by("-game__number").first()
         raise DuplicateHandError("number", _already_entered(number, existing)) from None
@@ -166,35 +184,384 @@ def undo_last_hand(*, match: Match, user=None, author_label: str = "") -> Hand:
     return delete_hand(hand=last, reason="undo", user=user, author_label=author_label)
 
 
+# ----------------------------------------------------------------------------- results at a coarser level
+# A club keeps a match's result hand by hand, game by game (each game's winner and hang jacks, its chalks when
+# known), or only as the match's totals; a forfeit (a no-show) completes a match whatever its level. A match is
+# kept at one level: entering at another is refused until the first is cleared. Nothing here is versioned in the
+# database (no model holds the history of a game result or of totals): each change is logged to
+# ``games.results`` with who made it and why, and bumps the match's version like a hand does.
+def check_level(match: Match, level: str) -> None:
+    """Refuse to enter a result at ``level`` into a match kept at another level, or recorded as a forfeit."""
+    if match.outcome != Match.PLAYED:
+        raise EntryError("match", f"the match was recorded as a forfeit ({match.get_outcome_display().lower()}): "
+                                  "clear the forfeit first")
+    current = match.result_level
+    if level != HAND_LEVEL and _has_hands(match):
+        current = HAND_LEVEL
+    elif current in (level, HAND_LEVEL) or not _has_result_at(match, current):
+        return
+    what = {HAND_LEVEL: "hands are entered", GAME_LEVEL: "game results are entered",
+            MATCH_LEVEL: "match totals are recorded"}[current]
+    raise EntryError("match", f"{what} for this match: a match is kept at one level, so it cannot also be "
+                              f"entered {LEVEL_NAMES[level]} — clear what was entered first")
+
+
+def _has_hands(match: Match) -> bool:
+    return Hand.objects.filter(game__match=match, deleted=False).exists()
+
+
+def _has_result_at(match: Match, level: str) -> bool:
+    if level == HAND_LEVEL:
+        return _has_hands(match)
+    if level == GAME_LEVEL:
+        return match.games.filter(entered=True).exists()
+    return True
+
+
+def _over(match: Match) -> str:
+    if match.outcome != Match.PLAYED:
+        return f"the match was recorded as a forfeit ({match.get_outcome_display().lower()})"
+    if match.team_match_id is not None:
+        team = match.team_match
+        if team.status == TeamMatch.COMPLETE:
+            return f"the team match {team} is over"
+        return f"table {match.table_number} has played its {team.games_per_table} games"
+    return f"the match is over: {match.side_name(match.winner)} won it"
+
+
+def _lock(match: Match) -> Match:
+    """Lock the match for a change, after its team match (the order every writer and the settle task keep)."""
+    if match.team_match_id is not None:
+        TeamMatch.objects.select_for_update(of=("self",)).get(pk=match.team_match_id)
+    return (Match.objects.select_for_update(of=("self",)).select_related("competition", "team_match")
+            .get(pk=match.pk))
+
+
+def _whole(field: str, value: Any, *, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise EntryError(field, f"must be a whole number (0 or more), got {value!r}")
+    return value
+
+
+def _side(field: str, value: Any) -> str:
+    if value not in (SIDE_A, SIDE_B):
+        raise EntryError(field, f"must be {SIDE_A!r} (side A) or {SIDE_B!r} (side B), got {value!r}")
+    return value
+
+
+def _pair(field_a: str, a: Any, field_b: str, b: Any) -> tuple[int | None, int | None]:
+    """Two optional counts that are given together or not at all."""
+    a, b = _whole(field_a, a, allow_none=True), _whole(field_b, b, allow_none=True)
+    if (a is None) != (b is None):
+        raise EntryError(field_b if b is None else field_a, "give both sides' chalks, or neither")
+    return a, b
+
+
+def check_hang_jacks(ruleset, hang: dict[str, int], chalks: dict[str, int | None], prefix: str = "") -> None:
+    """Each hang jack gave its side ``hang_jack_points`` chalks (R21) and no chalk is taken away, so a side's
+    chalks are at least its hang jacks' worth."""
+    for side in (SIDE_A, SIDE_B):
+        if chalks[side] is not None and hang[side] * ruleset.hang_jack_points > chalks[side]:
+            raise EntryError(f"{prefix}hang_jacks_{side}",
+                             f"{hang[side]} hang jack(s) are worth {hang[side] * ruleset.hang_jack_points} chalks, "
+                             f"more than side {side.upper()}'s {chalks[side]}")
+
+
+def check_game_score(ruleset, winner: str, score_a: int, score_b: int) -> None:
+    """A game's final chalks are possible when its winner reached the target (R23, R24). The loser may have
+    reached it too, later in the same last hand (R23), so the loser's chalks are not bounded here. A game lost
+    on a renege penalty (R25) can end below the target: enter it without chalks."""
+    won = score_a if winner == SIDE_A else score_b
+    if won < ruleset.target:
+        raise EntryError(f"score_{winner}", f"the winner has {won} chalks, below the target {ruleset.target}: a "
+                                            "game is won by reaching the target (a game lost on a renege penalty: "
+                                            "leave the chalks out)")
+
+
+def _decided_after(match: Match, winners: list[str]) -> int | None:
+    """The game after which the match was decided under the format, if a game follows it."""
+    wins = {SIDE_A: 0, SIDE_B: 0}
+    for number, winner in enumerate(winners, start=1):
+        wins[winner] += 1
+        if format_winner(match.competition, wins[SIDE_A], wins[SIDE_B]) and number < len(winners):
+            return number
+    return None
+
+
+def enter_game_result(match: Match, *, number: int, winner: str, hang_jacks_a: int = 0, hang_jacks_b: int = 0,
+                      score_a: int | None = None, score_b: int | None = None, user=None, author_label: str = "",
+                      reason: str = "") -> Game:
+    """Enter (or correct) game ``number`` of the match as a result: its winner, each side's hang jacks and,
+    when the club kept them, its final chalks (``scores_known`` is False without them). The games are entered
+    in order (1, 2, …) and none after the match is decided by its format; at a table of a team match, none after
+    the race is won (race) or after the table's games (fixed). The match's level becomes ``game``."""
+    number = _whole("number", number)
+    if number < 1:
+        raise EntryError("number", "games are numbered from 1")
+    winner = _side("winner", winner)
+    hang = {SIDE_A: _whole("hang_jacks_a", hang_jacks_a), SIDE_B: _whole("hang_jacks_b", hang_jacks_b)}
+    score_a, score_b = _pair("score_a", score_a, "score_b", score_b)
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        check_level(match, GAME_LEVEL)
+        ruleset = match.competition.engine_ruleset()
+        if score_a is not None:
+            check_game_score(ruleset, winner, score_a, score_b)
+        check_hang_jacks(ruleset, hang, {SIDE_A: score_a, SIDE_B: score_b})
+        games = {game.number: game for game in match.games.all()}
+        entered = sorted(n for n, game in games.items() if game.entered)
+        correcting = number in entered
+        if not correcting and number != len(entered) + 1:
+            raise EntryError("number", f"the next game of this match is game {len(entered) + 1}, not {number}")
+        winners = [winner if n == number else games[n].winner for n in sorted({*entered, number})]
+        if match.team_match_id is not None:
+            from games.team_services import check_table_games
+
+            check_table_games(match, winners, correcting=correcting)
+        else:
+            decided = _decided_after(match, winners)
+            if decided is not None:
+                name = match.side_name(winners[decided - 1])
+                raise EntryError("number" if not correcting else "winner",
+                                 f"{name} won the match with game {decided}: there is no game {decided + 1} "
+                                 + ("(delete the games after it first)" if correcting else ""))
+        Game.objects.filter(match=match, entered=False, hands__isnull=True).exclude(number=number).delete()
+        game, _ = Game.objects.update_or_create(match=match, number=number, defaults={
+            "entered": True, "winner": winner, "score_a": score_a or 0, "score_b": score_b or 0,
+            "scores_known": score_a is not None, "hang_jacks_a": hang[SIDE_A], "hang_jacks_b": hang[SIDE_B],
+            "hands_counted": 0})
+        match.result_level = GAME_LEVEL
+        _committed(match, "result_level")
+    audit.info("match %s: game %s %s by %s: won by %s, hang jacks %s-%s, chalks %s-%s%s", match.pk, number,
+               "corrected" if correcting else "entered", label, winner, hang[SIDE_A], hang[SIDE_B], score_a, score_b,
+               f" ({reason})" if reason else "")
+    return game
+
+
+def delete_game_result(match: Match, *, number: int, reason: str, user=None, author_label: str = "") -> None:
+    """Delete an entered game (the last one: the games stay numbered 1, 2, …). When none is left the match
+    can be entered at any level again."""
+    if not reason or not str(reason).strip():
+        raise EntryError("reason", "say why the game is deleted")
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        if match.outcome != Match.PLAYED:
+            raise EntryError("match", _over(match))
+        entered = sorted(match.games.filter(entered=True).values_list("number", flat=True))
+        if number not in entered:
+            raise EntryError("number", f"game {number} was not entered as a game result")
+        if number != entered[-1]:
+            raise EntryError("number", f"delete game {entered[-1]} first: games are deleted from the last one")
+        match.games.filter(number=number).delete()
+        if len(entered) == 1:
+            match.result_level = HAND_LEVEL
+        _committed(match, "result_level")
+    audit.info("match %s: game %s deleted by %s (%s)", match.pk, number, label, reason)
+
+
+def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_a: int = 0, hang_jacks_b: int = 0,
+                        chalks_a: int | None = None, chalks_b: int | None = None, user=None,
+                        author_label: str = "") -> Match:
+    """Record only the match's totals: games won (bullseyes) and hang jacks per side, and the chalks over all
+    games when known (``chalks_known`` is False without them). The games must be a finished result under the
+    competition's format (best of 3: 2–0 or 2–1; first to N: N to fewer; a single game: 1–0) and the winner is
+    derived from them. At a table of a team match: the table's games (fixed: all its games; race: the team's
+    bullseyes may not pass the target). The match's level becomes ``match``; recording again corrects it."""
+    games = {SIDE_A: _whole("games_a", games_a), SIDE_B: _whole("games_b", games_b)}
+    hang = {SIDE_A: _whole("hang_jacks_a", hang_jacks_a), SIDE_B: _whole("hang_jacks_b", hang_jacks_b)}
+    chalks_a, chalks_b = _pair("chalks_a", chalks_a, "chalks_b", chalks_b)
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        check_level(match, MATCH_LEVEL)
+        if match.team_match_id is not None:
+            from games.team_services import check_table_totals
+
+            check_table_totals(match, games[SIDE_A], games[SIDE_B])
+        else:
+            check_format_totals(match.competition, games[SIDE_A], games[SIDE_B])
+        ruleset = match.competition.engine_ruleset()
+        check_hang_jacks(ruleset, hang, {SIDE_A: chalks_a, SIDE_B: chalks_b})
+        match.games.filter(entered=False, hands__isnull=True).delete()
+        match.games_a, match.games_b = games[SIDE_A], games[SIDE_B]
+        match.hang_jacks_a, match.hang_jacks_b = hang[SIDE_A], hang[SIDE_B]
+        match.chalks_a, match.chalks_b = chalks_a or 0, chalks_b or 0
+        match.chalks_known = chalks_a is not None
+        match.result_level = MATCH_LEVEL
+        if match.team_match_id is None:  # known at once (the settle task keeps it); a table waits for its team
+            match.winner = format_winner(match.competition, games[SIDE_A], games[SIDE_B])
+            match.status = Match.COMPLETE
+        _committed(match, "result_level", "games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a",
+                   "chalks_b", "chalks_known", "winner")
+    audit.info("match %s: totals recorded by %s: games %s-%s, hang jacks %s-%s, chalks %s-%s", match.pk, label,
+               games[SIDE_A], games[SIDE_B], hang[SIDE_A], hang[SIDE_B], chalks_a, chalks_b)
+    return match
+
+
+def check_format_totals(competition: Competition, games_a: int, games_b: int) -> None:
+    """The games of a finished match under the competition's format: the winner has exactly the games needed,
+    the loser fewer."""
+    needed = competition.games_to_win()
+    fmt = competition.get_match_format_display().lower()
+    if competition.match_format != Competition.SINGLE:
+        fmt += f" ({competition.match_games})"
+    if max(games_a, games_b) != needed or min(games_a, games_b) >= needed:
+        field = "games_a" if games_a > needed or (games_a < needed and games_b < needed) else "games_b"
+        raise EntryError(field, f"{games_a}–{games_b} is not a result of {fmt}: the winner has won {needed} "
+                                f"game{'s' if needed > 1 else ''}, the loser fewer")
+
+
+def clear_entered_result(match: Match, *, user=None, author_label: str = "", reason: str = "") -> Match:
+    """Clear the game results or match totals entered for a match: it is back to hand by hand, unplayed."""
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        if match.result_level == HAND_LEVEL:
+            raise EntryError("match", "no game results or match totals are entered for this match")
+        match.games.filter(entered=True).delete()
+        match.result_level = HAND_LEVEL
+        match.games_a = match.games_b = match.chalks_a = match.chalks_b = 0
+        match.hang_jacks_a = match.hang_jacks_b = 0
+        match.chalks_known = True
+        match.winner = ""
+        match.status = Match.SCHEDULED
+        _committed(match, "result_level", "games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a",
+                   "chalks_b", "chalks_known", "winner")
+    audit.info("match %s: entered result cleared by %s%s", match.pk, label, f" ({reason})" if reason else "")
+    return match
+
+
+def record_forfeit(match: Match, *, outcome: str, user=None, author_label: str = "") -> Match:
+    """A no-show: ``forfeit_a`` (side A did not play: side B wins), ``forfeit_b``, or ``double_forfeit``
+    (neither played: nobody wins). The match is complete; what was entered stays on the sheet. For organisers
+    (the pages and the API check it). A table of a team match: forfeit the team match instead."""
+    if outcome not in FORFEITS:
+        raise EntryError("outcome", f"must be one of {', '.join(FORFEITS)}, got {outcome!r}")
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        if match.team_match_id is not None:
+            raise EntryError("match", "this is a table of a team match: record the team match's forfeit instead")
+        match.outcome = outcome
+        match.winner, match.status = FORFEIT_WINNER[outcome], Match.COMPLETE  # known at once; the settle keeps it
+        _committed(match, "outcome", "winner")
+    audit.info("match %s: %s recorded by %s", match.pk, outcome, label)
+    return match
+
+
+def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
+    """Undo a forfeit: the match's result is what was entered again."""
+    label = author_label or _label(user)
+    with transaction.atomic():
+        match = _lock(match)
+        if match.outcome == Match.PLAYED:
+            raise EntryError("outcome", "the match is not recorded as a forfeit")
+        if match.team_match_id is not None:
+            raise EntryError("match", "this is a table of a team match: clear the team match's forfeit instead")
+        match.outcome = Match.PLAYED
+        match.status = Match.IN_PROGRESS
+        _committed(match, "outcome")
+    audit.info("match %s: forfeit cleared by %s", match.pk, label)
+    return match
+
+
 # ----------------------------------------------------------------------------- settling
 def settle_match(match_id: int) -> Match:
-    """Recompute every game of the match from its hands, in order, through the engine: running totals,
-    each game's winner and next dealer, the next game, the match result. Idempotent."""
+    """Recompute the match from what was entered, at its level, and write its result. Idempotent.
+
+    - hand by hand: every game from its hands, in order, through the engine (running totals, each game's
+      winner and next dealer), the next game, the match result;
+    - game by game: the entered games as they are (nothing is recomputed from hands);
+    - match totals: the totals as recorded.
+
+    The totals kept on the match (games, chalks, hang jacks) are summed from the games (or recorded). A forfeit
+    completes the match for the side present. A table of a team match does not apply the competition's match
+    format: ``games.team_services.settle_team_match`` decides it with the team match, in the same transaction."""
     with transaction.atomic():
+        team_match_id = Match.objects.filter(pk=match_id).values_list("team_match_id", flat=True).get()
+        if team_match_id is not None:  # lock order everywhere: the team match, then its tables
+            TeamMatch.objects.select_for_update(of=("self",)).get(pk=team_match_id)
         match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match_id)
         version = match.version
-        competition = match.competition
-        wins = {SIDE_A: 0, SIDE_B: 0}
-        games = list(match.games.order_by("number"))
-        for previous, game in zip([None, *games], games, strict=False):
-            if previous is not None and previous.winner:
-                game.first_dealer = previous.next_dealer  # the deal passes on from game to game
-            _settle_game(game, competition)
-            if game.winner:
-                wins[game.winner] += 1
-        needed = competition.games_to_win()
-        winner = next((side for side, won in wins.items() if won >= needed), "")
-        last = games[-1] if games else None
-        if not winner and last is not None and last.winner:
-            Game.objects.get_or_create(match=match, number=last.number + 1,
-                                       defaults={"first_dealer": last.next_dealer, "next_dealer": last.next_dealer})
-        _drop_unplayed_games(match, games, winner)
-        started = any(game.hands_counted for game in games)
-        match.games_a, match.games_b, match.winner = wins[SIDE_A], wins[SIDE_B], winner
-        match.status = Match.COMPLETE if winner else (Match.IN_PROGRESS if started else Match.SCHEDULED)
+        if match.result_level == MATCH_LEVEL:
+            games: list[Game] = []
+            started = True
+        else:
+            games = _settle_games(match)
+            started = any(game.hands_counted or game.entered for game in games)
+            won = [game.winner for game in games if game.winner]
+            match.games_a, match.games_b = won.count(SIDE_A), won.count(SIDE_B)
+            match.chalks_a = sum(game.score_a for game in games)
+            match.chalks_b = sum(game.score_b for game in games)
+            match.hang_jacks_a = sum(game.hang_jacks_a for game in games)
+            match.hang_jacks_b = sum(game.hang_jacks_b for game in games)
+            match.chalks_known = all(game.scores_known for game in games)
+        if match.outcome != Match.PLAYED:
+            match.winner, done = FORFEIT_WINNER[match.outcome], True
+        elif match.team_match_id is not None:
+            match.winner = ""  # the team match decides its tables
+            team = match.team_match
+            done = team.mode == Competition.TEAM_FIXED and match.games_a + match.games_b >= team.games_per_table
+        else:
+            match.winner = format_winner(match.competition, match.games_a, match.games_b)
+            done = bool(match.winner)
+        if match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED:
+            _open_next_game(match, games, done)
+        if games or match.result_level == HAND_LEVEL:
+            _drop_unplayed_games(match, games, done)
+        if done and (match.team_match_id is None or match.outcome != Match.PLAYED):
+            match.status = Match.COMPLETE
+        else:
+            match.status = Match.IN_PROGRESS if started else Match.SCHEDULED
         match.settled_version = version
-        match.save(update_fields=["games_a", "games_b", "winner", "status", "settled_version", "updated_at"])
+        match.save(update_fields=["games_a", "games_b", "winner", "status", "chalks_a", "chalks_b", "chalks_known",
+                                  "hang_jacks_a", "hang_jacks_b", "settled_version", "updated_at"])
+        if match.team_match_id is not None:
+            from games.team_services import settle_team_match
+
+            settle_team_match(match.team_match_id)
+            match.refresh_from_db()
     return match
+
+
+FORFEIT_WINNER = {Match.FORFEIT_A: SIDE_B, Match.FORFEIT_B: SIDE_A, Match.DOUBLE_FORFEIT: ""}
+
+
+def format_winner(competition: Competition, games_a: int, games_b: int) -> str:
+    """The side that has won the match under the competition's match format (``""`` while undecided):
+    the first to ``games_to_win()`` games (a single game: 1; best of N: N // 2 + 1; first to N: N)."""
+    needed = competition.games_to_win()
+    if games_a >= needed:
+        return SIDE_A
+    if games_b >= needed:
+        return SIDE_B
+    return ""
+
+
+def _settle_games(match: Match) -> list[Game]:
+    """The match's games in order: entered ones as they are, the others recomputed from their hands."""
+    competition = match.competition
+    games = list(match.games.order_by("number"))
+    if match.result_level == GAME_LEVEL:
+        return [game for game in games if game.entered]
+    for previous, game in zip([None, *games], games, strict=False):
+        if game.entered:
+            continue
+        if previous is not None and previous.winner:
+            game.first_dealer = previous.next_dealer  # the deal passes on from game to game
+        _settle_game(game, competition)
+    return games
+
+
+def _open_next_game(match: Match, games: list[Game], done: bool) -> None:
+    last = games[-1] if games else None
+    if not done and last is not None and last.winner:
+        Game.objects.get_or_create(match=match, number=last.number + 1,
+                                   defaults={"first_dealer": last.next_dealer, "next_dealer": last.next_dealer})
 
 
 def _settle_game(game: Game, competition: Competition) -> None:
@@ -237,17 +604,17 @@ def _settle_game(game: Game, competition: Competition) -> None:
     game.save()
 
 
-def _drop_unplayed_games(match: Match, games: list[Game], winner: str) -> None:
-    """Drop the games without hands that will not be played: after the match is won, or after a game
-    that a correction or an undo reopened."""
+def _drop_unplayed_games(match: Match, games: list[Game], done: bool) -> None:
+    """Drop the games without hands that will not be played: after the match is won (``done``), or after a
+    game that a correction or an undo reopened. Entered games are never dropped."""
     open_game = next((g.number for g in games if not g.winner), None)
-    if winner:
+    if done:
         after = max((g.number for g in games if g.winner), default=0)
     elif open_game is not None:
         after = open_game
     else:
         return
-    Game.objects.filter(match=match, number__gt=after, hands__isnull=True).delete()
+    Game.objects.filter(match=match, number__gt=after, hands__isnull=True, entered=False).delete()
 
 
 def _set(hand: Hand, **fields: Any) -> None:
@@ -300,13 +667,14 @@ def _already_entered(number: int, existing: Hand | None) -> str:
     return f"hand {number} of game {existing.game.number} was already entered by {existing.entered_by} at {when}"
 
 
-def _committed(match: Match) -> None:
+def _committed(match: Match, *fields: str) -> None:
+    """Bump the match's version (saving ``fields`` too) and settle it after the commit."""
     from games.tasks import settle_match_task
 
     match.version += 1
     if match.status == Match.SCHEDULED:
         match.status = Match.IN_PROGRESS
-    match.save(update_fields=["version", "status", "updated_at"])
+    match.save(update_fields=["version", "status", "updated_at", *fields])
     match_id, version = match.pk, match.version
     transaction.on_commit(lambda: settle_match_task.delay(match_id, version))
 

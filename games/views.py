@@ -30,7 +30,7 @@ from games.forms import (
     RecordEntryForm,
     ScorekeeperForm,
 )
-from games.models import Hand, Match
+from games.models import HAND_LEVEL, Hand, Match
 from league import selectors
 from league.permissions import can_enter_hands, can_view_competition, is_organiser
 
@@ -104,7 +104,9 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 # ----------------------------------------------------------------------------- entering hands
 def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: str) -> dict[str, Any]:
     match = access.match
-    target = services.next_hand(match) if match.status != Match.COMPLETE else None
+    by_hand = match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED
+    # a match kept at another level (or forfeited) takes no hands: no next hand, and no game opened for one
+    target = services.next_hand(match) if match.status != Match.COMPLETE and by_hand else None
     names = selectors.seat_names(match, match.competition.players)
     last = selectors.last_counting_hand(match)
     recent = selectors.recent_hands(match)
@@ -116,7 +118,9 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
         "score": target.score_before if target else None,
         "game_won": bool(target and target.game.winner),
         "recent": recent, "undo_hand": last,
-        "urls": {"enter": access.url("enter"), "record": access.url("enter_record"), "undo": access.url("undo")},
+        "urls": {"enter": access.url("enter"), "record": access.url("enter_record"), "undo": access.url("undo"),
+                 "games": access.url("game_results"), "totals": access.url("match_totals")},
+        "by_hand": by_hand,
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
         "seat_names": [name or f"Seat {seat}" for seat, name in enumerate(names)],
         "can_view_sheet": can_view_competition(request.user, match.competition) or access.token is None,

@@ -1,0 +1,358 @@
+"""Pages for results kept at a coarser level than hand by hand, forfeits, team matches and printable sheets.
+
+- game by game and match totals: for whoever may enter the match's hands (``can_enter_hands``: organisers,
+  the match's scorekeepers, the private link);
+- forfeits, team match creation and a team match's overall totals: the club's organisers (``is_organiser``);
+- the team match page and the printable scoresheet: anyone who may see the competition.
+
+Thin views: reads through ``games.selectors`` / ``league.selectors``, writes through ``games.services`` and
+``games.team_services``; every permission is checked on GET and POST alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import selectors as game_selectors
+from games import services, team_services
+from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
+from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
+from games.views import EntryAccess, _not_allowed, entry_view
+from league import selectors
+from league.models import Competition
+from league.permissions import can_enter_hands, can_view_competition, is_organiser
+
+BLANK_ROWS = {1: 18, 2: 16, 3: 12, 4: 12}  # rows a blank game gets on the printed sheet, by games on the page
+MAX_PRINTED_GAMES = 6
+PRINTED_GAMES_MM = 185  # of the 259 mm a letter page (the shorter of A4 and letter) leaves inside 10 mm margins
+HEAD_ROWS = 4
+MAX_ROW_MM = 6.5
+
+
+def _sheet_url(access: EntryAccess) -> str:
+    if access.token is None:
+        return reverse("match_sheet", args=[access.match.pk])
+    return access.url("enter")
+
+
+def _level_context(request: HttpRequest, access: EntryAccess) -> dict[str, Any]:
+    match = access.match
+    return {
+        "access": access, "match": match, "competition": match.competition, "club": match.competition.club,
+        "back": _sheet_url(access), "target_points": match.competition.engine_ruleset().target,
+        "is_organiser": is_organiser(request.user, match.competition.club_id),
+        "urls": {"games": access.url("game_results"), "totals": access.url("match_totals"),
+                 "enter": access.url("enter")},
+    }
+
+
+# ----------------------------------------------------------------------------- game by game
+@require_http_methods(["GET", "POST"])
+@entry_view
+def game_results(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """Enter a match game by game: each game's winner and hang jacks, its chalks if kept; correct a game by
+    entering its number again."""
+    match = access.match
+    games = list(match.games.filter(entered=True).order_by("number"))
+    status = 200
+    if request.method == "POST":
+        form = GameResultForm(request.POST, match=match)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = services.enter_game_result(
+                    match, number=data["number"], winner=data["winner"], hang_jacks_a=data["hang_jacks_a"],
+                    hang_jacks_b=data["hang_jacks_b"], score_a=data["score_a"], score_b=data["score_b"],
+                    user=request.user, reason=data.get("reason") or "")
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, f"Game {game.number} saved: won by {match.side_name(game.winner)}.")
+                return redirect(access.url("game_results"))
+        status = 422
+    else:
+        number = request.GET.get("game", "")
+        correcting = next((g for g in games if str(g.number) == number), None)
+        if correcting is not None:
+            form = GameResultForm(match=match, initial={
+                "number": correcting.number, "winner": correcting.winner, "hang_jacks_a": correcting.hang_jacks_a,
+                "hang_jacks_b": correcting.hang_jacks_b,
+                "score_a": correcting.score_a if correcting.scores_known else None,
+                "score_b": correcting.score_b if correcting.scores_known else None})
+        else:
+            form = GameResultForm(match=match, initial={"number": len(games) + 1})
+    context = _level_context(request, access)
+    context.update({"form": form, "games": games, "delete_form": ReasonForm(),
+                    "correcting": request.GET.get("game", "") if request.method == "GET" else ""})
+    return render(request, "games/game_results.html", context, status=status)
+
+
+@require_POST
+@entry_view
+def game_result_delete(request: HttpRequest, access: EntryAccess, number: int) -> HttpResponse:
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Say why the game is deleted.")
+    else:
+        try:
+            services.delete_game_result(access.match, number=number, reason=form.cleaned_data["reason"],
+                                        user=request.user)
+        except services.EntryError as error:
+            messages.error(request, error.reason)
+        else:
+            messages.success(request, f"Game {number} deleted.")
+    return redirect(access.url("game_results"))
+
+
+# ----------------------------------------------------------------------------- match totals
+@require_http_methods(["GET", "POST"])
+@entry_view
+def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """Record only the match's totals, or clear what was entered as game results or totals."""
+    match = access.match
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "clear":
+        try:
+            services.clear_entered_result(match, user=request.user)
+        except services.EntryError as error:
+            messages.error(request, error.reason)
+        else:
+            messages.success(request, "The entered result was cleared: the match can be entered at any level.")
+        return redirect(access.url("match_totals"))
+    if request.method == "POST":
+        form = MatchTotalsForm(request.POST, match=match)
+        if form.is_valid():
+            try:
+                services.record_match_totals(match, user=request.user, **form.cleaned_data)
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, "Match totals saved.")
+                return redirect(access.url("match_totals"))
+        status = 422
+    elif match.result_level == MATCH_LEVEL:
+        form = MatchTotalsForm(match=match, initial={
+            "games_a": match.games_a, "games_b": match.games_b, "hang_jacks_a": match.hang_jacks_a,
+            "hang_jacks_b": match.hang_jacks_b, "chalks_a": match.chalks_a if match.chalks_known else None,
+            "chalks_b": match.chalks_b if match.chalks_known else None})
+    else:
+        form = MatchTotalsForm(match=match)
+    context = _level_context(request, access)
+    context["form"] = form
+    return render(request, "games/match_totals.html", context, status=status)
+
+
+# ----------------------------------------------------------------------------- forfeits
+@require_http_methods(["GET", "POST"])
+def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a no-show, or clear it. Organisers only."""
+    match = selectors.match_for_pages(pk)
+    if match is None:
+        raise Http404("No such match.")
+    if not is_organiser(request.user, match.competition.club_id):
+        return _not_allowed(request, match, "Only the club's organisers record forfeits.")
+    status = 200
+    form = ForfeitForm(match=match, initial={"outcome": match.outcome if match.outcome != Match.PLAYED else None})
+    if request.method == "POST":
+        if request.POST.get("action") == "clear":
+            try:
+                services.clear_forfeit(match, user=request.user)
+            except services.EntryError as error:
+                messages.error(request, error.reason)
+            else:
+                messages.success(request, "The forfeit was cleared.")
+            return redirect("match_forfeit", pk=match.pk)
+        form = ForfeitForm(request.POST, match=match)
+        if form.is_valid():
+            try:
+                services.record_forfeit(match, outcome=form.cleaned_data["outcome"], user=request.user)
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, "Forfeit recorded.")
+                return redirect("match_sheet", pk=match.pk)
+        status = 422
+    return render(request, "games/forfeit.html", {
+        "match": match, "competition": match.competition, "club": match.competition.club, "form": form,
+    }, status=status)
+
+
+# ----------------------------------------------------------------------------- the printable scoresheet
+def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """One table's scoresheet on one page: filled with what was entered, or blank (``?blank=1``) for the
+    scorekeeper's pen."""
+    sheet = selectors.scoresheet(pk)
+    if sheet is None:
+        raise Http404("No such match.")
+    match, games = sheet
+    if not can_view_competition(request.user, match.competition) and not can_enter_hands(request.user, match):
+        raise Http404("No such match.")
+    competition = match.competition
+    blank = request.GET.get("blank") not in (None, "", "0")
+    blocks = [] if blank else [_printed_game(game) for game in games if game.game.entered or game.rows]
+    if blank or (match.status != Match.COMPLETE and match.result_level == HAND_LEVEL
+                 and match.outcome == Match.PLAYED):
+        while len(blocks) < min(_planned_games(match, competition), MAX_PRINTED_GAMES):
+            blocks.append({"number": len(blocks) + 1, "rows": [], "entered": None})
+    rows = BLANK_ROWS.get(len(blocks), 10)
+    for block in blocks:  # rows to write in, numbered on from the hands entered; none under a game won
+        won = block["entered"] or (block.get("game") is not None and block["game"].winner)
+        block["blank_rows"] = range(0) if won else range(len(block["rows"]) + 1, max(rows, len(block["rows"])) + 1)
+    return render(request, "games/print_sheet.html", {
+        "match": match, "competition": competition, "club": competition.club, "blank": blank, "blocks": blocks,
+        "seats": selectors.seat_names(match, competition.players),
+        "target_points": competition.engine_ruleset().target, "two_columns": len(blocks) > 1,
+        "row_mm": _row_height(blocks, columns=2 if len(blocks) > 1 else 1),
+    })
+
+
+def _row_height(blocks: list[dict[str, Any]], *, columns: int) -> str:
+    """The height of a printed row (mm) that puts every game of the sheet on one page: the games take
+    ``PRINTED_GAMES_MM`` of the page, side by side in ``columns``; a game is its rows plus ``HEAD_ROWS`` for its
+    title and its column heads (which wrap on two or three lines)."""
+    units = [len(block["rows"]) + len(block["blank_rows"]) + HEAD_ROWS for block in blocks]
+    height = sum(max(units[i:i + columns]) for i in range(0, len(units), columns)) or 1
+    return f"{min(MAX_ROW_MM, PRINTED_GAMES_MM / height):.2f}"
+
+
+def _planned_games(match: Match, competition: Competition) -> int:
+    """The games a sheet has room for: the most the match can take."""
+    if match.team_match_id is not None:
+        team = match.team_match
+        return team.games_per_table if team.mode == Competition.TEAM_FIXED else 3
+    if competition.match_format == Competition.BEST_OF:
+        return competition.match_games
+    if competition.match_format == Competition.FIRST_TO:
+        return 2 * competition.match_games - 1
+    return 1
+
+
+def _printed_game(sheet: Any) -> dict[str, Any]:
+    game = sheet.game
+    rows = [row for row in sheet.rows if not row.struck]
+    return {"number": game.number, "rows": rows, "game": game, "entered": game if game.entered else None}
+
+
+# ----------------------------------------------------------------------------- team matches
+def _visible_team_match(request: HttpRequest, pk: int) -> TeamMatch:
+    team_match = game_selectors.team_match_page(pk)
+    if team_match is None or not can_view_competition(request.user, team_match.competition):
+        raise Http404("No such team match.")
+    return team_match
+
+
+def team_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """Table by table, the race (or the fixed games) as a progress bar, each table's sheet."""
+    team_match = _visible_team_match(request, pk)
+    competition = team_match.competition
+    return render(request, "games/team_match.html", {
+        "team_match": team_match, "competition": competition, "club": competition.club,
+        "tables": list(team_match.table_matches.all()), "progress": game_selectors.race_progress(team_match),
+        "is_organiser": is_organiser(request.user, competition.club_id),
+    })
+
+
+def _competition_or_404(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
+    competition = selectors.competition_by_slugs(club_slug, competition_slug)
+    if competition is None or not can_view_competition(request.user, competition):
+        raise Http404("No such competition.")
+    return competition
+
+
+def team_match_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    competition = _competition_or_404(request, club_slug, competition_slug)
+    return render(request, "games/team_matches.html", {
+        "competition": competition, "club": competition.club,
+        "team_matches": list(game_selectors.team_matches(competition)),
+        "is_organiser": is_organiser(request.user, competition.club_id),
+    })
+
+
+def _organiser_only(request: HttpRequest, competition: Competition, message: str) -> HttpResponse | None:
+    """``None`` for the club's organisers; anonymous → log in; a draft the user may not see → 404; else 403."""
+    if is_organiser(request.user, competition.club_id):
+        return None
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_view_competition(request.user, competition):
+        raise Http404("No such competition.")
+    raise PermissionDenied(message)
+
+
+@require_http_methods(["GET", "POST"])
+def team_match_create(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    """A new team match: two teams and a pair of each at each table. Organisers only."""
+    competition = selectors.competition_by_slugs(club_slug, competition_slug)
+    if competition is None:
+        raise Http404("No such competition.")
+    refused = _organiser_only(request, competition, "Only the club's organisers create team matches.")
+    if refused is not None:
+        return refused
+    status = 200
+    form = TeamMatchForm(request.POST or None, competition=competition)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                created = team_services.create_team_match(competition, data["team_a"], data["team_b"],
+                                                          round=data.get("round"), tables=form.table_pairs())
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, f"Team match {created} created.")
+                return redirect("team_match", pk=created.pk)
+        status = 422
+    return render(request, "games/team_match_new.html", {
+        "competition": competition, "club": competition.club, "form": form,
+    }, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record only the team match's overall totals, or clear them. Organisers only."""
+    team_match = game_selectors.team_match_page(pk)
+    if team_match is None:
+        raise Http404("No such team match.")
+    competition = team_match.competition
+    refused = _organiser_only(request, competition, "Only the club's organisers record team match results.")
+    if refused is not None:
+        return refused
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "clear":
+        try:
+            team_services.clear_team_totals(team_match, user=request.user)
+        except services.EntryError as error:
+            messages.error(request, error.reason)
+        else:
+            messages.success(request, "The overall totals were cleared.")
+        return redirect("team_match", pk=team_match.pk)
+    if request.method == "POST":
+        form = TeamTotalsForm(request.POST, team_match=team_match)
+        if form.is_valid():
+            try:
+                team_services.record_team_totals(team_match, user=request.user, **form.cleaned_data)
+            except services.EntryError as error:
+                form.add_entry_error(error)
+            else:
+                messages.success(request, "Team match totals saved.")
+                return redirect("team_match", pk=team_match.pk)
+        status = 422
+    else:
+        initial = {}
+        if team_match.result_level == MATCH_LEVEL:
+            initial = {name: getattr(team_match, name) for name in (
+                "bullseyes_a", "bullseyes_b", "hang_jacks_a", "hang_jacks_b", "chalks_a", "chalks_b")}
+        form = TeamTotalsForm(team_match=team_match, initial=initial)
+    return render(request, "games/team_totals.html", {
+        "team_match": team_match, "competition": competition, "club": competition.club, "form": form,
+        "has_tables": bool(list(team_match.table_matches.all())),
+    }, status=status)
+
