@@ -51,7 +51,7 @@ from games.serializers import (
     UsernameSerializer,
 )
 from league.api import ID, require_organiser
-from league.permissions import can_enter_hands, can_view_competition, visible_competitions
+from league.permissions import can_enter_hands, can_view_match, visible_matches_filter
 
 TOKEN_PARAMETERS = [
     OpenApiParameter("X-Entry-Token", OpenApiTypes.STR, OpenApiParameter.HEADER,
@@ -71,8 +71,7 @@ def entry_token(request: Request) -> str | None:
 
 
 def can_read_match(request: Request, match: Match) -> bool:
-    return (can_view_competition(request.user, match.competition)
-            or can_enter_hands(request.user, match, entry_token(request)))
+    return can_view_match(request.user, match) or can_enter_hands(request.user, match, entry_token(request))
 
 
 def require_entry_rights(request: Request, match: Match) -> None:
@@ -131,7 +130,7 @@ class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_queryset(self):
         if self.action != "list":
             return Match.objects.select_related("competition__club")
-        matches = (Match.objects.filter(competition__in=visible_competitions(self.request.user))
+        matches = (Match.objects.filter(visible_matches_filter(self.request.user)).distinct()
                    .select_related("round").order_by("competition_id", "round__number", "id"))
         competition = self.request.query_params.get("competition")
         if competition is None:
@@ -327,7 +326,7 @@ class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_queryset(self):
         if self.action != "list":
             return TeamMatch.objects.select_related("competition__club")
-        team_matches = (TeamMatch.objects.filter(competition__in=visible_competitions(self.request.user))
+        team_matches = (TeamMatch.objects.filter(visible_matches_filter(self.request.user)).distinct()
                         .order_by("competition_id", "round__number", "id"))
         competition = self.request.query_params.get("competition")
         if competition is None:
@@ -338,7 +337,7 @@ class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def get_object(self) -> TeamMatch:
         team_match = super().get_object()
-        if not can_view_competition(self.request.user, team_match.competition):
+        if not can_view_match(self.request.user, team_match):
             raise NotFound("No such team match.")
         return team_match
 

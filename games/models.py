@@ -194,3 +194,25 @@ class HandVersion(models.Model):
     class Meta:
         ordering = ["hand_id", "version"]
         constraints = [models.UniqueConstraint(fields=["hand", "version"], name="unique_hand_version")]
+
+
+class ResultVersion(models.Model):
+    """One change to a result entered above the hand level — a game result, match totals, a forfeit, their
+    corrections and clearing — with who, when and why: the history the sheet shows (hands keep theirs in
+    ``HandVersion``)."""
+
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="result_versions")
+    team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="result_versions")
+    action = models.CharField(max_length=24)
+    data = models.JSONField(default=dict, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    author_label = models.CharField(max_length=150)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.author_label}"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.models import Game, Hand, Match, TeamMatch
-from league.models import Competition
+from league.models import Competition, Round
 
 
 def competition_matches(competition: Competition) -> QuerySet[Match]:
@@ -46,9 +46,12 @@ def team_results_for_standings(competition_id: int) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- team matches
-def team_matches(competition: Competition) -> QuerySet[TeamMatch]:
-    return (TeamMatch.objects.filter(competition=competition).select_related("round")
-            .order_by("round__number", "id"))
+def team_matches(competition: Competition, *, include_drafts: bool = False) -> QuerySet[TeamMatch]:
+    """The competition's team matches; those of draft rounds only for organisers (``include_drafts``)."""
+    team_matches = TeamMatch.objects.filter(competition=competition)
+    if not include_drafts:
+        team_matches = team_matches.filter(Q(round__isnull=True) | Q(round__status=Round.PUBLISHED))
+    return team_matches.select_related("round").order_by("round__number", "id")
 
 
 def team_match_page(team_match_id: int) -> TeamMatch | None:

@@ -26,6 +26,7 @@ from games.models import (
     Hand,
     HandVersion,
     Match,
+    ResultVersion,
     TeamMatch,
 )
 from league.models import Competition, Entry, Partnership, Round, new_token
@@ -335,9 +336,9 @@ def enter_game_result(match: Match, *, number: int, winner: str, hang_jacks_a: i
             "hands_counted": 0})
         match.result_level = GAME_LEVEL
         _committed(match, "result_level")
-    audit.info("match %s: game %s %s by %s: won by %s, hang jacks %s-%s, chalks %s-%s%s", match.pk, number,
-               "corrected" if correcting else "entered", label, winner, hang[SIDE_A], hang[SIDE_B], score_a, score_b,
-               f" ({reason})" if reason else "")
+        record_version(match=match, action="game corrected" if correcting else "game entered", user=user,
+                       label=label, reason=reason, data={"game": number, "winner": winner, "hang_jacks": hang,
+                                                         "chalks": {SIDE_A: score_a, SIDE_B: score_b}})
     return game
 
 
@@ -360,12 +361,13 @@ def delete_game_result(match: Match, *, number: int, reason: str, user=None, aut
         if len(entered) == 1:
             match.result_level = HAND_LEVEL
         _committed(match, "result_level")
-    audit.info("match %s: game %s deleted by %s (%s)", match.pk, number, label, reason)
+        record_version(match=match, action="game deleted", user=user, label=label, reason=reason,
+                       data={"game": number})
 
 
 def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_a: int = 0, hang_jacks_b: int = 0,
                         chalks_a: int | None = None, chalks_b: int | None = None, user=None,
-                        author_label: str = "") -> Match:
+                        author_label: str = "", reason: str = "") -> Match:
     """Record only the match's totals: games won (bullseyes) and hang jacks per side, and the chalks over all
     games when known (``chalks_known`` is False without them). The games must be a finished result under the
     competition's format (best of 3: 2–0 or 2–1; first to N: N to fewer; a single game: 1–0) and the winner is
@@ -397,9 +399,19 @@ def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_
             match.status = Match.COMPLETE
         _committed(match, "result_level", "games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a",
                    "chalks_b", "chalks_known", "winner")
-    audit.info("match %s: totals recorded by %s: games %s-%s, hang jacks %s-%s, chalks %s-%s", match.pk, label,
-               games[SIDE_A], games[SIDE_B], hang[SIDE_A], hang[SIDE_B], chalks_a, chalks_b)
+        record_version(match=match, action="totals recorded", user=user, label=label, reason=reason,
+                       data={"games": games, "hang_jacks": hang, "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
     return match
+
+
+def record_version(*, match: Match | None = None, team_match: TeamMatch | None = None, action: str, user: Any,
+                   label: str, reason: str = "", data: dict | None = None) -> ResultVersion:
+    """Keep one change to a result with who, when and why (and log it)."""
+    subject = f"match {match.pk}" if match is not None else f"team match {team_match.pk}"
+    audit.info("%s: %s by %s%s %s", subject, action, label, f" ({reason})" if reason else "", data or "")
+    return ResultVersion.objects.create(match=match, team_match=team_match, action=action, data=data or {},
+                                        author=user if _is_user(user) else None, author_label=label,
+                                        reason=str(reason or "")[:300])
 
 
 def check_format_totals(competition: Competition, games_a: int, games_b: int) -> None:
@@ -431,7 +443,7 @@ def clear_entered_result(match: Match, *, user=None, author_label: str = "", rea
         match.status = Match.SCHEDULED
         _committed(match, "result_level", "games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a",
                    "chalks_b", "chalks_known", "winner")
-    audit.info("match %s: entered result cleared by %s%s", match.pk, label, f" ({reason})" if reason else "")
+        record_version(match=match, action="result cleared", user=user, label=label, reason=reason)
     return match
 
 
@@ -449,7 +461,7 @@ def record_forfeit(match: Match, *, outcome: str, user=None, author_label: str =
         match.outcome = outcome
         match.winner, match.status = FORFEIT_WINNER[outcome], Match.COMPLETE  # known at once; the settle keeps it
         _committed(match, "outcome", "winner")
-    audit.info("match %s: %s recorded by %s", match.pk, outcome, label)
+        record_version(match=match, action="forfeit recorded", user=user, label=label, data={"outcome": outcome})
     return match
 
 
@@ -465,7 +477,7 @@ def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
         match.outcome = Match.PLAYED
         match.status = Match.IN_PROGRESS
         _committed(match, "outcome")
-    audit.info("match %s: forfeit cleared by %s", match.pk, label)
+        record_version(match=match, action="forfeit cleared", user=user, label=label)
     return match
 
 

@@ -34,8 +34,8 @@ from games.services import (
     _label,
     _pair,
     _whole,
-    audit,
     check_hang_jacks,
+    record_version,
 )
 from league.models import Competition, Entry, Partnership, Round, Team
 
@@ -382,9 +382,9 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         _refresh_standings_after_commit(team_match.competition_id)
-    audit.info("team match %s: totals recorded by %s: bullseyes %s-%s, hang jacks %s-%s, chalks %s-%s",
-               team_match.pk, label, bullseyes[SIDE_A], bullseyes[SIDE_B], hang[SIDE_A], hang[SIDE_B], chalks_a,
-               chalks_b)
+        record_version(team_match=team_match, action="totals recorded", user=user, label=label,
+                       data={"bullseyes": bullseyes, "hang_jacks": hang,
+                             "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
     return team_match
 
 
@@ -401,7 +401,7 @@ def clear_team_totals(team_match: TeamMatch, *, user=None, author_label: str = "
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         _refresh_standings_after_commit(team_match.competition_id)
-    audit.info("team match %s: totals cleared by %s", team_match.pk, label)
+        record_version(team_match=team_match, action="totals cleared", user=user, label=label)
     return team_match
 
 
@@ -431,7 +431,8 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
         _refresh_standings_after_commit(team_match.competition_id)
-    audit.info("team match %s: outcome %s recorded by %s", team_match.pk, outcome, label)
+        record_version(team_match=team_match, action="forfeit cleared" if outcome == Match.PLAYED
+                       else "forfeit recorded", user=user, label=label, data={"outcome": outcome})
     return team_match
 
 

@@ -32,7 +32,7 @@ from games.forms import (
 )
 from games.models import HAND_LEVEL, Hand, Match
 from league import selectors
-from league.permissions import can_enter_hands, can_view_competition, is_organiser
+from league.permissions import can_enter_hands, can_view_match, is_organiser
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 SUITS = [("C", "♣", "clubs"), ("D", "♦", "diamonds"), ("H", "♥", "hearts"), ("S", "♠", "spades")]
@@ -56,7 +56,7 @@ def _not_allowed(request: HttpRequest, match: Match, message: str) -> HttpRespon
     """Anonymous → log in; a draft the user may not see → 404; otherwise 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if not can_view_competition(request.user, match.competition):
+    if not can_view_match(request.user, match):
         raise Http404("No such match.")
     raise PermissionDenied(message)
 
@@ -92,7 +92,7 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such match.")
     match, games = sheet
     can_enter = can_enter_hands(request.user, match)
-    if not can_enter and not can_view_competition(request.user, match.competition):
+    if not can_enter and not can_view_match(request.user, match):
         raise Http404("No such match.")
     return render(request, "games/sheet.html", {
         "match": match, "competition": match.competition, "club": match.competition.club, "games": games,
@@ -123,7 +123,7 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
         "by_hand": by_hand,
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
         "seat_names": [name or f"Seat {seat}" for seat, name in enumerate(names)],
-        "can_view_sheet": can_view_competition(request.user, match.competition) or access.token is None,
+        "can_view_sheet": can_view_match(request.user, match) or access.token is None,
     }
 
 

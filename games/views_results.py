@@ -28,7 +28,7 @@ from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
 from games.views import EntryAccess, _not_allowed, entry_view
 from league import selectors
 from league.models import Competition
-from league.permissions import can_enter_hands, can_view_competition, is_organiser
+from league.permissions import can_enter_hands, can_view_competition, can_view_match, is_organiser
 
 BLANK_ROWS = {1: 18, 2: 16, 3: 12, 4: 12}  # rows a blank game gets on the printed sheet, by games on the page
 MAX_PRINTED_GAMES = 6
@@ -193,7 +193,7 @@ def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     if sheet is None:
         raise Http404("No such match.")
     match, games = sheet
-    if not can_view_competition(request.user, match.competition) and not can_enter_hands(request.user, match):
+    if not can_view_match(request.user, match) and not can_enter_hands(request.user, match):
         raise Http404("No such match.")
     competition = match.competition
     blank = request.GET.get("blank") not in (None, "", "0")
@@ -244,7 +244,7 @@ def _printed_game(sheet: Any) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- team matches
 def _visible_team_match(request: HttpRequest, pk: int) -> TeamMatch:
     team_match = game_selectors.team_match_page(pk)
-    if team_match is None or not can_view_competition(request.user, team_match.competition):
+    if team_match is None or not can_view_match(request.user, team_match):
         raise Http404("No such team match.")
     return team_match
 
@@ -269,10 +269,11 @@ def _competition_or_404(request: HttpRequest, club_slug: str, competition_slug: 
 
 def team_match_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = _competition_or_404(request, club_slug, competition_slug)
+    organiser = is_organiser(request.user, competition.club_id)
     return render(request, "games/team_matches.html", {
         "competition": competition, "club": competition.club,
-        "team_matches": list(game_selectors.team_matches(competition)),
-        "is_organiser": is_organiser(request.user, competition.club_id),
+        "team_matches": list(game_selectors.team_matches(competition, include_drafts=organiser)),
+        "is_organiser": organiser,
     })
 
 

@@ -28,6 +28,32 @@ def can_view_competition(user: Any, competition: Competition) -> bool:
     return competition.published or is_organiser(user, competition.club_id)
 
 
+def in_draft_round(match: Any) -> bool:
+    """The match (or team match) belongs to a round whose pairings are still a draft."""
+    round_ = match.round if getattr(match, "round_id", None) else None
+    return round_ is not None and not round_.is_published
+
+
+def can_view_match(user: Any, match: Any) -> bool:
+    """A match is public when its competition is published and its round is not a draft; organisers see all."""
+    if is_organiser(user, match.competition.club_id):
+        return True
+    return match.competition.published and not in_draft_round(match)
+
+
+def visible_matches_filter(user: Any):
+    """``Match`` / ``TeamMatch`` rows the user may list: published rounds (or none) of the competitions the
+    user may see, and every match of the clubs the user organises."""
+    from django.db.models import Q
+
+    public = Q(competition__published=True) & (Q(round__isnull=True) | Q(round__status="published"))
+    if user is None or not user.is_authenticated:
+        return public
+    if user.is_superuser:
+        return Q()
+    return public | Q(competition__club__roles__user=user, competition__club__roles__role=ClubRole.ORGANISER)
+
+
 def token_matches(match: Any, token: str | None) -> bool:
     """The private link's token is valid for this match and not revoked (compared in constant time)."""
     if not token or match.entry_token_revoked:
@@ -36,12 +62,16 @@ def token_matches(match: Any, token: str | None) -> bool:
 
 
 def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
+    """Organisers always; scorekeepers (an account given the match, or its private link) once the match's
+    round is published."""
+    if user is not None and user.is_authenticated and is_organiser(user, match.competition.club_id):
+        return True
+    if in_draft_round(match):
+        return False
     if token_matches(match, token):
         return True
     if user is None or not user.is_authenticated:
         return False
-    if is_organiser(user, match.competition.club_id):
-        return True
     return match.scorekeepers.filter(pk=user.pk).exists()
 
 

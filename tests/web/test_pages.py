@@ -488,10 +488,10 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
         post(enter_url(match), hand_data(number))
     hand = Hand.objects.get(game__match=match, number=1)
     services.correct_hand(hand=hand, mode=Hand.CHALK, entry=hand.entry, reason="same", user=scene["scorekeeper"])
-    with django_assert_max_num_queries(9):  # + session, user and the permission checks
+    with django_assert_max_num_queries(10):  # + session, user and the permission checks
         client.get(reverse("match_sheet", args=[match.pk]))
     client.logout()
-    with django_assert_num_queries(4):  # match with sides and players, games, hands, versions
+    with django_assert_num_queries(5):  # match with sides and players, games, hands, versions, result history
         client.get(reverse("match_sheet", args=[match.pk]))
     with django_assert_num_queries(3):  # competition, matches, standings
         client.get(reverse("competition", args=[scene["club"].slug, scene["competition"].slug]))

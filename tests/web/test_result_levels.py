@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -501,3 +502,23 @@ def test_api_match_totals_and_forfeit(api, scene, commit):
     assert response.status_code == 200 and (response.json()["status"], response.json()["winner"]) == ("complete", "a")
     assert commit(organiser.delete, forfeit).json()["outcome"] == "played"
     assert commit(APIClient().post, url, {"games_a": 2, "games_b": 0}, format="json").status_code in (401, 403)
+
+
+@pytest.mark.django_db
+def test_every_change_to_an_entered_result_is_a_version_with_who_when_and_why():
+    from games.models import ResultVersion
+
+    competition = make_competition(match_format=Competition.BEST_OF, match_games=3)
+    match = make_match(competition)
+    organiser = make_organiser(competition.club)
+    services.record_match_totals(match, games_a=2, games_b=1, hang_jacks_a=1, user=organiser)
+    services.record_match_totals(Match.objects.get(pk=match.pk), games_a=1, games_b=2, user=organiser,
+                                 reason="sides swapped on the sheet")
+    services.record_forfeit(Match.objects.get(pk=match.pk), outcome=Match.FORFEIT_A, author_label="committee")
+    versions = list(ResultVersion.objects.filter(match=match))
+    assert [v.action for v in versions] == ["totals recorded", "totals recorded", "forfeit recorded"]
+    assert versions[0].data["games"] == {"a": 2, "b": 1} and versions[1].data["games"] == {"a": 1, "b": 2}
+    assert versions[1].reason == "sides swapped on the sheet" and versions[1].author == organiser
+    assert versions[2].author is None and versions[2].author_label == "committee"
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "Result history" in page and "sides swapped on the sheet" in page and "committee" in page
