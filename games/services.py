@@ -418,9 +418,7 @@ def check_format_totals(competition: Competition, games_a: int, games_b: int) ->
     """The games of a finished match under the competition's format: the winner has exactly the games needed,
     the loser fewer."""
     needed = competition.games_to_win()
-    fmt = competition.get_match_format_display().lower()
-    if competition.match_format != Competition.SINGLE:
-        fmt += f" ({competition.match_games})"
+    fmt = competition.format_label.lower()
     if max(games_a, games_b) != needed or min(games_a, games_b) >= needed:
         field = "games_a" if games_a > needed or (games_a < needed and games_b < needed) else "games_b"
         raise EntryError(field, f"{games_a}–{games_b} is not a result of {fmt}: the winner has won {needed} "

@@ -164,6 +164,14 @@ class Competition(models.Model):
     def engine_ruleset(self) -> Ruleset:
         return Ruleset.from_dict(self.ruleset or None)
 
+    @property
+    def format_label(self) -> str:
+        """The match format in words: "A single game", "Best of 3 games", "First to 2 games"."""
+        if self.match_format == self.SINGLE:
+            return "A single game"
+        plural = "s" if self.match_games != 1 else ""
+        return f"{'Best of' if self.match_format == self.BEST_OF else 'First to'} {self.match_games} game{plural}"
+
     def games_to_win(self) -> int:
         """Games a side needs to win a match under the match format."""
         if self.match_format == self.SINGLE:

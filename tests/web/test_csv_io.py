@@ -251,7 +251,7 @@ def test_bad_results_report_every_row_by_line_and_column_and_store_nothing(leagu
     assert reasons[(3, "date")].startswith("is not a date: '31/02/2025'")
     assert reasons[(3, "side_b")] == "no partnership 'Nobody Here' entered in Season League"
     assert reasons[(4, "side_a")] == "Hang Jack Kings v Bamboo Bullseye in round 1 is already on line 2"
-    assert "3–1 is not a result of best of n games (3)" in reasons[(5, "games_a")]  # from games.services
+    assert "3–1 is not a result of best of 3 games" in reasons[(5, "games_a")]  # from games.services
     assert reasons[(6, "games_a")] == "must be a whole number, got 'two'"
     assert reasons[(7, "side_b")] == "a side cannot play itself"
     assert report.created == {}
@@ -508,7 +508,7 @@ def test_import_command_prints_each_error_and_exits_2(league, entered, capsys):
         "line 3, column date: is not a date: '31/02/2025' (write 2025-05-03 or 03/05/2025, day first)",
         "line 3, column side_b: no partnership 'Nobody Here' entered in Season League",
         "line 4, column side_a: Hang Jack Kings v Bamboo Bullseye in round 1 is already on line 2",
-        "line 5, column games_a: 3–1 is not a result of best of n games (3): the winner has won 2 games, the loser "
+        "line 5, column games_a: 3–1 is not a result of best of 3 games: the winner has won 2 games, the loser "
         "fewer",
         "line 6, column games_a: must be a whole number, got 'two'",
         "line 7, column side_b: a side cannot play itself",
