@@ -275,7 +275,7 @@ def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_
     print(f"seed_demo on PostgreSQL: {took:.1f} s")
     assert "Demo built" in out.getvalue() and "organiser / allfours-demo" in out.getvalue()
     assert app.conf.task_always_eager is False
-    assert redis.Redis.from_url(app.conf.broker_url).llen("celery") == 0
+    assert redis.Redis.from_url(app.conf.broker_url).llen(app.conf.task_default_queue) == 0
     assert (Club.objects.count(), Player.objects.count(), Partnership.objects.count()) == (3, 30, 15)
     league = Competition.objects.get(slug="inter-bar-league-2025")
     assert league.published and league.games_to_win() == 2
@@ -285,9 +285,26 @@ def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_
     assert list(in_progress.scorekeepers.values_list("username", flat=True)) == ["scorekeeper"]
     assert not matches.exclude(settled_version=models.F("version")).exists()
     assert StandingRow.objects.filter(competition=league).count() == 8
-    hands = Hand.objects.count()
+    hands, all_matches = Hand.objects.count(), Match.objects.count()
+    assert_other_events(out.getvalue())
 
     out = io.StringIO()
     call_command("seed_demo", stdout=out)
     assert "already in place" in out.getvalue()
-    assert (Hand.objects.count(), Match.objects.count(), Player.objects.count()) == (hands, 28, 30)
+    assert (Hand.objects.count(), Match.objects.count(), Player.objects.count()) == (hands, all_matches, 30)
+
+
+def assert_other_events(output: str) -> None:
+    """The Swiss night, the knockout and the team league of the demo, and everyone's ratings."""
+    from games.models import TeamMatch
+    from league.models import Bye, PlayerRating, Round
+
+    swiss = Competition.objects.get(slug="friday-open-swiss")
+    assert list(swiss.rounds.values_list("number", "status")) == [(1, Round.PUBLISHED), (2, Round.PUBLISHED),
+                                                                   (3, Round.DRAFT)]
+    assert Match.objects.filter(round__competition=swiss, round__number__lte=2, status=Match.COMPLETE).count() == 14
+    assert Bye.objects.filter(round__competition=swiss).count() == 3  # fifteen pairs: one sits out each round
+    knockout = Competition.objects.get(slug="christmas-knockout-2025")
+    assert knockout.rounds.filter(status=Round.PUBLISHED).count() == 2
+    assert TeamMatch.objects.filter(status=TeamMatch.COMPLETE, winner="a", bullseyes_a=22).count() == 1
+    assert PlayerRating.objects.count() == 30 and "semi-finals paired" in output

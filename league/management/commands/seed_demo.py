@@ -1,10 +1,19 @@
 """``manage.py seed_demo``: a realistic demo league whose hands were played by the engine's bots.
 
-Three clubs, thirty players, fifteen partnerships; a published inter-bar league of eight pairs
-(best of 3 games to 14) with its round-robin schedule, the first rounds played hand by hand by the
-heuristic bots and stored through ``games.services.enter_hand`` exactly as a scorekeeper's entries
-are, one match in progress, and a draft knockout. Users: ``organiser`` (runs both competitions'
-clubs), ``scorekeeper`` (given the match in progress) and the superuser ``admin``.
+Three clubs, thirty players, fifteen partnerships, and one event of each kind the app runs:
+
+- a published inter-bar league of eight pairs (best of 3 games to 14), its round-robin schedule from
+  the pairing engine, the first rounds played hand by hand by the heuristic bots and stored through
+  ``games.services.enter_hand`` exactly as a scorekeeper's entries are, and one match in progress;
+- a Swiss open night of all fifteen pairs (pairs of one club kept apart, a bye each round), two rounds
+  paired by the pairing task and kept as match totals only, the third round a draft for review;
+- a seeded knockout cup (best of 3, third-place match) whose first round is played;
+- an inter-club team league (three tables a side racing to 22 bullseyes) with one team match decided
+  and one seated;
+- everyone's ratings, rebuilt from all those results.
+
+Users: ``organiser`` (runs every demo club), ``scorekeeper`` (given the match in progress) and the
+superuser ``admin``.
 
 Idempotent: a second run finds the demo in place and only resets the demo users' passwords;
 ``--reset`` wipes the demo clubs and everything under them first. Every match is dealt from its
@@ -29,9 +38,12 @@ from django.utils import timezone
 from engine import HandState, Ruleset
 from engine.bots import make_bot
 from engine.cards import CARD_NAMES
-from games import services
-from games.models import Hand, Match
-from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round
+from games import services, team_services
+from games.models import Hand, Match, TeamMatch
+from league import entries, rounds
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round, Team
+from league.pairing import pair
+from league.ratings import rebuild_ratings
 
 DEMO_PASSWORD = "allfours-demo"
 ORGANISER, SCOREKEEPER, ADMIN = "organiser", "scorekeeper", "admin"
@@ -60,6 +72,9 @@ CLUBS: list[tuple[str, str, str, list[tuple[str, str]], list[str]]] = [
 DEMO_CLUB_SLUGS = [slug for _, slug, *_ in CLUBS]
 LEAGUE_CLUB, LEAGUE_SLUG = "bamboo-corner", "inter-bar-league-2025"
 KNOCKOUT_CLUB, KNOCKOUT_SLUG = "crossroads-rumshop", "christmas-knockout-2025"
+SWISS_CLUB, SWISS_SLUG = "pelican-sports-club", "friday-open-swiss"
+TEAMS_CLUB, TEAMS_SLUG = "bamboo-corner", "tri-bar-team-challenge"
+SWISS_ROUNDS_PLAYED = 2         # Swiss rounds paired, published and played; the next one is a draft
 LEAGUE_ENTRANTS = {"bamboo-corner": 3, "pelican-sports-club": 3, "crossroads-rumshop": 2}
 ROUNDS_PLAYED = 3               # whole rounds played before the current one
 CURRENT_ROUND_COMPLETE = 3      # matches of the current round already finished; the next is in progress
@@ -106,7 +121,7 @@ class Command(BaseCommand):
 def login_lines() -> str:
     return "\n".join([
         "Demo logins:",
-        f"  organiser:   {ORGANISER} / {DEMO_PASSWORD}   (runs Bamboo Corner's league and Crossroads' knockout)",
+        f"  organiser:   {ORGANISER} / {DEMO_PASSWORD}   (runs every demo club's competitions)",
         f"  scorekeeper: {SCOREKEEPER} / {DEMO_PASSWORD}   (enters hands for the match in progress)",
         f"  superuser:   {ADMIN} / {DEMO_PASSWORD}   (/admin/)",
     ])
@@ -139,7 +154,9 @@ def wipe_demo() -> str:
     clubs = Club.objects.filter(slug__in=DEMO_CLUB_SLUGS)
     removed: dict[str, int] = {}
     with transaction.atomic():
-        for queryset in (Match.objects.filter(competition__club__in=clubs), Competition.objects.filter(club__in=clubs),
+        for queryset in (Match.objects.filter(competition__club__in=clubs),
+                         TeamMatch.objects.filter(competition__club__in=clubs),
+                         Competition.objects.filter(club__in=clubs),
                          Partnership.objects.filter(club__in=clubs), Player.objects.filter(home_club__in=clubs),
                          clubs):
             for label, count in queryset.delete()[1].items():
@@ -161,14 +178,16 @@ def build_demo(users: dict[str, Any], log=print) -> str:
         hands += play_match(match, user=users[ORGANISER], mode=mode)
     in_progress = this_round[CURRENT_ROUND_COMPLETE]
     hands += play_match(in_progress, user=users[SCOREKEEPER], mode=Hand.RECORD, stop_after=(2, IN_PROGRESS_HANDS))
-    in_progress.scorekeepers.add(users[SCOREKEEPER])
+    others = [run_knockout(knockout, users[ORGANISER]), run_swiss(users[ORGANISER]), run_team_league(users[ORGANISER])]
+    rebuild_ratings()
+    in_progress.scorekeepers.add(users[SCOREKEEPER])  # the last step: ``demo_complete`` looks for it
     complete = Match.objects.filter(competition=league, status=Match.COMPLETE).count()
     log(f"In progress: {in_progress} (round {current}, table {in_progress.table}); scorekeeper: {SCOREKEEPER}")
     return (f"{Club.objects.filter(slug__in=DEMO_CLUB_SLUGS).count()} clubs, "
             f"{Player.objects.filter(home_club__slug__in=DEMO_CLUB_SLUGS).count()} players, "
             f"{Partnership.objects.filter(club__slug__in=DEMO_CLUB_SLUGS).count()} partnerships; "
             f"'{league}': {len(matches)} matches in {league.rounds.count()} rounds, {complete} complete, "
-            f"1 in progress, {hands} hands played by the heuristic bots; draft '{knockout}'")
+            f"1 in progress, {hands} hands played by the heuristic bots; " + "; ".join(others))
 
 
 def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
@@ -184,8 +203,8 @@ def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
                                            club=club)
                 for i, pair_name in enumerate(pair_names)
             ]
-        for slug in (LEAGUE_CLUB, KNOCKOUT_CLUB):
-            ClubRole.objects.create(club=clubs[slug], user=users[ORGANISER], role=ClubRole.ORGANISER)
+        for club in clubs.values():
+            ClubRole.objects.create(club=club, user=users[ORGANISER], role=ClubRole.ORGANISER)
 
         league = Competition.objects.create(
             club=clubs[LEAGUE_CLUB], name="Inter-Bar League 2025", slug=LEAGUE_SLUG, season="2025", players=4,
@@ -197,29 +216,39 @@ def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
 
         knockout = Competition.objects.create(
             club=clubs[KNOCKOUT_CLUB], name="Christmas Knockout 2025", slug=KNOCKOUT_SLUG, season="2025", players=4,
-            ruleset={}, match_format=Competition.SINGLE, match_games=1, published=False)
+            ruleset={}, match_format=Competition.BEST_OF, match_games=3, published=True,
+            system=Competition.KNOCKOUT, third_place_match=True, result_level=Competition.MATCH)
+        seed = 0
         for slug, n in LEAGUE_ENTRANTS.items():
             for partnership in pairs[slug][n:]:
-                Entry.objects.create(competition=knockout, partnership=partnership)
+                seed += 1
+                Entry.objects.create(competition=knockout, partnership=partnership, seed=seed)
+
+        swiss = Competition.objects.create(
+            club=clubs[SWISS_CLUB], name="Friday Open Swiss", slug=SWISS_SLUG, season="2025", players=4,
+            match_format=Competition.BEST_OF, match_games=3, published=True, system=Competition.SWISS,
+            planned_rounds=4, avoid_same_club=True, result_level=Competition.MATCH,
+            tiebreaks=["match_points", "buchholz", "bullseye_difference", "hang_jacks_for"],
+            bye_policy=Competition.BYE_FIXED, bye_score={"bullseyes_for": 2})
+        for seed, partnership in enumerate((p for slug in DEMO_CLUB_SLUGS for p in pairs[slug]), start=1):
+            Entry.objects.create(competition=swiss, partnership=partnership, seed=seed)
+
+        teams = Competition.objects.create(
+            club=clubs[TEAMS_CLUB], name="Tri-Bar Team Challenge", slug=TEAMS_SLUG, season="2025", players=4,
+            published=True, system=Competition.ROUND_ROBIN, entrant_kind=Competition.TEAMS,
+            result_level=Competition.MATCH, team_tables=3, team_mode=Competition.TEAM_RACE, team_target=22,
+            tiebreaks=["wins", "bullseye_difference", "hang_jacks_for"])
+        for slug in DEMO_CLUB_SLUGS:
+            entries.create_team(competition=teams, name=clubs[slug].name, club=clubs[slug],
+                                partnerships=pairs[slug][:3])
     return league, knockout
 
 
 def round_robin(entrants: list) -> list[list[tuple]]:
-    """The circle method: every entrant meets every other once; sides alternate for the fixed entrant."""
-    field = list(entrants) + ([None] if len(entrants) % 2 else [])
-    n = len(field)
-    rounds = []
-    for r in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            a, b = field[i], field[n - 1 - i]
-            if i == 0 and r % 2:
-                a, b = b, a
-            if a is not None and b is not None:
-                pairs.append((a, b))
-        rounds.append(pairs)
-        field = [field[0], field[-1], *field[1:-1]]
-    return rounds
+    """The league's schedule from the pairing engine (circle method, sides balanced over the season)."""
+    by_id = {str(index): entrant for index, entrant in enumerate(entrants)}
+    schedule = pair({"system": "round_robin", "entrants": [{"id": key} for key in by_id]})
+    return [[(by_id[p["a"]], by_id[p["b"]]) for p in pairings] for pairings in schedule["rounds"]]
 
 
 def schedule_round_robin(league: Competition, entrants: list[Partnership]) -> None:
@@ -235,6 +264,60 @@ def schedule_round_robin(league: Competition, entrants: list[Partnership]) -> No
                 competition=league, round=round_, side_a=a, side_b=b, side_a_name=a.display_name,
                 side_b_name=b.display_name, table=f"Table {table}", first_dealer=rng.randrange(4),
                 scheduled_at=timezone.make_aware(datetime.combine(day, clock(19, 30))))
+
+
+# ----------------------------------------------------------------------------- the other events
+def pair_and_publish(competition: Competition, organiser) -> Round:
+    """Pair the next round by the pairing task (in-process here) and publish it."""
+    round_ = rounds.request_pairing(competition, user=organiser)
+    round_.refresh_from_db()
+    if round_.pairing_state != Round.DONE:
+        raise CommandError(f"pairing {round_} of {competition} failed: {round_.pairing_message}")
+    return rounds.publish_round(round_, organiser)
+
+
+def record_totals(match: Match, rng: random.Random, organiser) -> None:
+    """A best-of-3 result as a club that keeps only totals writes it: games and hang jacks per side."""
+    loser_games = rng.choice((0, 1, 1))
+    winner = "a" if rng.random() < 0.5 else "b"
+    games = {winner: 2, "b" if winner == "a" else "a": loser_games}
+    services.record_match_totals(match, games_a=games["a"], games_b=games["b"], hang_jacks_a=rng.choice((0, 0, 1)),
+                                 hang_jacks_b=rng.choice((0, 0, 1)), user=organiser)
+
+
+def run_knockout(knockout: Competition, organiser) -> str:
+    rng = random.Random(KNOCKOUT_SLUG)
+    first = pair_and_publish(knockout, organiser)
+    for match in Match.objects.filter(round=first).select_related("competition").order_by("bracket_position"):
+        record_totals(match, rng, organiser)
+    pair_and_publish(knockout, organiser)
+    return f"'{knockout}': round 1 played, the semi-finals paired"
+
+
+def run_swiss(organiser) -> str:
+    swiss = Competition.objects.get(club__slug=SWISS_CLUB, slug=SWISS_SLUG)
+    rng = random.Random(SWISS_SLUG)
+    for _ in range(SWISS_ROUNDS_PLAYED):
+        round_ = pair_and_publish(swiss, organiser)
+        for match in Match.objects.filter(round=round_).select_related("competition").order_by("id"):
+            record_totals(match, rng, organiser)
+    rounds.request_pairing(swiss, user=organiser)  # a draft for the organiser to review and publish
+    return f"'{swiss}': {SWISS_ROUNDS_PLAYED} rounds played, round {SWISS_ROUNDS_PLAYED + 1} a draft"
+
+
+def run_team_league(organiser) -> str:
+    """Round 1 of the team league: one team match decided overall (22 bullseyes to 17), one seated."""
+    teams = Competition.objects.get(club__slug=TEAMS_CLUB, slug=TEAMS_SLUG)
+    by_club = {team.club.slug: team for team in Team.objects.filter(competition=teams).select_related("club")}
+    bamboo, pelican, crossroads = (by_club[slug] for slug in DEMO_CLUB_SLUGS)
+    round_ = Round.objects.create(competition=teams, number=1, name="Round 1", status=Round.PUBLISHED,
+                                  published_at=timezone.now())
+    decided = team_services.create_team_match(teams, bamboo, pelican, round=round_)
+    team_services.record_team_totals(decided, 22, 17, hang_jacks_a=3, hang_jacks_b=2, user=organiser)
+    seated = team_services.create_team_match(teams, crossroads, bamboo, round=round_)
+    team_services.set_team_tables(seated, list(zip(crossroads.partnerships.order_by("id"),
+                                                   bamboo.partnerships.order_by("id"), strict=True)))
+    return f"'{teams}': {decided} decided, {seated} seated at 3 tables"
 
 
 # ----------------------------------------------------------------------------- playing
