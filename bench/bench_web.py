@@ -529,11 +529,13 @@ def build_league(partnerships: int = 64, matches: int = 2_000, *, seed: int = 1,
                 winner = next((s for s in "ab" if wins.count(s) >= needed), "")
                 hands = sum(len(g.hands) for g in games) + len(partial)
                 status = Match.COMPLETE if winner else (Match.IN_PROGRESS if hands else Match.SCHEDULED)
+                chalks, hang = _match_totals(games, partial)
                 objects.append(Match(
                     competition=competition, round=rounds[r], side_a=pairs[a], side_b=pairs[b],
                     side_a_name=pairs[a].display_name, side_b_name=pairs[b].display_name,
                     table=str(index % 32 + 1), first_dealer=first_dealer, status=status,
                     games_a=wins.count("a"), games_b=wins.count("b"), winner=winner,
+                    chalks_a=chalks[0], chalks_b=chalks[1], hang_jacks_a=hang[0], hang_jacks_b=hang[1],
                     version=hands, settled_version=hands))
             stored = Match.objects.bulk_create(objects, batch_size=500)
             game_rows, hand_specs = [], []
@@ -572,6 +574,18 @@ def build_league(partnerships: int = 64, matches: int = 2_000, *, seed: int = 1,
         if progress is not None:
             progress(f"    {counts['matches']:,} matches, {counts['games']:,} games, {counts['hands']:,} hands")
     return {"competition": competition, "club": club, **counts}
+
+
+def _match_totals(games: list[GameScript], partial: list[tuple[int, dict, dict]]) -> tuple[list[int], list[int]]:
+    """Chalks and hang jacks over the match's games, as ``settle_match`` keeps them on the match."""
+    chalks = [sum(g.score[side] for g in games) for side in (0, 1)]
+    hang = [sum(g.hang_jacks[side] for g in games) for side in (0, 1)]
+    if partial:
+        after = partial[-1][2]["score_after"]
+        part_hang = GameScript(0, partial, 0).hang_jacks
+        chalks = [chalks[side] + after[side] for side in (0, 1)]
+        hang = [hang[side] + part_hang[side] for side in (0, 1)]
+    return chalks, hang
 
 
 def _plan_match(kind: str, first_dealer: int, p_a: float, needed: int, scripts: dict[tuple[int, str], list[GameScript]],

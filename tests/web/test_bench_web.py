@@ -90,7 +90,8 @@ def snapshot():
     from games.models import Game, Hand, Match
 
     return (list(Match.objects.order_by("id").values("id", "status", "games_a", "games_b", "winner", "version",
-                                                     "settled_version")),
+                                                     "settled_version", "chalks_a", "chalks_b", "hang_jacks_a",
+                                                     "hang_jacks_b")),
             list(Game.objects.order_by("id").values("match_id", "number", "first_dealer", "score_a", "score_b",
                                                     "hang_jacks_a", "hang_jacks_b", "winner", "next_dealer",
                                                     "hands_counted")),
