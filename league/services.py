@@ -120,8 +120,8 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
 
 
 # ----------------------------------------------------------------------------- creating (API and pages)
-RESERVED_SLUGS = frozenset({"import", "new", "edit", "manage", "players", "teams", "entries", "rounds", "bracket",
-                            "standings", "results", "setup"})  # words the club and competition URLs use
+RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "teams", "entries",
+                            "rounds", "bracket", "standings", "results", "setup"})  # words the page URLs use
 
 
 def unique_slug(queryset, text: str, wanted: str = "") -> str:
