@@ -19,7 +19,6 @@ import argparse
 import gc
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -35,6 +34,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.report import (  # noqa: E402
+    argument_parser,
+    best_and_median,
+    child_env,
+    figure,
+    finish,
+    format_table,
+    log,
+    quantile,
+)
 from engine.errors import EngineError  # noqa: E402
 from engine.game import GameState  # noqa: E402
 from engine.hand import BEG, BEG_ACTION, GIVE, STAND, HandState  # noqa: E402
@@ -53,23 +62,24 @@ TARGETS = {
 }
 
 
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
 # ---------------------------------------------------------------------------------------- (a)
 def play_random_hand(players: int, dealer: int, rng: random.Random) -> HandState:
     """Deal, kick, a random beg decision (stand or beg, then give or run uniformly among the legal
     choices), every trick by ``playout_random``, and the scoring."""
     rand = rng.random
     hand = HandState.deal(players, dealer, rng)
+    beg_at_random(hand, rand)
+    hand.playout_random(rand)
+    return hand
+
+
+def beg_at_random(hand: HandState, rand: Callable[[], float]) -> None:
+    """At the beg: stand or beg, then give or run the pack, uniformly among the legal choices."""
     if hand.phase == BEG:
         hand.apply(STAND if rand() < 0.5 else BEG_ACTION)
         if hand.phase == GIVE:
             legal = hand.legal_actions()
             hand.apply(legal[int(rand() * len(legal))])
-    hand.playout_random(rand)
-    return hand
 
 
 def bench_random_hands(players: int = 4, hands: int = 20_000, repeats: int = 5, seed: int = 1) -> dict[str, Any]:
@@ -81,8 +91,7 @@ def bench_random_hands(players: int = 4, hands: int = 20_000, repeats: int = 5, 
         for i in range(hands):
             play_random_hand(players, i % players, rng)
         rates.append(hands / (time.perf_counter() - started))
-    return {"players": players, "hands": hands, "rates": rates, "best": max(rates),
-            "median": statistics.median(rates)}
+    return {"players": players, "hands": hands, "rates": rates, **best_and_median(rates)}
 
 
 # ---------------------------------------------------------------------------------------- (b)
@@ -98,11 +107,7 @@ def generate_records(count: int, seed: int = 1) -> list[str]:
         score = (rng.randrange(14), rng.randrange(14)) if rng.random() < 0.2 else (0, 0)
         rand = rng.random
         hand = HandState.deal(players, rng.randrange(players), rng, score=score)
-        if hand.phase == BEG:
-            hand.apply(STAND if rand() < 0.5 else BEG_ACTION)
-            if hand.phase == GIVE:
-                legal = hand.legal_actions()
-                hand.apply(legal[int(rand() * len(legal))])
+        beg_at_random(hand, rand)
         hand.playout_random(rand)
         lines.append(dumps(hand.to_record()))
     return lines
@@ -115,12 +120,6 @@ def score_command(path: str | None = None, workers: int = 1) -> list[str]:
     return command + ([path] if path else [])
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
-
-
 def bench_score_subprocess(path: str, count: int, repeats: int = 3, workers: int = 1) -> dict[str, Any]:
     """Records per second through ``python -m engine score --jsonl FILE`` in a subprocess: wall time
     from start to exit, so it includes the interpreter's start, reading, JSON parsing, full
@@ -128,7 +127,7 @@ def bench_score_subprocess(path: str, count: int, repeats: int = 3, workers: int
     rates, walls = [], []
     for run in range(repeats):
         started = time.perf_counter()
-        done = subprocess.run(score_command(path, workers), cwd=ROOT, env=_env(), capture_output=True)
+        done = subprocess.run(score_command(path, workers), cwd=ROOT, env=child_env(), capture_output=True)
         wall = time.perf_counter() - started
         if done.returncode != 0:
             raise RuntimeError(f"score --jsonl exited {done.returncode}: {done.stderr.decode()[-500:]}")
@@ -138,8 +137,7 @@ def bench_score_subprocess(path: str, count: int, repeats: int = 3, workers: int
                 raise RuntimeError(f"score --jsonl gave {len(out)} lines for {count} records, or errors")
         walls.append(wall)
         rates.append(count / wall)
-    return {"records": count, "workers": workers, "rates": rates, "walls": walls, "best": max(rates),
-            "median": statistics.median(rates)}
+    return {"records": count, "workers": workers, "rates": rates, "walls": walls, **best_and_median(rates)}
 
 
 def bench_score_inprocess(lines: list[str], repeats: int = 3) -> dict[str, Any]:
@@ -155,7 +153,7 @@ def bench_score_inprocess(lines: list[str], repeats: int = 3) -> dict[str, Any]:
         rates.append(len(data) / (time.perf_counter() - started))
         if bad or len(out) != len(data):
             raise RuntimeError(f"{bad} of {len(data)} generated records were rejected")
-    return {"records": len(data), "rates": rates, "best": max(rates), "median": statistics.median(rates)}
+    return {"records": len(data), "rates": rates, **best_and_median(rates)}
 
 
 # ---------------------------------------------------------------------------------------- (c)
@@ -188,17 +186,8 @@ def bench_montecarlo(decisions: int = 100, seed: int = 1) -> dict[str, Any]:
                 action = legal[int(rng.random() * len(legal))]
             game.apply(action, seat)
     times.sort()
-    return {"decisions": len(times), "median": statistics.median(times), "p90": _quantile(times, 0.9),
+    return {"decisions": len(times), "median": statistics.median(times), "p90": quantile(times, 0.9),
             "max": times[-1], "mean": statistics.fmean(times)}
-
-
-def _quantile(ordered: list[float], q: float) -> float:
-    if len(ordered) == 1:
-        return ordered[0]
-    position = q * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 # ---------------------------------------------------------------------------------------- (d)
@@ -274,7 +263,7 @@ def bench_states(count: int = 1_000, seed: int = 1, isolated: bool = True) -> di
         return measure_states(count, seed)
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--measure-states", str(count), "--seed", str(seed)],
-        cwd=ROOT, env=_env(), capture_output=True, text=True,
+        cwd=ROOT, env=child_env(), capture_output=True, text=True,
     )
     if done.returncode != 0:
         raise RuntimeError(f"state measurement failed: {done.stderr[-500:]}")
@@ -282,20 +271,6 @@ def bench_states(count: int = 1_000, seed: int = 1, isolated: bool = True) -> di
 
 
 # ---------------------------------------------------------------------------------------- report
-def figure(name: str, label: str, value: float | None, unit: str, target: float | None = None,
-           op: str = ">=", detail: str = "", data: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One printed figure; ``status`` is PASS/FAIL against the target, ``info`` without one, ``SKIP``."""
-    if value is None:
-        status = "SKIP"
-    elif target is None:
-        status = "info"
-    else:
-        ok = {">=": value >= target, "<=": value <= target, "<": value < target}[op]
-        status = "PASS" if ok else "FAIL"
-    return {"name": name, "label": label, "value": value, "unit": unit, "target": target, "op": op,
-            "status": status, "detail": detail, "data": data or {}}
-
-
 def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
             progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
     figures = []
@@ -357,38 +332,12 @@ def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
     return figures
 
 
-def _number(value: float | None, unit: str) -> str:
-    if value is None:
-        return "-"
-    if unit == "s":
-        return f"{value:.3f}"
-    if unit == "MB":
-        return f"{value:.1f}"
-    return f"{value:,.0f}"
-
-
 def format_report(figures: list[dict[str, Any]], mode: str) -> str:
-    lines = [
-        f"All Fours engine benchmark ({mode}): Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"{platform.machine()}",
-        f"{'figure':<44} {'value':>12} {'unit':<9} {'target':>14}  {'':<6} detail",
-    ]
-    for f in figures:
-        target = "" if f["target"] is None else f"{f['op']} {_number(f['target'], f['unit'])}"
-        lines.append(f"{f['label']:<44} {_number(f['value'], f['unit']):>12} {f['unit']:<9} {target:>14}  "
-                     f"{f['status']:<6} {f['detail']}")
-    failed = [f["name"] for f in figures if f["status"] == "FAIL"]
-    lines.append("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
-    return "\n".join(lines)
+    return format_table(figures, f"engine benchmark ({mode})")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes (a few seconds)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser = argument_parser(__doc__, quick="small sizes (a few seconds)")
     parser.add_argument("--measure-states", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure_states is not None:  # the child process of (d)
@@ -396,12 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     mode = "quick" if args.quick else "full"
     figures = run_all(SIZES[mode], args.seed)
-    if args.json:
-        print(json.dumps({"mode": mode, "python": platform.python_version(), "cpus": os.cpu_count(),
-                          "figures": figures, "passed": all(f["status"] != "FAIL" for f in figures)}))
-    else:
-        print(format_report(figures, mode))
-    return 1 if args.strict and any(f["status"] == "FAIL" for f in figures) else 0
+    return finish(args, figures, lambda: format_report(figures, mode), mode=mode)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import resource
 import statistics
@@ -37,16 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.report import argument_parser, child_env, figure_maker, finish, format_table, log  # noqa: E402
 from league.pairing.spec import read_spec  # noqa: E402
 from league.pairing.swiss import pair_swiss  # noqa: E402
 
 SIZES = {"full": [16, 64, 256, 1000], "quick": [16, 64]}
 ROUNDS = 6
 TARGETS = {1000: {"seconds": 10.0, "mb": 500.0}}  # the issue's targets; smaller fields are shown without one
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def peak_rss_mb() -> float:
@@ -101,27 +96,16 @@ def bench_size(size: int, rounds: int = ROUNDS, seed: int = 1, isolated: bool = 
     """:func:`simulate` in a fresh Python process, for its own peak RSS."""
     if not isolated:
         return simulate(size, rounds, seed)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", str(size), "--rounds",
-                           str(rounds), "--seed", str(seed)], cwd=ROOT, env=env, capture_output=True, text=True)
+                           str(rounds), "--seed", str(seed)], cwd=ROOT, env=child_env(), capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise RuntimeError(f"measuring {size} failed: {done.stderr[-800:]}")
     return json.loads(done.stdout)
 
 
 # ---------------------------------------------------------------------------------------- report
-def figure(name: str, label: str, value: float | None, unit: str, target: float | None = None, op: str = "<",
-           detail: str = "", data: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One printed figure; ``status`` is PASS/FAIL against the target, ``info`` without one."""
-    if value is None:
-        status = "SKIP"
-    elif target is None:
-        status = "info"
-    else:
-        status = "PASS" if {"<": value < target, "<=": value <= target}[op] else "FAIL"
-    return {"name": name, "label": label, "value": value, "unit": unit, "target": target, "op": op,
-            "status": status, "detail": detail, "data": data or {}}
+figure = figure_maker("<")
 
 
 def run_all(sizes: list[int], rounds: int = ROUNDS, seed: int = 1, isolated: bool = True,
@@ -153,30 +137,15 @@ def _number(value: float | None, unit: str) -> str:
 
 
 def format_report(figures: list[dict[str, Any]], rounds: int) -> str:
-    lines = [
-        f"All Fours Swiss pairing benchmark (rounds 1-{rounds}): Python {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs, {platform.machine()}",
-        f"{'figure':<32} {'value':>10} {'unit':<5} {'target':>9}  {'':<6} detail",
-    ]
-    for f in figures:
-        target = "" if f["target"] is None else f"{f['op']} {_number(f['target'], f['unit'])}"
-        lines.append(f"{f['label']:<32} {_number(f['value'], f['unit']):>10} {f['unit']:<5} {target:>9}  "
-                     f"{f['status']:<6} {f['detail']}")
-    failed = [f["name"] for f in figures if f["status"] == "FAIL"]
-    lines.append("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
-    return "\n".join(lines)
+    return format_table(figures, f"Swiss pairing benchmark (rounds 1-{rounds})", number=_number,
+                        widths=(32, 10, 5, 9))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="16 and 64 partnerships only")
+    parser = argument_parser(__doc__, quick="16 and 64 partnerships only")
     parser.add_argument("--sizes", type=lambda text: [int(x) for x in text.split(",")], default=None,
                         help="comma-separated field sizes (default 16,64,256,1000)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds to pair (default {ROUNDS})")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument("--measure", type=int, default=None, help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args(argv)
     if args.measure is not None:
@@ -184,13 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sizes = args.sizes or SIZES["quick" if args.quick else "full"]
     figures = run_all(sizes, args.rounds, args.seed)
-    if args.json:
-        print(json.dumps({"sizes": sizes, "rounds": args.rounds, "python": platform.python_version(),
-                          "cpus": os.cpu_count(), "figures": figures,
-                          "passed": all(f["status"] != "FAIL" for f in figures)}))
-    else:
-        print(format_report(figures, args.rounds))
-    return 1 if args.strict and any(f["status"] == "FAIL" for f in figures) else 0
+    return finish(args, figures, lambda: format_report(figures, args.rounds), sizes=sizes, rounds=args.rounds)
 
 
 if __name__ == "__main__":

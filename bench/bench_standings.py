@@ -20,15 +20,9 @@ compared with the target, the median printed beside it.
 
 from __future__ import annotations
 
-import argparse
 import gc
-import json
-import os
-import platform
 import random
-import statistics
 import sys
-import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.report import argument_parser, figure_maker, finish, format_table, log, time_runs  # noqa: E402
 from league.standings import Bye, Entrant, Result, StandingsSettings, compute_standings  # noqa: E402
 
 SIZES: dict[str, dict[str, int]] = {
@@ -52,10 +47,6 @@ SWISS = StandingsSettings(tiebreaks=("match_points", "head_to_head", "buchholz",
                                      "bullseye_difference", "chalk_difference"), games_to_win=2)
 BOSTON = StandingsSettings(tiebreaks=("bullseyes_for", "bullseyes_against", "hang_jacks_for", "hang_jacks_against"),
                            bye_policy="average", games_to_win=2)
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------------------- inputs
@@ -136,17 +127,6 @@ def build_individual(players: int = 1_000, rounds: int = 30, seed: int = 1) -> t
 
 
 # --------------------------------------------------------------------------------------------- measuring
-def time_runs(compute: Callable[[], Any], repeats: int = 5) -> dict[str, Any]:
-    """Seconds of ``repeats`` calls (a collection first, none during a run)."""
-    walls = []
-    for _ in range(repeats):
-        gc.collect()
-        started = time.perf_counter()
-        compute()
-        walls.append(time.perf_counter() - started)
-    return {"walls": walls, "best": min(walls), "median": statistics.median(walls), "repeats": repeats}
-
-
 def peak_memory(compute: Callable[[], Any]) -> dict[str, Any]:
     """Peak bytes ``tracemalloc`` sees during one call (the input already exists), and what it still holds
     (the standings lines)."""
@@ -181,18 +161,7 @@ def bench_individual(players: int, rounds: int, repeats: int, seed: int = 1) -> 
 
 
 # ------------------------------------------------------------------------------------------------ report
-def figure(name: str, label: str, value: float | None, unit: str, target: float | None = None,
-           op: str = "<", detail: str = "", data: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One printed figure; ``status`` is PASS/FAIL against the target, ``info`` without one, ``SKIP``."""
-    if value is None:
-        status = "SKIP"
-    elif target is None:
-        status = "info"
-    else:
-        ok = {">=": value >= target, "<=": value <= target, "<": value < target}[op]
-        status = "PASS" if ok else "FAIL"
-    return {"name": name, "label": label, "value": value, "unit": unit, "target": target, "op": op,
-            "status": status, "detail": detail, "data": data or {}}
+figure = figure_maker("<")
 
 
 def run_all(sizes: dict[str, int], seed: int = 1, progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
@@ -221,51 +190,20 @@ def run_all(sizes: dict[str, int], seed: int = 1, progress: Callable[[str], None
     return figures
 
 
-def _number(value: float | None, unit: str) -> str:
-    if value is None:
-        return "-"
-    if unit == "s":
-        return f"{value:.3f}"
-    if unit == "MB":
-        return f"{value:.1f}"
-    return f"{value:,.0f}"
-
-
 def format_report(figures: list[dict[str, Any]], mode: str) -> str:
-    lines = [
-        f"All Fours standings benchmark ({mode}): Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"{platform.machine()}",
-        f"{'figure':<44} {'value':>12} {'unit':<9} {'target':>14}  {'':<6} detail",
-    ]
-    for f in figures:
-        target = "" if f["target"] is None else f"{f['op']} {_number(f['target'], f['unit'])}"
-        lines.append(f"{f['label']:<44} {_number(f['value'], f['unit']):>12} {f['unit']:<9} {target:>14}  "
-                     f"{f['status']:<6} {f['detail']}")
-    failed = [f["name"] for f in figures if f["status"] == "FAIL"]
-    lines.append("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
-    return "\n".join(lines)
+    return format_table(figures, f"standings benchmark ({mode})")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes (a few seconds)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--seed", type=int, default=1)
+    parser = argument_parser(__doc__, quick="small sizes (a few seconds)")
     parser.add_argument("--repeats", type=int, default=None, help="runs of each timing (default 5, quick 3)")
-    parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     sizes = dict(SIZES[mode])
     if args.repeats:
         sizes["repeats"] = args.repeats
     figures = run_all(sizes, args.seed)
-    if args.json:
-        print(json.dumps({"mode": mode, "python": platform.python_version(), "cpus": os.cpu_count(),
-                          "figures": figures, "passed": all(f["status"] != "FAIL" for f in figures)}))
-    else:
-        print(format_report(figures, mode))
-    return 1 if args.strict and any(f["status"] == "FAIL" for f in figures) else 0
+    return finish(args, figures, lambda: format_report(figures, mode), mode=mode)
 
 
 if __name__ == "__main__":

@@ -23,16 +23,13 @@ machine may be shared and noisy: latencies are given as p50 and p95 over many re
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import http.client
 import json
 import os
-import platform
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,6 +44,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.report import argument_parser, figure_maker, finish, format_table, log, quantile, time_runs  # noqa: E402
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 DEFAULT_DB = "allfours_bench"
@@ -67,21 +66,6 @@ TARGETS = {
     "rss_growth": 0.20,  # worker RSS after 10k tasks over RSS after 1k, growth at most
 }
 POLL_INTERVAL = 0.01  # s between two looks at the settled versions and the standings
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-def quantile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks (``q`` in 0..1)."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    position = q * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 # ---------------------------------------------------------------------------------------- environment
@@ -810,11 +794,7 @@ def bench_standings(base_url: str, sizes: dict[str, int], seed: int = 1,
     started = time.perf_counter()
     rows = refresh_standings(competition.pk)
     refresh = time.perf_counter() - started
-    computes = []
-    for _ in range(sizes["compute_repeats"]):
-        started = time.perf_counter()
-        compute_standings(competition.pk)
-        computes.append(time.perf_counter() - started)
+    computes = time_runs(lambda: compute_standings(competition.pk), sizes["compute_repeats"], collect=False)
     path = standings_path(competition)
     queries, status = count_queries(path)
     progress(f"(3) GET {path}: {sizes['page_requests']} requests through gunicorn")
@@ -824,8 +804,8 @@ def bench_standings(base_url: str, sizes: dict[str, int], seed: int = 1,
     finally:
         client.close()
     return {**{k: v for k, v in league.items() if k not in ("competition", "club")}, "build_s": build,
-            "standings_rows": rows, "refresh_s": refresh, "compute_best": min(computes),
-            "compute_median": statistics.median(computes), "path": path, "queries": queries,
+            "standings_rows": rows, "refresh_s": refresh, "compute_best": computes["best"],
+            "compute_median": computes["median"], "path": path, "queries": queries,
             "status": status, "page": page}
 
 
@@ -874,18 +854,7 @@ def bench_worker_memory(services: Services, first: int, total: int, seed: int = 
 
 
 # ---------------------------------------------------------------------------------------- report
-def figure(name: str, label: str, value: float | None, unit: str, target: float | None = None,
-           op: str = "<=", detail: str = "", data: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One printed figure; ``status`` is PASS/FAIL against the target, ``info`` without one, ``SKIP``."""
-    if value is None or value != value:  # None or NaN
-        status = "SKIP"
-    elif target is None:
-        status = "info"
-    else:
-        ok = {">=": value >= target, "<=": value <= target, "<": value < target, "==": value == target}[op]
-        status = "PASS" if ok else "FAIL"
-    return {"name": name, "label": label, "value": value, "unit": unit, "target": target, "op": op,
-            "status": status, "detail": detail, "data": data or {}}
+figure = figure_maker("<=")
 
 
 def _number(value: float | None, unit: str) -> str:
@@ -903,18 +872,9 @@ def _number(value: float | None, unit: str) -> str:
 
 
 def format_report(figures: list[dict[str, Any]], mode: str) -> str:
-    lines = [
-        f"All Fours web benchmark ({mode}): Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end",
-        f"{'figure':<46} {'value':>10} {'unit':<10} {'target':>10}  {'':<6} detail",
-    ]
-    for f in figures:
-        target = "" if f["target"] is None else f"{f['op']} {_number(f['target'], f['unit'])}"
-        lines.append(f"{f['label']:<46} {_number(f['value'], f['unit']):>10} {f['unit']:<10} {target:>10}  "
-                     f"{f['status']:<6} {f['detail']}")
-    failed = [f["name"] for f in figures if f["status"] == "FAIL"]
-    lines.append("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
-    return "\n".join(lines)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return format_table(figures, f"web benchmark ({mode})", number=_number, widths=(46, 10, 10, 10),
+                        tail=f"load average {load} at the end")
 
 
 def entry_figures(e: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1021,12 +981,7 @@ def _terminate(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser = argument_parser(__doc__, quick="small sizes (about a minute)")
     parser.add_argument("--parts", default=",".join(PARTS),
                         help="which parts to run, comma-separated: entry (1 and 2), page (3), memory (4)")
     parser.add_argument("--scorekeepers", type=int, help="(1) concurrent scorekeepers (default 20, quick 5)")
@@ -1062,12 +1017,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         log("interrupted: the server and workers this run started are stopped")
         return 130
-    if args.json:
-        print(json.dumps({"mode": mode, "python": platform.python_version(), "cpus": os.cpu_count(),
-                          "figures": figures, "passed": all(f["status"] != "FAIL" for f in figures)}, default=str))
-    else:
-        print(format_report(figures, mode))
-    return 1 if args.strict and any(f["status"] == "FAIL" for f in figures) else 0
+    return finish(args, figures, lambda: format_report(figures, mode), json_default=str, mode=mode)
 
 
 if __name__ == "__main__":

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine.record import score_record
 
-ROOT = Path(__file__).resolve().parents[2]
 TINY = {"hands": 30, "repeats": 2, "records": 40, "score_repeats": 1, "mc_decisions": 2, "states": 10}
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "bench" / "bench_engine.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_engine"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_engine", None)
+    return importlib.import_module("bench.bench_engine")  # bench/ sits in the project root, on sys.path
 
 
 @pytest.mark.parametrize("players", [4, 2])

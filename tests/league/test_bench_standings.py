@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from league.standings import compute_standings
 
-ROOT = Path(__file__).resolve().parents[2]
 TINY = {"partnerships": 41, "rounds": 6, "players": 24, "repeats": 2}
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_standings", ROOT / "bench" / "bench_standings.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_standings"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_standings", None)
+    return importlib.import_module("bench.bench_standings")  # bench/ sits in the project root, on sys.path
 
 
 def test_league_builder(bench):

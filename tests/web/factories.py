@@ -1,12 +1,15 @@
 """Plain helper functions that create clubs, players, partnerships, competitions, matches and users.
 
-Each takes keyword arguments for what a test cares about and fills in the rest.
+Each takes keyword arguments for what a test cares about and fills in the rest. Also: a club's scene with a
+match (``make_scene``), a chalk entry (``sweep``) and a service call run as a real commit (``committing``).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -92,3 +95,34 @@ def make_match(competition: Competition | None = None, *, side_a: Partnership | 
                                  first_dealer=first_dealer)
     match.scorekeepers.add(*scorekeepers)
     return match
+
+
+def make_scene(club_name: str, *, organiser: str, scorekeeper: str, **options) -> dict:
+    """A club with its organiser, a competition (``options``: ``make_competition``'s) and a match in it between
+    the club's Lions and Tigers, with its scorekeeper; the two users named as given."""
+    club = make_club(club_name)
+    organiser_user = make_organiser(club, make_user(organiser))
+    scorekeeper_user = make_user(scorekeeper)
+    competition = make_competition(club=club, **options)
+    match = make_match(competition, side_a=make_partnership(club=club, name="Lions"),
+                       side_b=make_partnership(club=club, name="Tigers"), scorekeepers=[scorekeeper_user])
+    return {"club": club, "organiser": organiser_user, "scorekeeper": scorekeeper_user, "competition": competition,
+            "match": match}
+
+
+def sweep(team: int) -> dict:
+    """A chalk entry in which ``team`` (0: side A) takes High, Low, Jack and Game: 4 chalks."""
+    return {"kicks": ["5S"], "beg": "stand", "high": {"team": team}, "low": {"team": team},
+            "jack": {"team": team}, "game": {"team": team}}
+
+
+def committing(capture_on_commit_callbacks) -> Callable[..., Any]:
+    """``do(function, *args, **kwargs)``: the call, then the on-commit callbacks it queued (the settle task), as a
+    real commit would run them; ``capture_on_commit_callbacks`` is pytest-django's
+    ``django_capture_on_commit_callbacks`` fixture."""
+
+    def do(function, *args, **kwargs):
+        with capture_on_commit_callbacks(execute=True):
+            return function(*args, **kwargs)
+
+    return do

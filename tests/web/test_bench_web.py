@@ -4,30 +4,22 @@ task computes, and the report helpers print sane figures. No gunicorn, Celery wo
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
 from engine import score_chalk
 from engine.game import next_dealer
 
-ROOT = Path(__file__).resolve().parents[2]
-
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_web", ROOT / "bench" / "bench_web.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_web"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_web", None)
+    return importlib.import_module("bench.bench_web")  # bench/ sits in the project root, on sys.path
 
 
 @pytest.fixture(scope="module")

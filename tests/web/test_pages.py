@@ -25,11 +25,11 @@ from games import services
 from games.models import Hand, HandVersion, Match
 from league.models import Competition, Round, StandingRow
 from tests.web.factories import (
-    make_club,
+    committing,
     make_competition,
     make_match,
     make_organiser,
-    make_partnership,
+    make_scene,
     make_user,
 )
 
@@ -42,10 +42,10 @@ SWEEP_A = {"kick": "5C", "beg": "stand", "high": "a", "low": "a", "jack": "a", "
 @pytest.fixture
 def post(client, django_capture_on_commit_callbacks):
     """POST as the client, running the on-commit settle task as a real commit would."""
+    commit = committing(django_capture_on_commit_callbacks)
 
     def do(url: str, data: dict | None = None, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(url, data or {}, **kwargs)
+        return commit(client.post, url, data or {}, **kwargs)
 
     return do
 
@@ -53,17 +53,11 @@ def post(client, django_capture_on_commit_callbacks):
 @pytest.fixture
 def scene():
     """A published single-game competition of a club, a match in round 1, its organiser and scorekeeper."""
-    club = make_club("Belmont Sports Club")
-    organiser = make_organiser(club, make_user("olive"))
-    scorekeeper = make_user("sam")
-    competition = make_competition(club=club)
-    round_one = Round.objects.create(competition=competition, number=1)
-    match = make_match(competition, side_a=make_partnership(club=club, name="Lions"),
-                       side_b=make_partnership(club=club, name="Tigers"), scorekeepers=[scorekeeper])
-    match.round = round_one
+    scene = make_scene("Belmont Sports Club", organiser="olive", scorekeeper="sam")
+    match = scene["match"]
+    match.round = Round.objects.create(competition=scene["competition"], number=1)
     match.save()
-    return {"club": club, "competition": competition, "match": match, "organiser": organiser,
-            "scorekeeper": scorekeeper}
+    return scene
 
 
 def enter_url(match: Match) -> str:

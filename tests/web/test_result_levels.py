@@ -18,38 +18,21 @@ from games import services
 from games.models import Game, Hand, Match
 from games.selectors import STANDINGS_FIELDS, results_for_standings
 from league.models import Competition
-from tests.web.factories import make_club, make_competition, make_match, make_organiser, make_partnership, make_user
+from tests.web.factories import committing, make_competition, make_match, make_organiser, make_scene, make_user, sweep
 
 pytestmark = pytest.mark.django_db
-
-
-def sweep(team: int) -> dict:
-    """A chalk entry in which ``team`` takes High, Low, Jack and Game: 4 chalks."""
-    return {"kicks": ["5S"], "beg": "stand", "high": {"team": team}, "low": {"team": team},
-            "jack": {"team": team}, "game": {"team": team}}
 
 
 @pytest.fixture
 def commit(django_capture_on_commit_callbacks):
     """Run a service as a real commit would: the settle task runs after it."""
-
-    def do(function, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    return do
+    return committing(django_capture_on_commit_callbacks)
 
 
 @pytest.fixture
 def scene():
-    club = make_club("Blue Dollar Bar")
-    organiser = make_organiser(club, make_user("olga"))
-    scorekeeper = make_user("scott")
-    competition = make_competition(club=club, match_format=Competition.BEST_OF, match_games=3)
-    match = make_match(competition, side_a=make_partnership(club=club, name="Lions"),
-                       side_b=make_partnership(club=club, name="Tigers"), scorekeepers=[scorekeeper])
-    return {"club": club, "organiser": organiser, "scorekeeper": scorekeeper, "competition": competition,
-            "match": match}
+    return make_scene("Blue Dollar Bar", organiser="olga", scorekeeper="scott", match_format=Competition.BEST_OF,
+                      match_games=3)
 
 
 def fresh(match: Match) -> Match:

@@ -19,23 +19,22 @@ from games import services, team_services
 from games.models import Game, Hand, Match, TeamMatch
 from games.selectors import TEAM_STANDINGS_FIELDS, team_results_for_standings
 from league.models import Competition, Entry, Team
-from tests.web.factories import make_club, make_competition, make_organiser, make_partnership, make_user
+from tests.web.factories import (
+    committing,
+    make_club,
+    make_competition,
+    make_organiser,
+    make_partnership,
+    make_user,
+    sweep,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-def sweep(team: int) -> dict:
-    return {"kicks": ["5S"], "beg": "stand", "high": {"team": team}, "low": {"team": team},
-            "jack": {"team": team}, "game": {"team": team}}
-
-
 @pytest.fixture
 def commit(django_capture_on_commit_callbacks):
-    def do(function, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    return do
+    return committing(django_capture_on_commit_callbacks)
 
 
 def team_competition(club, *, mode: str = Competition.TEAM_RACE, tables: int = 2, target: int = 3,
