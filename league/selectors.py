@@ -84,7 +84,8 @@ def fixtures_by_round(competition: Competition, *, include_drafts: bool = False)
     from league.round_selectors import public_matches
 
     groups: dict[int | None, RoundOfMatches] = {}
-    matches = competition_matches(competition)
+    matches = competition_matches(competition).select_related(  # the fixtures link each player's page
+        "side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")
     if not include_drafts:
         matches = matches.filter(public_matches())
     for match in matches:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games.models import Match, TeamMatch
 from league import round_selectors, rounds, selectors
 from league.forms_rounds import EditForm, MatchForm, PairByesForm, SwapForm
-from league.models import Bye, Competition, Partnership
+from league.models import Bye, Competition, Partnership, Round
 from league.permissions import can_view_competition, is_organiser
 
 
@@ -58,7 +58,7 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
     page = round_selectors.manage_page(competition, number)
     return render(request, "league/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
-        "swap_form": SwapForm(slots=page.slots), "flags_help": round_selectors.PLAIN_FLAGS,
+        "swap_form": _swap_form(page.slots), "flags_help": round_selectors.PLAIN_FLAGS,
     })
 
 
@@ -70,7 +70,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
     try:
         if action == "pair":
             round_ = rounds.request_pairing(competition, number, user=user)
-            messages.success(request, f"Pairing {round_}: the draft appears here when it is ready.")
+            _pairing_requested(request, round_)
             return back
         if round_ is None:
             messages.error(request, f"Round {number} has not been paired yet.")
@@ -83,7 +83,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             messages.success(request, f"{round_} is a draft again: only organisers see it.")
         elif action == "swap":
             page = round_selectors.manage_page(competition, number, with_warnings=False)
-            form = SwapForm(request.POST, slots=page.slots)
+            form = _swap_form(page.slots, request.POST)
             if not form.is_valid():
                 return _form_refused(request, form, back)
             _warned(request, rounds.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
@@ -91,6 +91,8 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
         elif action == "edit":
             page = round_selectors.manage_page(competition, number, with_warnings=False)
             form = EditForm(request.POST, entrants=page.entrants)
+            form.fields["side_a"].error_messages["required"] = "Choose side A."
+            form.fields["side_b"].error_messages["required"] = "Choose side B."
             if not form.is_valid():
                 return _form_refused(request, form, back)
             match = _match(round_, form.cleaned_data["match"])
@@ -118,6 +120,27 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
     except rounds.RoundError as error:
         messages.error(request, error.reason[:1].upper() + error.reason[1:] + ".")
     return back
+
+
+def _pairing_requested(request: HttpRequest, round_: Round) -> None:
+    """The message after "Pair": the task may have run already (in-process, without Redis) — then say how it
+    went, not that the draft is on its way."""
+    round_.refresh_from_db(fields=["pairing_state", "pairing_message", "name"])
+    if round_.pairing_state == Round.DONE:
+        messages.success(request, f"{round_} is paired: review the draft below, then publish it.")
+    elif round_.pairing_state == Round.FAILED:
+        messages.error(request, round_.pairing_message or f"Pairing {round_} failed.")
+    else:
+        messages.success(request, f"Pairing {round_}: the draft appears here when it is ready.")
+
+
+def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
+    """The swap form with its second box on "choose…", so the two boxes never start on the same place."""
+    form = SwapForm(data, slots=slots)
+    form.fields["second"].choices = [("", "choose…"), *slots]
+    form.fields["first"].error_messages["required"] = "Choose the place to swap."
+    form.fields["second"].error_messages["required"] = "Choose the place to swap it with."
+    return form
 
 
 def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
