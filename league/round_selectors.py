@@ -88,7 +88,8 @@ def _rounds_with_pairings(rounds: QuerySet[Round]) -> list[Round]:
                                         Prefetch("byes", queryset=byes)))
 
 
-OUTCOME_LABELS = dict(Match.OUTCOMES)
+OUTCOME_LABELS = {Match.FORFEIT_A: "A forfeits", Match.FORFEIT_B: "B forfeits",
+                  Match.DOUBLE_FORFEIT: "no-show"}  # short: it stands where a score would
 
 
 @dataclass
