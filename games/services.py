@@ -558,12 +558,15 @@ def _settle_games(match: Match) -> list[Game]:
     games = list(match.games.order_by("number"))
     if match.result_level == GAME_LEVEL:
         return [game for game in games if game.entered]
+    hands: dict[int, list[Hand]] = {game.pk: [] for game in games}
+    for hand in Hand.objects.filter(game__match=match).order_by("game_id", "number"):  # one query for all games
+        hands[hand.game_id].append(hand)
     for previous, game in zip([None, *games], games, strict=False):
         if game.entered:
             continue
-        if previous is not None and previous.winner:
-            game.first_dealer = previous.next_dealer  # the deal passes on from game to game
-        _settle_game(game, competition)
+        # the deal passes on from game to game
+        first_dealer = previous.next_dealer if previous is not None and previous.winner else game.first_dealer
+        _settle_game(game, competition, hands[game.pk], first_dealer)
     return games
 
 
@@ -574,13 +577,20 @@ def _open_next_game(match: Match, games: list[Game], done: bool) -> None:
                                    defaults={"first_dealer": last.next_dealer, "next_dealer": last.next_dealer})
 
 
-def _settle_game(game: Game, competition: Competition) -> None:
+SETTLED_GAME_FIELDS = ("first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b", "winner", "next_dealer",
+                       "hands_counted")
+
+
+def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_dealer: int) -> None:
+    """Recompute the game from its hands (in order) and save it if anything changed."""
+    stored = {name: getattr(game, name) for name in SETTLED_GAME_FIELDS}
+    game.first_dealer = first_dealer
     score = (0, 0)
     dealer = game.first_dealer
     winner = None
     hang = [0, 0]
     counted = 0
-    for hand in game.hands.order_by("number"):
+    for hand in hands:
         if hand.deleted:
             continue
         if winner is not None:
@@ -611,7 +621,8 @@ def _settle_game(game: Game, competition: Competition) -> None:
     game.winner = SIDE_OF_TEAM[winner] if winner is not None else ""
     game.next_dealer = dealer
     game.hands_counted = counted
-    game.save()
+    if any(getattr(game, name) != value for name, value in stored.items()):
+        game.save(update_fields=list(SETTLED_GAME_FIELDS))
 
 
 def _drop_unplayed_games(match: Match, games: list[Game], done: bool) -> None:
@@ -624,7 +635,8 @@ def _drop_unplayed_games(match: Match, games: list[Game], done: bool) -> None:
         after = open_game
     else:
         return
-    Game.objects.filter(match=match, number__gt=after, hands__isnull=True, entered=False).delete()
+    if any(game.number > after for game in games):  # otherwise there is nothing after it to drop
+        Game.objects.filter(match=match, number__gt=after, hands__isnull=True, entered=False).delete()
 
 
 def _set(hand: Hand, **fields: Any) -> None:

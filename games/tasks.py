@@ -17,15 +17,22 @@ RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def settle_match_task(match_id: int, version: int | None = None) -> dict:
-    """Settle the match (totals, game winners, next game, match result), then refresh the standings.
+    """Settle the match (totals, game winners, next game, match result), then queue the standings refresh.
 
     ``version`` is the match's version when the task was queued: when a later task has already settled
-    that version (a burst of hands queues one task each), there is nothing left to do."""
-    if version is not None and Match.objects.filter(pk=match_id, settled_version__gte=version).exists():
-        return {"match": match_id, "version": version, "status": "already settled"}
-    before = Match.objects.filter(pk=match_id).values("status", "winner").first()
+    that version, or a later hand has been committed since (its own task, queued behind this one, will
+    settle both), there is nothing left to do — a burst of hands at a busy table costs one settle. The refresh goes to
+    the back of the queue with the results-clock version it must cover: by the time it runs, the settles
+    queued before it are done too, and the first refresh to run covers them all (the others find nothing
+    to do) — so a busy night costs one standings computation per pass of the queue, not one per hand."""
+    before = Match.objects.filter(pk=match_id).values("status", "version", "settled_version").first()
+    if before is not None and version is not None:
+        if before["settled_version"] >= version:
+            return {"match": match_id, "version": version, "status": "already settled"}
+        if before["version"] > version:
+            return {"match": match_id, "version": version, "status": "a later hand's task settles it"}
     match = services.settle_match(match_id)
-    refresh_standings(match.competition_id, wanted=tick_results_clock(match.competition_id))
+    refresh_standings_task.delay(match.competition_id, tick_results_clock(match.competition_id))
     if Match.COMPLETE in (match.status, (before or {}).get("status")):
         schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
     return {"match": match_id, "version": match.settled_version, "status": match.status}
@@ -41,5 +48,6 @@ def schedule_ratings_rebuild() -> None:
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_standings_task(competition_id: int) -> int:
-    return refresh_standings(competition_id)
+def refresh_standings_task(competition_id: int, wanted: int | None = None) -> int | None:
+    """Refresh the competition's standings (unless a refresh since results-clock version ``wanted`` did)."""
+    return refresh_standings(competition_id, wanted=wanted)

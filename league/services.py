@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.text import slugify
 
 from league import standings
@@ -94,7 +95,14 @@ def _rows(entrants, results, byes, settings, key: str, section: str = "") -> lis
 def tick_results_clock(competition_id: int) -> int:
     """Note that the competition's results changed (call it once the change has committed); returns the
     clock's new version, which ``refresh_standings(..., wanted=version)`` is asked to cover."""
-    with transaction.atomic():
+    table = ResultsClock._meta.db_table
+    with connection.cursor() as cursor:  # one statement: the ORM's update cannot return the new value
+        cursor.execute(f"UPDATE {table} SET version = version + 1 WHERE competition_id = %s RETURNING version",
+                       [competition_id])
+        row = cursor.fetchone()
+    if row is not None:
+        return row[0]
+    with transaction.atomic():  # the competition's first result
         ResultsClock.objects.get_or_create(competition_id=competition_id)
         ResultsClock.objects.filter(pk=competition_id).update(version=F("version") + 1)
         return ResultsClock.objects.values_list("version", flat=True).get(pk=competition_id)
@@ -106,6 +114,8 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
     With ``wanted`` (a results-clock version), a refresh that began after that version was ticked has
     already covered it: then nothing is computed and None is returned. A burst of settled hands thus costs
     one computation for all the hands that waited on the lock, not one each."""
+    if wanted is not None and Competition.objects.filter(pk=competition_id, standings_version__gte=wanted).exists():
+        return None  # seen without waiting for the lock that a refresh in progress holds
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition_id)
         if wanted is not None and competition.standings_version >= wanted:
@@ -113,10 +123,34 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
         # the clock is read before the results, so every change it counts is visible to the computation
         clock = ResultsClock.objects.filter(pk=competition_id).values_list("version", flat=True).first() or 0
         rows = compute_standings(competition_id)  # under the lock, so an older computation never lands last
-        StandingRow.objects.filter(competition_id=competition_id).delete()
-        StandingRow.objects.bulk_create(StandingRow(competition_id=competition_id, **row) for row in rows)
+        _write_rows(competition_id, rows)
         Competition.objects.filter(pk=competition_id).update(standings_version=clock)
     return len(rows)
+
+
+ROW_KEY = ("section", "partnership_id", "team_id", "player_id")
+
+
+def _write_rows(competition_id: int, rows: list[dict]) -> None:
+    """Bring the stored rows in line with ``rows``, writing only the rows that changed: a settled hand
+    usually moves two lines and a few ranks, and rewriting every row would cost most of the refresh."""
+    fields = sorted({name for row in rows for name in row} - set(ROW_KEY))
+    stored = {tuple(old[k] for k in ROW_KEY): old for old in
+              StandingRow.objects.filter(competition_id=competition_id).values("id", *ROW_KEY, *fields)}
+    now = timezone.now()
+    created, changed = [], []
+    for row in rows:
+        old = stored.pop(tuple(row.get(k, "" if k == "section" else None) for k in ROW_KEY), None)
+        if old is None:
+            created.append(StandingRow(competition_id=competition_id, **row))
+        elif any(old[name] != row[name] for name in fields):
+            changed.append(StandingRow(id=old["id"], competition_id=competition_id, updated_at=now, **row))
+    if stored:
+        StandingRow.objects.filter(id__in=[old["id"] for old in stored.values()]).delete()
+    if changed:
+        StandingRow.objects.bulk_update(changed, [*fields, "updated_at"])
+    if created:
+        StandingRow.objects.bulk_create(created)
 
 
 # ----------------------------------------------------------------------------- creating (API and pages)

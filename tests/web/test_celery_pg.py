@@ -18,7 +18,7 @@ from engine import score_chalk, score_record
 from engine.game import next_dealer
 from games import services
 from games.models import Game, Hand, HandVersion, Match
-from games.tasks import settle_match_task
+from games.tasks import refresh_standings_task, settle_match_task
 from league.models import Competition
 from tests.services import (
     MARKER_ENV,
@@ -44,6 +44,7 @@ def drain(match: Match) -> None:
     """Wait until the worker has run every task sent so far: one solo worker takes the queue in order, so
     once a new settle task's result is in, the tasks before it are done."""
     settle_match_task.delay(match.pk).get(timeout=60)
+    refresh_standings_task.delay(match.competition_id).get(timeout=60)  # queued behind the settles' refreshes
 
 
 def assert_match_as_planned(match: Match, plan) -> None:

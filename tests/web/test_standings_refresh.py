@@ -34,9 +34,23 @@ def test_a_refresh_already_covered_computes_nothing(django_assert_num_queries):
     second = tick_results_clock(competition.pk)
     assert refresh_standings(competition.pk, wanted=second) == 1  # covers both ticks
     StandingRow.objects.filter(competition=competition).update(rank=99)
-    with django_assert_num_queries(3):  # savepoint, the lock and its answer, release: no computation
+    with django_assert_num_queries(1):  # one look at the version, no lock taken and nothing computed
         assert refresh_standings(competition.pk, wanted=first) is None
     assert StandingRow.objects.get(competition=competition).rank == 99
     third = tick_results_clock(competition.pk)
     assert refresh_standings(competition.pk, wanted=third) == 1
     assert StandingRow.objects.get(competition=competition).rank == 1
+
+
+def test_only_the_rows_that_changed_are_written():
+    competition = make_competition(club=make_club())
+    for _ in range(3):
+        enter(competition, make_partnership(club=competition.club))
+    refresh_standings(competition.pk)
+    stamps = dict(StandingRow.objects.filter(competition=competition).values_list("id", "updated_at"))
+    StandingRow.objects.filter(pk=min(stamps)).update(won=7)  # one row out of date
+    refresh_standings(competition.pk)
+    after = dict(StandingRow.objects.filter(competition=competition).values_list("id", "updated_at"))
+    assert set(after) == set(stamps)  # the same rows, not deleted and created again
+    assert [pk for pk in after if after[pk] != stamps[pk]] == [min(stamps)]
+    assert StandingRow.objects.get(pk=min(stamps)).won == 0
