@@ -497,7 +497,14 @@ def test_import_page_asks_for_the_competition_of_results(client, club):
 
 
 # ----------------------------------------------------------------------------- the commands
-def test_import_command_prints_each_error_and_exits_2(league, entered, capsys):
+@pytest.fixture
+def keep_connection(monkeypatch):
+    """``manage.py`` closes the database connections when a command ends (``run_from_argv``); inside a test's
+    transaction on PostgreSQL that would drop the test's own connection."""
+    monkeypatch.setattr("django.core.management.base.connections.close_all", lambda: None)
+
+
+def test_import_command_prints_each_error_and_exits_2(league, entered, capsys, keep_connection):
     before = counts()
     with pytest.raises(SystemExit) as exit_:
         execute_from_command_line(["manage.py", "import_csv", "--club", league.club.slug, "--kind", "results",
@@ -517,7 +524,7 @@ def test_import_command_prints_each_error_and_exits_2(league, entered, capsys):
     assert counts() == before
 
 
-def test_import_command_names_the_files_headers_and_stores_a_good_file(league, entered, capsys,
+def test_import_command_names_the_files_headers_and_stores_a_good_file(league, entered, capsys, keep_connection,
                                                                          django_capture_on_commit_callbacks):
     with pytest.raises(SystemExit) as exit_:
         execute_from_command_line(["manage.py", "import_csv", "--club", league.club.slug, "--kind", "results",
