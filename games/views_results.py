@@ -29,6 +29,7 @@ from games.views import EntryAccess, _not_allowed, entry_view
 from league import selectors
 from league.models import Competition
 from league.permissions import can_enter_hands, can_view_competition, can_view_match, is_organiser
+from league.views import visible_competition
 
 BLANK_ROWS = {1: 18, 2: 16, 3: 12, 4: 12}  # rows a blank game gets on the printed sheet, by games on the page
 MAX_PRINTED_GAMES = 6
@@ -260,15 +261,10 @@ def team_match(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _competition_or_404(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
-    competition = selectors.competition_by_slugs(club_slug, competition_slug)
-    if competition is None or not can_view_competition(request.user, competition):
-        raise Http404("No such competition.")
-    return competition
 
 
 def team_match_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _competition_or_404(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
     return render(request, "games/team_matches.html", {
         "competition": competition, "club": competition.club,

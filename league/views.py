@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league import selectors
-from league.models import Club
+from league.models import Club, Competition
 from league.permissions import can_view_competition, is_organiser
 from league.views_setup import standings_context
 
@@ -26,7 +26,8 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     return render(request, "league/club.html", context)
 
 
-def _visible_competition(request: HttpRequest, club_slug: str, competition_slug: str):
+def visible_competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
+    """The competition named by the URL's slugs, or a 404 for anyone who may not see it (every page's check)."""
     competition = selectors.competition_by_slugs(club_slug, competition_slug)
     if competition is None or not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
@@ -34,13 +35,13 @@ def _visible_competition(request: HttpRequest, club_slug: str, competition_slug:
 
 
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _visible_competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     return render(request, "league/standings.html", {
         "competition": competition, "club": competition.club, **_standings(competition)})
 
 
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _visible_competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
     return render(request, "league/competition.html", {
         "competition": competition, "club": competition.club,

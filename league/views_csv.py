@@ -14,9 +14,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
-from league import csv_io, selectors
+from league import csv_io
 from league.models import Club, Competition
-from league.permissions import can_view_competition, is_organiser
+from league.permissions import is_organiser
+from league.views import visible_competition
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
@@ -28,23 +29,18 @@ def csv_response(text: str, filename: str) -> HttpResponse:
     return response
 
 
-def _visible_competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
-    competition = selectors.competition_by_slugs(club_slug, competition_slug)
-    if competition is None or not can_view_competition(request.user, competition):
-        raise Http404("No such competition.")
-    return competition
 
 
 # ----------------------------------------------------------------------------- export
 @require_GET
 def standings_csv(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _visible_competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     return csv_response(csv_io.export_standings(competition), f"{club_slug}-{competition.slug}-standings.csv")
 
 
 @require_GET
 def results_csv(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _visible_competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     return csv_response(csv_io.export_results(competition), f"{club_slug}-{competition.slug}-results.csv")
 
 

@@ -21,13 +21,7 @@ from league import round_selectors, rounds, selectors
 from league.forms_rounds import EditForm, MatchForm, PairByesForm, SwapForm
 from league.models import Bye, Competition, Partnership, Round
 from league.permissions import can_view_competition, is_organiser
-
-
-def _competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
-    competition = selectors.competition_by_slugs(club_slug, competition_slug)
-    if competition is None or not can_view_competition(request.user, competition):
-        raise Http404("No such competition.")
-    return competition
+from league.views import visible_competition
 
 
 def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str):
@@ -184,7 +178,7 @@ def pairing_status(request: HttpRequest, club_slug: str, competition_slug: str, 
 def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
     """A published round's pairings: tables, sides, byes (printable). A draft is a 404 — for an organiser,
     the way to its page."""
-    competition = _competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     public = round_selectors.public_round(competition, number)
     if public is None:
         if is_organiser(request.user, competition.club_id) and competition.rounds.filter(number=number).exists():
@@ -201,7 +195,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
 def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     """Results by round: every published round with its matches and byes; organisers also get every round's
     state and the way to pair the next one."""
-    competition = _competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
     context = {"competition": competition, "club": competition.club, "rounds": round_selectors.results_by_round(
         competition), "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
@@ -212,7 +206,7 @@ def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> H
 
 @require_GET
 def bracket(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = _competition(request, club_slug, competition_slug)
+    competition = visible_competition(request, club_slug, competition_slug)
     if not round_selectors.has_knockout(competition):
         raise Http404("This competition has no knockout.")
     return render(request, "league/rounds/bracket.html", {
