@@ -346,7 +346,7 @@ class ServiceErrorsMixin:
 
 
 class SidesMixin:
-    """Labels ``a``/``b`` choices and fields with the sides' names."""
+    """Labels ``a``/``b`` choices and fields with the sides' names; an empty hang jacks box reads as none."""
 
     def name_sides(self, name_a: str, name_b: str) -> None:
         names = {"a": name_a, "b": name_b}
@@ -355,6 +355,12 @@ class SidesMixin:
                 field.choices = [(value, names.get(value, label)) for value, label in field.choices]
             elif name.endswith("_a") or name.endswith("_b"):
                 field.label = f"{field.label} · {names[name[-1]]}"
+
+    def clean_hang_jacks_a(self) -> int:  # left empty on paper: none
+        return self.cleaned_data.get("hang_jacks_a") or 0
+
+    def clean_hang_jacks_b(self) -> int:
+        return self.cleaned_data.get("hang_jacks_b") or 0
 
 
 class GameResultForm(ServiceErrorsMixin, SidesMixin, forms.Form):
@@ -373,12 +379,6 @@ class GameResultForm(ServiceErrorsMixin, SidesMixin, forms.Form):
         if match is not None:
             self.name_sides(match.side_a_name, match.side_b_name)
 
-    def clean_hang_jacks_a(self) -> int:
-        return self.cleaned_data.get("hang_jacks_a") or 0
-
-    def clean_hang_jacks_b(self) -> int:
-        return self.cleaned_data.get("hang_jacks_b") or 0
-
 
 class MatchTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
     """Only the match's totals: games won, hang jacks, and the chalks over all games if kept."""
@@ -394,12 +394,6 @@ class MatchTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         if match is not None:
             self.name_sides(match.side_a_name, match.side_b_name)
-
-    def clean_hang_jacks_a(self) -> int:
-        return self.cleaned_data.get("hang_jacks_a") or 0
-
-    def clean_hang_jacks_b(self) -> int:
-        return self.cleaned_data.get("hang_jacks_b") or 0
 
 
 class ForfeitForm(ServiceErrorsMixin, forms.Form):
@@ -429,12 +423,6 @@ class TeamTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
         super().__init__(*args, **kwargs)
         if team_match is not None:
             self.name_sides(team_match.team_a_name, team_match.team_b_name)
-
-    def clean_hang_jacks_a(self) -> int:
-        return self.cleaned_data.get("hang_jacks_a") or 0
-
-    def clean_hang_jacks_b(self) -> int:
-        return self.cleaned_data.get("hang_jacks_b") or 0
 
 
 class TeamMatchForm(ServiceErrorsMixin, forms.Form):
