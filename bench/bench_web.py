@@ -941,7 +941,7 @@ PARTS = ("entry", "page", "memory")
 
 
 def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str, seed: int = 1,
-            parts: tuple[str, ...] = PARTS, think: float = 0.0,
+            parts: tuple[str, ...] = PARTS, think: float = 0.0, workers: int = 2,
             progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
     progress(f"recreating database {database} on {server}; flushing {redis_url}")
     configure_environment(recreate_database(server, database), redis_url)
@@ -956,8 +956,8 @@ def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str
                 base = services.start_gunicorn(free_port())
                 progress(f"gunicorn at {base} (2 workers x 8 threads)")
             if "entry" in parts:
-                services.start_worker("worker-prefork", "prefork", 2)
-                progress("Celery worker: prefork, 2 processes")
+                services.start_worker("worker-prefork", "prefork", workers)
+                progress(f"Celery worker: prefork, {workers} processes")
                 figures += entry_figures(bench_entry(base, sizes["scorekeepers"], think, progress))
                 services.stop("worker-prefork")
             if "page" in parts:
@@ -987,6 +987,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scorekeepers", type=int, help="(1) concurrent scorekeepers (default 20, quick 5)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="(1) seconds a scorekeeper waits between hands (default 0: as fast as possible)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="(1) processes of the prefork Celery worker that settles the hands (default 2)")
     parser.add_argument("--matches", type=int, help="(3) matches in the league (default 2,000, quick 200)")
     parser.add_argument("--tasks", metavar="FIRST,TOTAL",
                         help="(4) settle tasks before the two RSS readings (default 1000,10000; quick 200,1000)")
@@ -1013,7 +1015,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--parts: a comma-separated selection of {', '.join(PARTS)}")
     try:
         figures = run_all(sizes, server=args.pg, database=args.database, redis_url=args.redis, seed=args.seed,
-                          parts=parts, think=args.think)
+                          parts=parts, think=args.think, workers=args.workers)
     except KeyboardInterrupt:
         log("interrupted: the server and workers this run started are stopped")
         return 130
