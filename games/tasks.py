@@ -9,7 +9,8 @@ from django.db import OperationalError
 
 from games import services
 from games.models import Match
-from league.services import refresh_standings, tick_results_clock
+from league.services import tick_results_clock
+from league.tasks import refresh_standings_task
 
 RATINGS_PENDING_KEY = "ratings-rebuild-pending"
 RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the ratings
@@ -46,8 +47,3 @@ def schedule_ratings_rebuild() -> None:
     if cache.add(RATINGS_PENDING_KEY, 1, timeout=RATINGS_DELAY * 12):
         rebuild_ratings_task.apply_async(countdown=RATINGS_DELAY)
 
-
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_standings_task(competition_id: int, wanted: int | None = None) -> int | None:
-    """Refresh the competition's standings (unless a refresh since results-clock version ``wanted`` did)."""
-    return refresh_standings(competition_id, wanted=wanted)

@@ -38,6 +38,7 @@ from games.services import (
     record_version,
 )
 from league.models import Competition, Entry, Partnership, Round, Team
+from league.services import refresh_standings_after_commit
 
 LEVEL_ORDER = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
 TableLineUp = Sequence[tuple[Partnership, Partnership]]
@@ -381,7 +382,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.result_level = MATCH_LEVEL
         team_match.save()
         team_match = settle_team_match(team_match.pk)
-        _refresh_standings_after_commit(team_match.competition_id)
+        refresh_standings_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="totals recorded", user=user, label=label,
                        data={"bullseyes": bullseyes, "hang_jacks": hang,
                              "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
@@ -400,7 +401,7 @@ def clear_team_totals(team_match: TeamMatch, *, user=None, author_label: str = "
         team_match.hang_jacks_a = team_match.hang_jacks_b = 0
         team_match.save()
         team_match = settle_team_match(team_match.pk)
-        _refresh_standings_after_commit(team_match.competition_id)
+        refresh_standings_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="totals cleared", user=user, label=label)
     return team_match
 
@@ -430,7 +431,7 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
             table.outcome = outcome
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
-        _refresh_standings_after_commit(team_match.competition_id)
+        refresh_standings_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="forfeit cleared" if outcome == Match.PLAYED
                        else "forfeit recorded", user=user, label=label, data={"outcome": outcome})
     return team_match
@@ -440,9 +441,3 @@ def _tables_have_results(tables) -> bool:
     return (tables.exclude(result_level=HAND_LEVEL).exists()
             or Game.objects.filter(match__in=tables, entered=True).exists()
             or Hand.objects.filter(game__match__in=tables, deleted=False).exists())
-
-
-def _refresh_standings_after_commit(competition_id: int) -> None:
-    from games.tasks import refresh_standings_task
-
-    transaction.on_commit(lambda: refresh_standings_task.delay(competition_id))

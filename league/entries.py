@@ -18,13 +18,13 @@ pairing (``withdrawn_after_round``); the pairing of later rounds leaves withdraw
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 
 from league.models import Club, Competition, Entry, Partnership, Player, Round, Team
+from league.services import refresh_standings_after_commit
 from league.standings import StandingsError, StandingsSettings
 
 __all__ = [
@@ -47,12 +47,6 @@ class SetupError(ValueError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
-
-
-def _refresh_after_commit(competition: Competition) -> None:
-    from league.services import refresh_standings
-
-    transaction.on_commit(partial(refresh_standings, competition.pk))
 
 
 # ----------------------------------------------------------------------------- the competition's options
@@ -146,7 +140,7 @@ def update_competition(*, competition: Competition, **values: Any) -> Competitio
         setattr(competition, name, value)
     with transaction.atomic():
         competition.save()
-        _refresh_after_commit(competition)
+        refresh_standings_after_commit(competition.pk)
     return competition
 
 
@@ -239,7 +233,7 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
                                                  joined_round=next_round_number(competition), **{wanted: entrant})
             except IntegrityError:  # entered by someone else a moment ago
                 raise SetupError(wanted, f"{entrant} is already entered") from None
-        _refresh_after_commit(competition)
+        refresh_standings_after_commit(competition.pk)
     return entry
 
 
@@ -256,7 +250,7 @@ def withdraw(*, entry: Entry) -> Entry:
         entry.withdrawn = True
         entry.withdrawn_after_round = last_published_round(entry.competition)
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
-        _refresh_after_commit(entry.competition)
+        refresh_standings_after_commit(entry.competition_id)
     return entry
 
 
@@ -269,7 +263,7 @@ def reinstate(*, entry: Entry) -> Entry:
     with transaction.atomic():
         entry.withdrawn, entry.withdrawn_after_round = False, None
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
-        _refresh_after_commit(entry.competition)
+        refresh_standings_after_commit(entry.competition_id)
     return entry
 
 
@@ -294,7 +288,7 @@ def remove_entry(*, entry: Entry) -> None:
     competition = entry.competition
     with transaction.atomic():
         entry.delete()
-        _refresh_after_commit(competition)
+        refresh_standings_after_commit(competition.pk)
 
 
 # ----------------------------------------------------------------------------- seeds and groups
@@ -390,7 +384,7 @@ def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None]
                 entry.save(update_fields=fields)
                 changed.append(entry)
         if changed:
-            _refresh_after_commit(competition)
+            refresh_standings_after_commit(competition.pk)
     return changed
 
 
@@ -486,5 +480,5 @@ def edit_team(*, team: Team, name: str | None = None, club: Club | None | object
         team.save()
         if partnerships is not None:
             team.partnerships.set(chosen)
-        _refresh_after_commit(competition)
+        refresh_standings_after_commit(competition.pk)
     return team

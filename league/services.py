@@ -108,6 +108,14 @@ def tick_results_clock(competition_id: int) -> int:
         return ResultsClock.objects.values_list("version", flat=True).get(pk=competition_id)
 
 
+def refresh_standings_after_commit(competition_id: int) -> None:
+    """Queue the competition's standings refresh for when the current transaction commits (entries, options
+    and team results change the standings outside the settle task)."""
+    from league.tasks import refresh_standings_task
+
+    transaction.on_commit(lambda: refresh_standings_task.delay(competition_id))
+
+
 def refresh_standings(competition_id: int, wanted: int | None = None) -> int | None:
     """Rewrite the competition's standings rows from its results; returns how many rows.
 

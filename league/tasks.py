@@ -1,10 +1,19 @@
-"""Celery tasks of the league: pairing a round and rebuilding the ratings. Each takes ids, reads fresh state
-and is safe to run twice; the work itself lives in ``league.rounds`` and ``league.ratings``."""
+"""Celery tasks of the league: refreshing the standings, pairing a round and rebuilding the ratings. Each takes
+ids, reads fresh state and is safe to run twice; the work itself lives in ``league.services``,
+``league.rounds`` and ``league.ratings``."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import OperationalError
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def refresh_standings_task(competition_id: int, wanted: int | None = None) -> int | None:
+    """Refresh the competition's standings (unless a refresh since results-clock version ``wanted`` did)."""
+    from league.services import refresh_standings
+
+    return refresh_standings(competition_id, wanted=wanted)
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

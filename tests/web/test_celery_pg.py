@@ -18,8 +18,9 @@ from engine import score_chalk, score_record
 from engine.game import next_dealer
 from games import services
 from games.models import Game, Hand, HandVersion, Match
-from games.tasks import refresh_standings_task, settle_match_task
+from games.tasks import settle_match_task
 from league.models import Competition
+from league.tasks import refresh_standings_task
 from tests.services import (
     MARKER_ENV,
     SLOW_ENV,

@@ -12,9 +12,9 @@ from django.db.models import F
 
 from games import services
 from games.models import Match
-from games.tasks import refresh_standings_task
 from league import entries, rounds
 from league.models import Bye, Competition, Entry, PlayerRating, Round, StandingRow
+from league.tasks import refresh_standings_task
 from tests.services import wait_for
 from tests.web.factories import enter, make_club, make_competition, make_partnership
 
