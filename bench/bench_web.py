@@ -53,10 +53,10 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
 RULESET = {"target": 14}
 
 SIZES: dict[str, dict[str, int]] = {
-    "full": {"scorekeepers": 20, "partnerships": 64, "matches": 2_000, "page_requests": 50, "compute_repeats": 5,
-             "tasks_first": 1_000, "tasks_total": 10_000},
-    "quick": {"scorekeepers": 5, "partnerships": 64, "matches": 200, "page_requests": 20, "compute_repeats": 3,
-              "tasks_first": 200, "tasks_total": 1_000},
+    "full": {"scorekeepers": 20, "matches_each": 3, "partnerships": 64, "matches": 2_000, "page_requests": 50,
+             "compute_repeats": 5, "tasks_first": 1_000, "tasks_total": 10_000},
+    "quick": {"scorekeepers": 5, "matches_each": 1, "partnerships": 64, "matches": 200, "page_requests": 20,
+              "compute_repeats": 3, "tasks_first": 200, "tasks_total": 1_000},
 }
 TARGETS = {
     "errors": 0,  # failed POSTs, exactly
@@ -676,40 +676,58 @@ class Monitor:
             self.thread.join(timeout=10)
 
 
-def bench_entry(base_url: str, scorekeepers: int, think: float = 0.0,
+def bench_entry(base_url: str, scorekeepers: int, think: float = 0.0, matches_each: int = 1,
                 progress: Callable[[str], None] = log) -> dict[str, Any]:
-    """(1) and (2): ``scorekeepers`` threads each enter a whole match over HTTP (at full speed unless ``think``)."""
+    """(1) and (2): ``scorekeepers`` threads each enter ``matches_each`` whole matches, one after another, over
+    HTTP (at full speed unless ``think``). Before the clock starts, each enters one hand of a warm-up match in
+    another competition and the run waits until those are settled: HTTP connections, the server's threads,
+    their database and broker connections and the worker's processes are all warm, as on a club night."""
+    from django.db.models import F
+
     from games.models import Hand, Match
     from league.models import StandingRow
 
-    competition, matches = build_entry_competition(scorekeepers)
+    competition, matches = build_entry_competition(scorekeepers * matches_each)
+    _, warmups = build_entry_competition(scorekeepers, slug="bench-entry-warm-up")
     monitor = Monitor(competition.pk, matches).start()
     runs: list[EntryRun | None] = [None] * len(matches)
     clients: list[HttpClient] = []
-    ready = threading.Barrier(len(matches) + 1)
+    ready = threading.Barrier(scorekeepers + 1)
+    go = threading.Event()
 
     def scorekeeper(index: int) -> None:
         client = HttpClient(base_url)
         clients.append(client)
         try:
-            # the scorekeeper opens the match first (not timed): connections, server threads and their database
-            # connections are warm when the clock starts
-            match = matches[index]
-            client.get(f"/api/matches/{match.id}/", {"X-Entry-Token": match.token})
+            warm_up = warmups[index]
+            client.post_json(f"/api/matches/{warm_up.id}/hands/",
+                             {"number": 1, "mode": "chalk", "entry": game_entries("a")[0]},
+                             {"X-Entry-Token": warm_up.token})
             ready.wait(timeout=120)
-            runs[index] = enter_match(client.post_json, matches[index], match_winners(index),
-                                      expect=monitor.expect, wait_settled=monitor.wait_settled, think=think)
+            go.wait(timeout=120)
+            for number in range(matches_each):
+                position = index + number * scorekeepers
+                runs[position] = run = enter_match(client.post_json, matches[position], match_winners(position),
+                                                   expect=monitor.expect, wait_settled=monitor.wait_settled,
+                                                   think=think)
+                if run.errors:
+                    break
         finally:
             client.close()
 
-    progress(f"(1) {scorekeepers} scorekeepers entering whole best-of-3 matches over HTTP"
+    progress(f"(1) {scorekeepers} scorekeepers entering {matches_each} whole best-of-3 match(es) each over HTTP"
              + (f", {think:g} s between hands" if think else ""))
     threads = [threading.Thread(target=scorekeeper, args=(i,), name=f"scorekeeper-{i}", daemon=True)
-               for i in range(len(matches))]
+               for i in range(scorekeepers)]
     for thread in threads:
         thread.start()
     ready.wait(timeout=120)
+    deadline = time.monotonic() + 60
+    while (Match.objects.filter(pk__in=[m.id for m in warmups], settled_version__lt=F("version")).exists()
+           and time.monotonic() < deadline):
+        time.sleep(0.05)
     started = time.perf_counter()
+    go.set()
     for thread in threads:
         thread.join(timeout=600)
     wall = time.perf_counter() - started
@@ -720,7 +738,7 @@ def bench_entry(base_url: str, scorekeepers: int, think: float = 0.0,
     monitor.stop()
     done = [run for run in runs if run is not None]
     errors = [error for run in done for error in run.errors] + [
-        f"scorekeeper {i} did not finish" for i, run in enumerate(runs) if run is None]
+        f"match {i + 1} was not entered" for i, run in enumerate(runs) if run is None]
     latencies = [x for run in done for x in run.latencies]
     ok = sum(run.ok for run in done)
     stored = Hand.objects.filter(game__match__competition=competition).count()
@@ -730,7 +748,8 @@ def bench_entry(base_url: str, scorekeepers: int, think: float = 0.0,
     wrong_rows = sum(1 for m, run in zip(matches, runs, strict=True) if run is not None
                      and (rows.get(m.side_a) != run.chalks or rows.get(m.side_b) != run.chalks[::-1]))
     return {
-        "scorekeepers": scorekeepers, "wall": wall, "posts": sum(run.sent for run in done), "created": ok,
+        "scorekeepers": scorekeepers, "matches": len(matches), "wall": wall, "posts": sum(run.sent for run in done),
+        "created": ok,
         "rate": ok / wall if wall else 0.0, "p50": quantile(latencies, 0.5), "p95": quantile(latencies, 0.95),
         "max": max(latencies, default=float("nan")), "errors": len(errors), "error_samples": errors[:5],
         "stored": stored, "lost": abs(stored - ok), "matches_complete": finished,
@@ -888,7 +907,7 @@ def entry_figures(e: dict[str, Any]) -> list[dict[str, Any]]:
         figure("entry_errors", "(1) errors", e["errors"], "POSTs", TARGETS["errors"], "==",
                "; ".join(e["error_samples"])[:300] or f"{e['posts']:,} POSTs, {e['reconnects']} reconnects"),
         figure("lost_hands", "(1) lost hands (|stored - 201s|)", e["lost"], "hands", TARGETS["lost_hands"], "==",
-               f"{e['stored']:,} stored, {e['created']:,} acknowledged; {e['matches_complete']}/{e['scorekeepers']}"
+               f"{e['stored']:,} stored, {e['created']:,} acknowledged; {e['matches_complete']}/{e['matches']}"
                " matches complete"),
         figure("settled_p95", "(2) 201 -> match settled, p95", e["to_settled_p95"] * ms, "ms", None, "<=",
                f"p50 {e['to_settled_p50'] * ms:.0f} ms"),
@@ -899,7 +918,7 @@ def entry_figures(e: dict[str, Any]) -> list[dict[str, Any]]:
         figure("standings_missing", "(2) hands never in the standings", e["never_in_standings"], "hands", 0, "==",
                f"{e['wrong_standings_rows']} final standings rows differ from the matches' chalks"),
         figure("settle_rate", "(2) hands into the standings/s", e["settle_rate"], "hands/s", None, ">=",
-               "first 201 to last hand in the standings: what settle + refresh sustain (1 task per hand)"),
+               "first 201 to last hand in the standings: what the settle tasks sustain"),
     ]
 
 
@@ -958,7 +977,8 @@ def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str
             if "entry" in parts:
                 services.start_worker("worker-prefork", "prefork", workers)
                 progress(f"Celery worker: prefork, {workers} processes")
-                figures += entry_figures(bench_entry(base, sizes["scorekeepers"], think, progress))
+                figures += entry_figures(bench_entry(base, sizes["scorekeepers"], think, sizes["matches_each"],
+                                                     progress))
                 services.stop("worker-prefork")
             if "page" in parts:
                 figures += page_figures(bench_standings(base, sizes, seed, progress))
@@ -985,6 +1005,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", default=",".join(PARTS),
                         help="which parts to run, comma-separated: entry (1 and 2), page (3), memory (4)")
     parser.add_argument("--scorekeepers", type=int, help="(1) concurrent scorekeepers (default 20, quick 5)")
+    parser.add_argument("--matches-each", type=int,
+                        help="(1) matches each scorekeeper enters, one after another (default 3, quick 1)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="(1) seconds a scorekeeper waits between hands (default 0: as fast as possible)")
     parser.add_argument("--workers", type=int, default=2,
@@ -1005,6 +1027,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes["scorekeepers"] = args.scorekeepers
     if args.matches:
         sizes["matches"] = args.matches
+    if args.matches_each:
+        sizes["matches_each"] = args.matches_each
     if args.tasks:
         first, total = (int(n) for n in args.tasks.split(","))
         if not 0 < first < total:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from engine import RecordError, score_chalk, score_record
@@ -29,6 +29,7 @@ from games.models import (
     ResultVersion,
     TeamMatch,
 )
+from league.bulk import update_rows
 from league.models import Competition, Entry, Partnership, Round, new_token
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
@@ -480,6 +481,25 @@ def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
 
 
 # ----------------------------------------------------------------------------- settling
+BACKLOG_LIMIT = 50  # matches settled in one pass of the settle task
+
+
+@dataclass
+class Settled:
+    """What ``settle_backlog`` did: the match it was asked for (``recomputed`` unless it was already settled), the
+    other matches of the competition it settled on the way, and whether a complete result appeared, changed or
+    went away (the ratings follow)."""
+
+    match: Match
+    recomputed: bool
+    others: list[Match]
+    rated_result_touched: bool
+
+    @property
+    def changed(self) -> bool:
+        return self.recomputed or bool(self.others)
+
+
 def settle_match(match_id: int) -> Match:
     """Recompute the match from what was entered, at its level, and write its result. Idempotent.
 
@@ -491,51 +511,129 @@ def settle_match(match_id: int) -> Match:
     The totals kept on the match (games, chalks, hang jacks) are summed from the games (or recorded). A forfeit
     completes the match for the side present. A table of a team match does not apply the competition's match
     format: ``games.team_services.settle_team_match`` decides it with the team match, in the same transaction."""
+    return _settle(match_id).match
+
+
+def settle_backlog(match_id: int, version: int | None = None) -> Settled:
+    """Settle the match as ``settle_match`` does, then every other match of its competition with committed changes
+    not yet settled — what the settle task does. One task is queued per competition at a time
+    (``queue_settle``), so when hands arrive faster than they can be settled one by one, the next task settles
+    all that arrived meanwhile, ``BACKLOG_LIMIT`` matches to a transaction with a few queries each pass. With
+    ``version`` (the match's version when the task was queued), the match is not recomputed when an earlier
+    pass already settled it that far."""
+    first = _settle(match_id, version)
+    others: list[Match] = []
+    touched = first.rated_result_touched
+    competition_id = first.match.competition_id
+    while True:
+        with transaction.atomic():
+            batch = _unsettled_pair_matches(competition_id)
+            touched = _settle_locked(batch) or touched
+        others += batch
+        if len(batch) < BACKLOG_LIMIT:
+            break
+    tables = (Match.objects.filter(competition_id=competition_id, team_match__isnull=False,
+                                   settled_version__lt=F("version")).values_list("pk", flat=True))
+    for table_id in tables:  # tables lock their team match first: one transaction each
+        settled = _settle(table_id, version=0)
+        if settled.recomputed:
+            others.append(settled.match)
+        touched = touched or settled.rated_result_touched
+    return Settled(first.match, first.recomputed, [m for m in others if m.pk != match_id], touched)
+
+
+def _settle(match_id: int, version: int | None = None) -> Settled:
+    """Settle one match in a transaction of its own (a table with its team match); with ``version``, only when
+    the match has changes since it was settled at that version or later."""
     with transaction.atomic():
         team_match_id = Match.objects.filter(pk=match_id).values_list("team_match_id", flat=True).get()
         if team_match_id is not None:  # lock order everywhere: the team match, then its tables
             TeamMatch.objects.select_for_update(of=("self",)).get(pk=team_match_id)
         match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match_id)
-        version = match.version
-        if match.result_level == MATCH_LEVEL:
-            games: list[Game] = []
-            started = True
-        else:
-            games = _settle_games(match)
-            started = any(game.hands_counted or game.entered for game in games)
-            won = [game.winner for game in games if game.winner]
-            match.games_a, match.games_b = won.count(SIDE_A), won.count(SIDE_B)
-            match.chalks_a = sum(game.score_a for game in games)
-            match.chalks_b = sum(game.score_b for game in games)
-            match.hang_jacks_a = sum(game.hang_jacks_a for game in games)
-            match.hang_jacks_b = sum(game.hang_jacks_b for game in games)
-            match.chalks_known = all(game.scores_known for game in games)
-        if match.outcome != Match.PLAYED:
-            match.winner, done = FORFEIT_WINNER[match.outcome], True
-        elif match.team_match_id is not None:
-            match.winner = ""  # the team match decides its tables
-            team = match.team_match
-            done = team.mode == Competition.TEAM_FIXED and match.games_a + match.games_b >= team.games_per_table
-        else:
-            match.winner = format_winner(match.competition, match.games_a, match.games_b)
-            done = bool(match.winner)
-        if match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED:
-            _open_next_game(match, games, done)
-        if games or match.result_level == HAND_LEVEL:
-            _drop_unplayed_games(match, games, done)
-        if done and (match.team_match_id is None or match.outcome != Match.PLAYED):
-            match.status = Match.COMPLETE
-        else:
-            match.status = Match.IN_PROGRESS if started else Match.SCHEDULED
-        match.settled_version = version
-        match.save(update_fields=["games_a", "games_b", "winner", "status", "chalks_a", "chalks_b", "chalks_known",
-                                  "hang_jacks_a", "hang_jacks_b", "settled_version", "updated_at"])
-        if match.team_match_id is not None:
+        if version is not None and match.settled_version >= max(version, match.version):
+            return Settled(match, False, [], False)
+        touched = _settle_locked([match])
+        if team_match_id is not None:
             from games.team_services import settle_team_match
 
-            settle_team_match(match.team_match_id)
+            settle_team_match(team_match_id)
             match.refresh_from_db()
-    return match
+    return Settled(match, True, [], touched)
+
+
+def _unsettled_pair_matches(competition_id: int) -> list[Match]:
+    """Up to ``BACKLOG_LIMIT`` matches of the competition (not tables of a team match) with changes to settle,
+    locked without waiting: a match being entered or settled right now is skipped (``skip_locked``), and is
+    settled by the task in progress or by the one its commit queues."""
+    return list(Match.objects.select_for_update(of=("self",), skip_locked=True).select_related("competition")
+                .filter(competition_id=competition_id, team_match__isnull=True, settled_version__lt=F("version"))
+                .order_by("id")[:BACKLOG_LIMIT])
+
+
+def _settle_locked(matches: list[Match]) -> bool:
+    """Settle the locked ``matches``: their games and hands are read in one query each, the games that changed
+    are written in one statement and the matches in another. True when a complete result appeared, changed or
+    went away (the ratings follow)."""
+    if not matches:
+        return False
+    was_complete = any(match.status == Match.COMPLETE for match in matches)
+    games_of: dict[int, list[Game]] = {match.pk: [] for match in matches}
+    for game in Game.objects.filter(match_id__in=list(games_of)).order_by("match_id", "number"):
+        games_of[game.match_id].append(game)
+    hands_of: dict[int, list[Hand]] = {game.pk: [] for match in matches if match.result_level == HAND_LEVEL
+                                       for game in games_of[match.pk]}
+    for hand in Hand.objects.filter(game_id__in=list(hands_of)).only(*SETTLE_READS).order_by("game_id", "number"):
+        hands_of[hand.game_id].append(hand)
+    changed: list[Game] = []
+    now = timezone.now()
+    for match in matches:
+        changed += _settle_one(match, games_of[match.pk], hands_of)
+        match.updated_at = now
+    update_rows(changed, SETTLED_GAME_FIELDS)
+    update_rows(matches, SETTLED_MATCH_FIELDS)
+    return was_complete or any(match.status == Match.COMPLETE for match in matches)
+
+
+SETTLE_READS = ("id", "game_id", "number", "mode", "dealer", "result", "deleted", "void_reason")  # entry: if re-scored
+SETTLED_MATCH_FIELDS = ("games_a", "games_b", "winner", "status", "chalks_a", "chalks_b", "chalks_known",
+                        "hang_jacks_a", "hang_jacks_b", "settled_version", "updated_at")
+
+
+def _settle_one(match: Match, games: list[Game], hands_of: dict[int, list[Hand]]) -> list[Game]:
+    """Recompute ``match`` (locked) from its ``games`` and their hands; returns the games that changed."""
+    changed: list[Game] = []
+    if match.result_level == MATCH_LEVEL:
+        games = []
+        started = True
+    else:
+        games = _settle_games(match, games, hands_of, changed)
+        started = any(game.hands_counted or game.entered for game in games)
+        won = [game.winner for game in games if game.winner]
+        match.games_a, match.games_b = won.count(SIDE_A), won.count(SIDE_B)
+        match.chalks_a = sum(game.score_a for game in games)
+        match.chalks_b = sum(game.score_b for game in games)
+        match.hang_jacks_a = sum(game.hang_jacks_a for game in games)
+        match.hang_jacks_b = sum(game.hang_jacks_b for game in games)
+        match.chalks_known = all(game.scores_known for game in games)
+    if match.outcome != Match.PLAYED:
+        match.winner, done = FORFEIT_WINNER[match.outcome], True
+    elif match.team_match_id is not None:
+        match.winner = ""  # the team match decides its tables
+        team = match.team_match
+        done = team.mode == Competition.TEAM_FIXED and match.games_a + match.games_b >= team.games_per_table
+    else:
+        match.winner = format_winner(match.competition, match.games_a, match.games_b)
+        done = bool(match.winner)
+    if match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED:
+        _open_next_game(match, games, done)
+    if games or match.result_level == HAND_LEVEL:
+        _drop_unplayed_games(match, games, done)
+    if done and (match.team_match_id is None or match.outcome != Match.PLAYED):
+        match.status = Match.COMPLETE
+    else:
+        match.status = Match.IN_PROGRESS if started else Match.SCHEDULED
+    match.settled_version = match.version
+    return changed
 
 
 FORFEIT_WINNER = {Match.FORFEIT_A: SIDE_B, Match.FORFEIT_B: SIDE_A, Match.DOUBLE_FORFEIT: ""}
@@ -552,21 +650,17 @@ def format_winner(competition: Competition, games_a: int, games_b: int) -> str:
     return ""
 
 
-def _settle_games(match: Match) -> list[Game]:
+def _settle_games(match: Match, games: list[Game], hands_of: dict[int, list[Hand]], changed: list[Game]) -> list[Game]:
     """The match's games in order: entered ones as they are, the others recomputed from their hands."""
-    competition = match.competition
-    games = list(match.games.order_by("number"))
     if match.result_level == GAME_LEVEL:
         return [game for game in games if game.entered]
-    hands: dict[int, list[Hand]] = {game.pk: [] for game in games}
-    for hand in Hand.objects.filter(game__match=match).order_by("game_id", "number"):  # one query for all games
-        hands[hand.game_id].append(hand)
     for previous, game in zip([None, *games], games, strict=False):
         if game.entered:
             continue
         # the deal passes on from game to game
         first_dealer = previous.next_dealer if previous is not None and previous.winner else game.first_dealer
-        _settle_game(game, competition, hands[game.pk], first_dealer)
+        if _settle_game(game, match.competition, hands_of[game.pk], first_dealer):
+            changed.append(game)
     return games
 
 
@@ -581,8 +675,8 @@ SETTLED_GAME_FIELDS = ("first_dealer", "score_a", "score_b", "hang_jacks_a", "ha
                        "hands_counted")
 
 
-def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_dealer: int) -> None:
-    """Recompute the game from its hands (in order) and save it if anything changed."""
+def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_dealer: int) -> bool:
+    """Recompute the game from its hands (in order); True when anything changed (the caller writes it)."""
     stored = {name: getattr(game, name) for name in SETTLED_GAME_FIELDS}
     game.first_dealer = first_dealer
     score = (0, 0)
@@ -621,8 +715,7 @@ def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_
     game.winner = SIDE_OF_TEAM[winner] if winner is not None else ""
     game.next_dealer = dealer
     game.hands_counted = counted
-    if any(getattr(game, name) != value for name, value in stored.items()):
-        game.save(update_fields=list(SETTLED_GAME_FIELDS))
+    return any(getattr(game, name) != value for name, value in stored.items())
 
 
 def _drop_unplayed_games(match: Match, games: list[Game], done: bool) -> None:
@@ -690,15 +783,28 @@ def _already_entered(number: int, existing: Hand | None) -> str:
 
 
 def _committed(match: Match, *fields: str) -> None:
-    """Bump the match's version (saving ``fields`` too) and settle it after the commit."""
-    from games.tasks import settle_match_task
-
+    """Bump the match's version (saving ``fields`` too) and have it settled after the commit: by a new settle
+    task, or by the one already queued for the competition (it settles every match with unsettled changes)."""
     match.version += 1
     if match.status == Match.SCHEDULED:
         match.status = Match.IN_PROGRESS
     match.save(update_fields=["version", "status", "updated_at", *fields])
-    match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: settle_match_task.delay(match_id, version))
+    match_id, version, competition_id = match.pk, match.version, match.competition_id
+    transaction.on_commit(lambda: queue_settle(competition_id, match_id, version))
+
+
+def queue_settle(competition_id: int, match_id: int, version: int) -> None:
+    """Queue a settle task for the match unless one is already queued for the competition (and not started)."""
+    from games.tasks import settle_match_task
+    from league.services import request_settle, take_settle_request
+
+    if not request_settle(competition_id):
+        return
+    try:
+        settle_match_task.delay(match_id, version)
+    except Exception:
+        take_settle_request(competition_id)  # nothing was queued: the next commit must queue a task
+        raise
 
 
 def _is_user(user: Any) -> bool:

@@ -9,8 +9,7 @@ from django.db import OperationalError
 
 from games import services
 from games.models import Match
-from league.services import tick_results_clock
-from league.tasks import refresh_standings_task
+from league.services import refresh_standings, take_settle_request, tick_results_clock
 
 RATINGS_PENDING_KEY = "ratings-rebuild-pending"
 RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the ratings
@@ -18,25 +17,27 @@ RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def settle_match_task(match_id: int, version: int | None = None) -> dict:
-    """Settle the match (totals, game winners, next game, match result), then queue the standings refresh.
+    """Settle the match (totals, game winners, next game, match result) and every other match of its competition
+    with committed changes, then queue the standings refresh.
 
-    ``version`` is the match's version when the task was queued: when a later task has already settled
-    that version, or a later hand has been committed since (its own task, queued behind this one, will
-    settle both), there is nothing left to do — a burst of hands at a busy table costs one settle. The refresh goes to
-    the back of the queue with the results-clock version it must cover: by the time it runs, the settles
-    queued before it are done too, and the first refresh to run covers them all (the others find nothing
-    to do) — so a busy night costs one standings computation per pass of the queue, not one per hand."""
-    before = Match.objects.filter(pk=match_id).values("status", "version", "settled_version").first()
-    if before is not None and version is not None:
-        if before["settled_version"] >= version:
-            return {"match": match_id, "version": version, "status": "already settled"}
-        if before["version"] > version:
-            return {"match": match_id, "version": version, "status": "a later hand's task settles it"}
-    match = services.settle_match(match_id)
-    refresh_standings_task.delay(match.competition_id, tick_results_clock(match.competition_id))
-    if Match.COMPLETE in (match.status, (before or {}).get("status")):
+    One such task is queued per competition at a time (``games.services.queue_settle``): the commits that come
+    while it waits in the queue queue nothing, and it settles them all (``services.settle_backlog``) — so on a
+    busy night the queue holds a task per competition, not one per hand, and drains faster than the
+    scorekeepers fill it. ``version`` is the match's version when the task was queued: a match already settled
+    that far is not recomputed. The standings are refreshed in the same task, once for all it settled (a
+    refresh already under way in another worker that began after these results covers them too)."""
+    competition_id = Match.objects.filter(pk=match_id).values_list("competition_id", flat=True).first()
+    if competition_id is None:
+        return {"match": match_id, "version": version, "status": "no such match"}
+    take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
+    settled = services.settle_backlog(match_id, version)
+    match = settled.match
+    if settled.changed:
+        refresh_standings(competition_id, wanted=tick_results_clock(competition_id))
+    if settled.rated_result_touched:
         schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
-    return {"match": match_id, "version": match.settled_version, "status": match.status}
+    return {"match": match_id, "version": match.settled_version, "status": match.status,
+            "also_settled": [other.pk for other in settled.others]}
 
 
 def schedule_ratings_rebuild() -> None:

@@ -188,12 +188,16 @@ class Competition(models.Model):
 
 
 class ResultsClock(models.Model):
-    """Counts the result changes of a competition. Kept apart from the Competition row, which the standings
-    refresh locks: a settled match ticks the clock without waiting for a refresh in progress."""
+    """Counts the result changes of a competition, and notes whether a settle task is queued for it. Kept apart
+    from the Competition row, which the standings refresh locks: a settled match ticks the clock, and a
+    committed hand asks for a settle, without waiting for a refresh in progress."""
 
     competition = models.OneToOneField(Competition, primary_key=True, on_delete=models.CASCADE,
                                        related_name="results_clock")
     version = models.PositiveBigIntegerField(default=0)
+    settle_requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when a settle task was queued for the competition's new results and "
+                                         "cleared as it starts: commits in between queue no task of their own")
 
 
 class Team(models.Model):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
 from league import standings
+from league.bulk import update_rows
 from league.models import Bye, Club, Competition, Entry, Partnership, ResultsClock, StandingRow
 
 COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for",
@@ -108,6 +111,29 @@ def tick_results_clock(competition_id: int) -> int:
         return ResultsClock.objects.values_list("version", flat=True).get(pk=competition_id)
 
 
+SETTLE_REQUEST_STALE = 120  # s: a request older than this is taken for a lost task, and a commit queues another
+
+
+def request_settle(competition_id: int) -> bool:
+    """Note that the competition has committed results to settle; True when no settle task is queued for it yet
+    and the caller must queue one. Call it after the commit: the queued task clears the note as it starts
+    (``take_settle_request``) and only then reads the results, so a commit that finds the note set is seen by
+    the task that set it."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=SETTLE_REQUEST_STALE)
+    pending = Q(settle_requested_at__isnull=True) | Q(settle_requested_at__lt=stale)
+    if ResultsClock.objects.filter(pending, pk=competition_id).update(settle_requested_at=now):
+        return True
+    _, created = ResultsClock.objects.get_or_create(competition_id=competition_id,
+                                                    defaults={"settle_requested_at": now})
+    return created
+
+
+def take_settle_request(competition_id: int) -> None:
+    """The settle task starts: from now on a commit queues a new task (this one may already have read past it)."""
+    ResultsClock.objects.filter(pk=competition_id).update(settle_requested_at=None)
+
+
 def refresh_standings_after_commit(competition_id: int) -> None:
     """Queue the competition's standings refresh for when the current transaction commits (entries, options
     and team results change the standings outside the settle task)."""
@@ -156,7 +182,7 @@ def _write_rows(competition_id: int, rows: list[dict]) -> None:
     if stored:
         StandingRow.objects.filter(id__in=[old["id"] for old in stored.values()]).delete()
     if changed:
-        StandingRow.objects.bulk_update(changed, [*fields, "updated_at"])
+        update_rows(changed, [*fields, "updated_at"])
     if created:
         StandingRow.objects.bulk_create(created)
 

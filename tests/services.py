@@ -203,16 +203,16 @@ def _install_slow_settle() -> None:
         return
     from games import services
 
-    settle = services.settle_match
+    settle = services.settle_backlog  # what the settle task calls
 
-    def slow_settle_match(match_id: int):
+    def slow_settle_backlog(match_id: int, version: int | None = None):
         marker = os.environ.get(MARKER_ENV)
         if marker:
             Path(marker).write_text(str(match_id))
         time.sleep(seconds)
-        return settle(match_id)
+        return settle(match_id, version)
 
-    services.settle_match = slow_settle_match
+    services.settle_backlog = slow_settle_backlog
 
 
 _install_slow_settle()

@@ -8,6 +8,7 @@ keeps its own score of them, independent of ``games.services.settle_match``.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 
@@ -45,7 +46,7 @@ def drain(match: Match) -> None:
     """Wait until the worker has run every task sent so far: one solo worker takes the queue in order, so
     once a new settle task's result is in, the tasks before it are done."""
     settle_match_task.delay(match.pk).get(timeout=60)
-    refresh_standings_task.delay(match.competition_id).get(timeout=60)  # queued behind the settles' refreshes
+    refresh_standings_task.delay(match.competition_id).get(timeout=60)  # and one more refresh, behind it
 
 
 def assert_match_as_planned(match: Match, plan) -> None:
@@ -256,6 +257,41 @@ def test_settling_twice_or_out_of_order_changes_nothing(celery_worker_process):
 
     assert {m.pk: snapshot(m) for m in (first, second)} == before
     assert_match_as_planned(first, plan)
+
+
+def test_hands_committed_while_the_worker_is_away_wait_in_one_task(celery_worker_process):
+    """A club night's burst: hands at three tables while the worker is down queue one settle task between them
+    (the first commit queues it; the others find it queued), and that task settles all three tables and the
+    standings once the worker is back."""
+    import redis
+
+    from league.models import ResultsClock
+    from tests.conftest import TEST_QUEUE
+
+    competition = best_of_three()
+    plan = plan_for(competition, seed="pg-burst")
+    tables = [make_match(competition) for _ in range(3)]
+    game_one = [h for h in plan.hands if h.game == 1][:-1]  # the game stays open
+    celery_worker_process.stop()
+    for match in tables:
+        enter_planned(match, game_one, mode=Hand.CHALK)
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        assert client.llen(TEST_QUEUE) == 1
+    finally:
+        client.close()
+    assert ResultsClock.objects.get(pk=competition.pk).settle_requested_at is not None
+
+    celery_worker_process.start()
+    score = tuple(game_one[-1].result["score_after"])
+    for match in tables:
+        settled = wait_settled(match)
+        assert settled.settled_version == len(game_one)
+        assert (settled.chalks_a, settled.chalks_b) == score
+    rows = wait_for(lambda: (r := standings_of(competition)) and all(
+        r[m.side_a_id]["chalks_for"] == score[0] for m in tables) and r, what="the standings")
+    assert all(rows[m.side_b_id]["chalks_for"] == score[1] for m in tables)
+    assert ResultsClock.objects.get(pk=competition.pk).settle_requested_at is None
 
 
 def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_db):

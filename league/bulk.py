@@ -1,0 +1,42 @@
+"""Writing many rows' fields in one statement, cheaply.
+
+Django's ``bulk_update`` builds a ``CASE WHEN pk = … THEN …`` expression per row and field in Python, which
+costs more than the database's work: settling twenty matches spent most of its time there. ``update_rows``
+sends one ``UPDATE … FROM`` a list of values instead (PostgreSQL, and SQLite from 3.33)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connections, router
+from django.db.models import Model
+
+
+def update_rows(objects: Sequence[Model], fields: Sequence[str]) -> int:
+    """Write ``fields`` of ``objects`` (saved instances of one model) in one statement; returns the rows
+    updated. Like ``bulk_update``, it sends no signals and does not touch ``auto_now`` fields by itself."""
+    if not objects:
+        return 0
+    model = type(objects[0])
+    meta = model._meta
+    connection = connections[router.db_for_write(model)]
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    quote = connection.ops.quote_name
+    if connection.vendor == "postgresql":  # the values' types, which PostgreSQL cannot infer from a VALUES list
+        names = [f"c{i}" for i in range(len(columns))]
+        row = "(" + ", ".join(f"CAST(%s AS {column.cast_db_type(connection)})" for column in columns) + ")"
+        alias = f"v({', '.join(names)})"
+    else:  # SQLite names the columns of a VALUES list itself
+        names = [f"column{i + 1}" for i in range(len(columns))]
+        row = "(" + ", ".join("%s" for _ in columns) + ")"
+        alias = "v"
+    params = [column.get_db_prep_save(getattr(obj, column.attname), connection)
+              for obj in objects for column in columns]
+    table = quote(meta.db_table)
+    assignments = ", ".join(f"{quote(column.column)} = v.{name}"
+                            for column, name in zip(columns[1:], names[1:], strict=True))
+    sql = (f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(objects))}) AS {alias} "
+           f"WHERE {table}.{quote(meta.pk.column)} = v.{names[0]}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
