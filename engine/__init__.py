@@ -6,14 +6,49 @@
 ['beg', 'stand']
 """
 
-from engine.cards import Card, Suit
-from engine.chalk import parse_chalk, score_chalk
-from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, RulesetError
-from engine.game import GameState
-from engine.hand import Action, HandState, SeatView
-from engine.penalties import ExposedCard, Misdeal, Renege, effects_under_each_setting, penalty_effect
-from engine.record import replay_record, score_record
-from engine.rules import Ruleset
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Names are imported from their modules on first use, so that ``python -m engine score`` starts
+# without loading the chalk, penalty and game modules it does not need.
+_HOME = {
+    "Card": "cards", "Suit": "cards",
+    "parse_chalk": "chalk", "score_chalk": "chalk",
+    "EngineError": "errors", "IllegalActionError": "errors", "InvalidCardError": "errors",
+    "RecordError": "errors", "RulesetError": "errors",
+    "GameState": "game",
+    "Action": "hand", "HandState": "hand", "SeatView": "hand",
+    "ExposedCard": "penalties", "Misdeal": "penalties", "Renege": "penalties",
+    "effects_under_each_setting": "penalties", "penalty_effect": "penalties",
+    "replay_record": "record", "score_record": "record",
+    "Ruleset": "rules",
+}
+
+if TYPE_CHECKING:
+    from engine.cards import Card, Suit
+    from engine.chalk import parse_chalk, score_chalk
+    from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, RulesetError
+    from engine.game import GameState
+    from engine.hand import Action, HandState, SeatView
+    from engine.penalties import ExposedCard, Misdeal, Renege, effects_under_each_setting, penalty_effect
+    from engine.record import replay_record, score_record
+    from engine.rules import Ruleset
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"engine.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "Action", "Card", "EngineError", "ExposedCard", "GameState", "HandState", "IllegalActionError",

@@ -185,11 +185,12 @@ def game_count(mask: int) -> int:
     >>> game_count(mask_of(["TD", "AS", "JH", "2C"]))
     15
     """
-    return (_SUIT_GAME_COUNT[mask & 0x1FFF] + _SUIT_GAME_COUNT[mask >> 13 & 0x1FFF]
-            + _SUIT_GAME_COUNT[mask >> 26 & 0x1FFF] + _SUIT_GAME_COUNT[mask >> 39])
+    return (_HONOURS_COUNT[mask >> 8 & 31] + _HONOURS_COUNT[mask >> 21 & 31]
+            + _HONOURS_COUNT[mask >> 34 & 31] + _HONOURS_COUNT[mask >> 47 & 31])
 
 
-_SUIT_GAME_COUNT: tuple[int, ...] = tuple(
-    sum(GAME_VALUES[rank] for rank in range(13) if ranks >> rank & 1) for ranks in range(1 << 13)
+_HONOURS_COUNT: tuple[int, ...] = tuple(
+    sum(GAME_VALUES[TEN + rank] for rank in range(5) if ranks >> rank & 1) for ranks in range(32)
 )
-"""Game value of every set of ranks within one suit (13 bits), so a hand's count is four look-ups."""
+"""Game value of every set of the five counting ranks of a suit (10, J, Q, K, A: bits 8-12 of the suit),
+so a hand's count is four look-ups."""

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.cards import (
+    _HONOURS_COUNT,
     CARD_NAMES,
     CARDS,
     JACK,
@@ -31,7 +32,6 @@ from engine.cards import (
     Card,
     Suit,
     bits,
-    game_count,
     mask_of,
     names_of,
     parse_card_index,
@@ -433,13 +433,80 @@ class HandState:
         ban = self.ruleset.undertrump_ban
         hands, tricks, won = self.hands, self.tricks, self.won
         trick, seat, leader = self.trick, self.turn, self.leader
+        played = 0
+        over = False
+        if not trick and not ban and len(cards) >= players:
+            # Whole tricks at a time (a record's plays, a search's rollout). Without the undertrump
+            # ban, R14/R15 come to one test: a seat holding the led suit plays from ``follow`` (the
+            # led suit and trumps; only trumps when trump is led). A trick is checked before anything
+            # is changed; at an illegal card the checked loop below takes over and stops there.
+            bits_, suit_mask_of = _BITS, _SUIT_MASK_OF
+            group = iter(cards)
+            if players == 4:
+                followers = _FOLLOWERS[4]
+                for four in zip(group, group, group, group, strict=False):  # four cards at a time
+                    c0, c1, c2, c3 = four
+                    s1, s2, s3 = followers[leader]
+                    # one name a value (faster here than packing and unpacking tuples)
+                    b0 = bits_[c0]
+                    b1 = bits_[c1]
+                    b2 = bits_[c2]
+                    b3 = bits_[c3]
+                    h0 = hands[leader]
+                    h1 = hands[s1]
+                    h2 = hands[s2]
+                    h3 = hands[s3]
+                    led_mask = suit_mask_of[c0]
+                    follow = led_mask | trump_mask
+                    if (not (h0 & b0 and h1 & b1 and h2 & b2 and h3 & b3)
+                            or h1 & led_mask and not b1 & follow or h2 & led_mask and not b2 & follow
+                            or h3 & led_mask and not b3 & follow):
+                        break
+                    hands[leader] = h0 ^ b0
+                    hands[s1] = h1 ^ b1
+                    hands[s2] = h2 ^ b2
+                    hands[s3] = h3 ^ b3
+                    taken = b0 | b1 | b2 | b3
+                    trick = list(four)
+                    # no trump in the trick leaves only the led suit in ``taken & follow``
+                    winner = (leader + trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)) & 3
+                    won[winner & 1] |= taken
+                    tricks.append((leader, trick, winner))
+                    leader = winner
+                    played += 4
+                    if not hands[winner]:
+                        over = True
+                        break
+            elif players == 2:
+                for two in zip(group, group, strict=False):
+                    c0, c1 = two
+                    other = leader ^ 1
+                    b0 = bits_[c0]
+                    b1 = bits_[c1]
+                    h0 = hands[leader]
+                    h1 = hands[other]
+                    led_mask = suit_mask_of[c0]
+                    follow = led_mask | trump_mask
+                    if not (h0 & b0 and h1 & b1) or h1 & led_mask and not b1 & follow:
+                        break
+                    hands[leader] = h0 ^ b0
+                    hands[other] = h1 ^ b1
+                    taken = b0 | b1
+                    trick = list(two)
+                    winner = leader ^ trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)
+                    won[winner] |= taken
+                    tricks.append((leader, trick, winner))
+                    leader = winner
+                    played += 2
+                    if not hands[winner]:
+                        over = True
+                        break
+            trick, seat = [], leader
         taken = mask_of_trick(trick)
         led = trick[0] // 13 if trick else -1
         led_mask = SUIT_MASKS[led] if trick else 0
-        played = 0
-        over = False
         pos = len(trick)
-        for index in cards:
+        for index in () if over else cards[played:] if played else cards:
             bit = _BITS[index]
             hand = hands[seat]
             if not hand & bit:
@@ -706,8 +773,10 @@ class HandState:
                 awards.append((award[0], award[1]))
         else:
             awards = []
-        count0 = game_count(won0)
-        count1 = game_count(in_play) - count0
+        honours = _HONOURS_COUNT  # game_count(won0), written out: this runs once a hand
+        count0 = honours[won0 >> 8 & 31] + honours[won0 >> 21 & 31] + honours[won0 >> 34 & 31] + honours[won0 >> 47]
+        won1 = in_play ^ won0
+        count1 = honours[won1 >> 8 & 31] + honours[won1 >> 21 & 31] + honours[won1 >> 34 & 31] + honours[won1 >> 47]
         if count0 != count1:  # as game_team
             team: int | None = 0 if count0 > count1 else 1
         else:
@@ -715,7 +784,14 @@ class HandState:
         self.game = (team, [count0, count1])
         if team is not None:
             awards.append((team, rules.game_points))
-        self.winner = count_in_order(self.score, self.points, awards, rules.target, self.winner)
+        # count_in_order, written out
+        score, points, target, winner = self.score, self.points, rules.target, self.winner
+        for side, value in awards:
+            score[side] += value
+            points[side] += value
+            if winner is None and score[side] >= target:
+                winner = side
+        self.winner = winner
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
@@ -746,10 +822,13 @@ class HandState:
         """``result()`` as compact JSON text, built directly (the hot path of ``score --jsonl``);
         equal to ``json.dumps(self.result(), separators=(",", ":"))``."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
-        tricks = ",".join(
-            f'{{"leader":{leader},"cards":["{_QUOTED_COMMA.join(map(_NAME_OF, cards))}"],"winner":{winner}}}'
-            for leader, cards, winner in self.tricks
-        )
+        names = CARD_NAMES
+        if self.players == 4:  # one template a trick: faster than joining the names
+            tricks = ",".join([_TRICK4 % (leader, names[a], names[b], names[c], names[d], winner)
+                               for leader, (a, b, c, d), winner in self.tricks])
+        else:
+            tricks = ",".join([_TRICK2 % (leader, names[a], names[b], winner)
+                               for leader, (a, b), winner in self.tricks])
         trump = f'"{SUIT_LETTERS[self.trump]}"' if self.trump >= 0 else "null"
         kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
         return (
@@ -873,7 +952,8 @@ _COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_
                             "trick", "tricks", "won", "plays"})
 _SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
 _NAME_OF = CARD_NAMES.__getitem__
-_QUOTED_COMMA = '","'
+_TRICK4 = '{"leader":%d,"cards":["%s","%s","%s","%s"],"winner":%d}'
+_TRICK2 = '{"leader":%d,"cards":["%s","%s"],"winner":%d}'
 
 
 def _jack_json(jack: tuple[int, int, bool] | None) -> str:

@@ -22,12 +22,16 @@ from typing import Any
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
 from engine.cards import CARD_NAMES, parse_card_index
 from engine.errors import InvalidCardError, RecordError, RulesetError
-from engine.hand import OVER, PLAY, HandState, StockExhausted
+from engine.hand import BEG, OVER, PLAY, HandState, StockExhausted
 from engine.rules import Ruleset
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "hands", "kick", "beg", "runs", "plays")
 _FIELD_SET = frozenset(FIELDS)
 BEGS = ("stand", "give", "run")
+_INDEX_OF = _CARD_INDEX.__getitem__
+_BITS = tuple(1 << index for index in range(52))
+_RUN_FIELDS = frozenset(("extra", "kick"))
+_BIT_OF = {text: 1 << index for text, index in _CARD_INDEX.items()}
 
 
 def score_record(data: Any) -> dict[str, Any]:
@@ -41,36 +45,55 @@ def score_record_json(data: Any) -> str:
 
 
 def replay_record(data: Any) -> HandState:
-    """Validate a hand record and replay it through the state machine; raises ``RecordError``."""
+    """Validate a hand record and replay it through the state machine; raises ``RecordError``.
+
+    Each check has a fast path for the well-formed case (a record read from JSON); anything it does
+    not accept goes to the slow path, which finds the first problem and says what it is.
+    """
     if not isinstance(data, Mapping):
         raise RecordError("record", f"must be a JSON object, got {_kind(data)}")
-    for key in data:
-        if key not in _FIELD_SET:
-            raise RecordError(str(key), f"unknown field (fields are {', '.join(FIELDS)})")
-    players = data.get("players")
+    if not _FIELD_SET.issuperset(data):
+        for key in data:
+            if key not in _FIELD_SET:
+                raise RecordError(str(key), f"unknown field (fields are {', '.join(FIELDS)})")
+    get = data.get
+    players = get("players")
     if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
         raise RecordError("players", f"must be 2 or 4, got {players!r}")
-    dealer = data.get("dealer")
+    dealer = get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
         raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
     try:
-        ruleset = Ruleset.from_dict(data.get("ruleset"))
+        ruleset = Ruleset.from_dict(get("ruleset"))
     except RulesetError as error:
         raise RecordError(error.field, error.reason) from None
-    score = check_score_before(data.get("score_before", [0, 0]), ruleset)
-    seen = 0
-    hands = []
-    raw_hands = data.get("hands")
+    score = get("score_before", [0, 0])
+    if not (score.__class__ is list and len(score) == 2 and score[0].__class__ is int and score[1].__class__ is int
+            and 0 <= score[0] < ruleset.target and 0 <= score[1] < ruleset.target):
+        score = check_score_before(score, ruleset)
+    raw_hands = get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError("hands", f"must be a list of {players} hands, got {_kind(raw_hands)}")
     if len(raw_hands) != players:
         raise RecordError("hands", f"{len(raw_hands)} hands, expected {players}")
+    # Each hand as the sum of its cards' bits: six distinct cards add up to a number with six bits set
+    # (a card given twice carries into another bit and leaves fewer), and no bit may be one seen before.
+    hands = []
+    seen = 0
+    bit_of = _BIT_OF.__getitem__
     for seat, raw in enumerate(raw_hands):
-        mask, seen = _cards(raw, 6, f"hands[{seat}]", seen)
+        try:
+            mask = sum(map(bit_of, raw)) if raw.__class__ is list and len(raw) == 6 else -1
+        except (KeyError, TypeError):  # not a card (or not hashable): the slow path says which
+            mask = -1
+        if mask < 0 or mask.bit_count() != 6 or mask & seen:
+            mask, seen = _cards(raw, 6, f"hands[{seat}]", seen)
+        else:
+            seen |= mask
         hands.append(mask)
-    kick, seen = _card(data.get("kick"), "kick", seen)
-    beg = data.get("beg")
-    runs = data.get("runs") or []
+    kick, seen = _card(get("kick"), "kick", seen)
+    beg = get("beg")
+    runs = get("runs") or []
     stock: list[int] = []
     if runs:
         if beg != "run":
@@ -80,8 +103,11 @@ def replay_record(data: Any) -> HandState:
         for r, run in enumerate(runs):
             seen = _run(run, f"runs[{r}]", players, dealer, seen, stock)
     state = HandState(players, dealer, hands, kick, stock, ruleset, score)
-    _replay_beg(state, beg, len(runs))
-    _replay_plays(state, data.get("plays") or [])
+    if beg == "stand" and state.phase == BEG:
+        state.stand()
+    else:
+        _replay_beg(state, beg, len(runs))
+    _replay_plays(state, get("plays") or [])
     return state
 
 
@@ -95,7 +121,7 @@ def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
     if beg == "stand":
         state.stand()
         return
-    state.apply("beg")
+    state._beg()
     if beg == "give":
         reason = state.can_give()
         if reason is not None:
@@ -129,11 +155,13 @@ def _replay_plays(state: HandState, plays: Any) -> None:
             why = "the hand is a redeal" if state.redeal else "the game was decided before play (R23)"
             raise RecordError("plays", f"no card is played: {why}")
         return
-    lookup = _CARD_INDEX.get
-    indices = [lookup(text) if text.__class__ is str else None for text in plays]
-    if None in indices:
+    try:
+        indices = list(map(_INDEX_OF, plays))
+    except (KeyError, TypeError):
+        lookup = _CARD_INDEX.get
+        indices = [lookup(text) if text.__class__ is str else None for text in plays]
         n = indices.index(None)
-        raise RecordError(f"plays[{n}]", _not_a_card(plays[n]))
+        raise RecordError(f"plays[{n}]", _not_a_card(plays[n])) from None
     played = state.play_cards(indices)
     if played < len(indices):
         if state.phase != PLAY:
@@ -192,13 +220,24 @@ def _not_a_card(text: Any) -> str:
 
 
 def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list[int]) -> int:
-    if not isinstance(run, Mapping) or set(run) != {"extra", "kick"}:
+    if not isinstance(run, Mapping) or len(run) != 2 or set(run) != _RUN_FIELDS:
         raise RecordError(field, 'must be an object with "extra" (3 cards a seat) and "kick"')
     extra = run["extra"]
     if not isinstance(extra, list) or len(extra) != players:
         raise RecordError(f"{field}.extra", f"must hold 3 cards for each of the {players} seats")
     by_seat = []
     for seat, cards in enumerate(extra):
+        if cards.__class__ is list and len(cards) == 3:  # fast path: three new cards
+            try:
+                indices = list(map(_INDEX_OF, cards))
+            except (KeyError, TypeError):
+                indices = None
+            if indices is not None:
+                mask = _BITS[indices[0]] | _BITS[indices[1]] | _BITS[indices[2]]
+                if mask.bit_count() == 3 and not mask & seen:
+                    seen |= mask
+                    by_seat.append(indices)
+                    continue
         where = f"{field}.extra[{seat}]"
         if not isinstance(cards, list) or len(cards) != 3:
             raise RecordError(where, f"{len(cards) if isinstance(cards, list) else _kind(cards)} cards, expected 3")
