@@ -490,7 +490,7 @@ class Settled:
     other matches of the competition it settled on the way, and whether a complete result appeared, changed or
     went away (the ratings follow)."""
 
-    match: Match
+    match: Match | None
     recomputed: bool
     others: list[Match]
     rated_result_touched: bool
@@ -514,17 +514,16 @@ def settle_match(match_id: int) -> Match:
     return _settle(match_id).match
 
 
-def settle_backlog(match_id: int, version: int | None = None) -> Settled:
-    """Settle the match as ``settle_match`` does, then every other match of its competition with committed changes
+def settle_backlog(competition_id: int, match_id: int | None = None, version: int | None = None) -> Settled:
+    """Settle the match as ``settle_match`` does, then every other match of the competition with committed changes
     not yet settled — what the settle task does. One task is queued per competition at a time
     (``queue_settle``), so when hands arrive faster than they can be settled one by one, the next task settles
     all that arrived meanwhile, ``BACKLOG_LIMIT`` matches to a transaction with a few queries each pass. With
     ``version`` (the match's version when the task was queued), the match is not recomputed when an earlier
-    pass already settled it that far."""
-    first = _settle(match_id, version)
+    pass already settled it that far. Without ``match_id`` (its match was deleted), only the others."""
+    first = _settle(match_id, version) if match_id is not None else Settled(None, False, [], False)
     others: list[Match] = []
     touched = first.rated_result_touched
-    competition_id = first.match.competition_id
     while True:
         with transaction.atomic():
             batch = _unsettled_pair_matches(competition_id)
@@ -801,7 +800,7 @@ def queue_settle(competition_id: int, match_id: int, version: int) -> None:
     if not request_settle(competition_id):
         return
     try:
-        settle_match_task.delay(match_id, version)
+        settle_match_task.delay(match_id, version, competition_id)
     except Exception:
         take_settle_request(competition_id)  # nothing was queued: the next commit must queue a task
         raise

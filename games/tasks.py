@@ -16,9 +16,9 @@ RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the 
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def settle_match_task(match_id: int, version: int | None = None) -> dict:
+def settle_match_task(match_id: int, version: int | None = None, competition_id: int | None = None) -> dict:
     """Settle the match (totals, game winners, next game, match result) and every other match of its competition
-    with committed changes, then queue the standings refresh.
+    with committed changes, then refresh the competition's standings.
 
     One such task is queued per competition at a time (``games.services.queue_settle``): the commits that come
     while it waits in the queue queue nothing, and it settles them all (``services.settle_backlog``) — so on a
@@ -26,17 +26,19 @@ def settle_match_task(match_id: int, version: int | None = None) -> dict:
     scorekeepers fill it. ``version`` is the match's version when the task was queued: a match already settled
     that far is not recomputed. The standings are refreshed in the same task, once for all it settled (a
     refresh already under way in another worker that began after these results covers them too)."""
-    competition_id = Match.objects.filter(pk=match_id).values_list("competition_id", flat=True).first()
+    found = Match.objects.filter(pk=match_id).values_list("competition_id", flat=True).first()
+    competition_id = found or competition_id
     if competition_id is None:
         return {"match": match_id, "version": version, "status": "no such match"}
     take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
-    settled = services.settle_backlog(match_id, version)
-    match = settled.match
+    settled = services.settle_backlog(competition_id, match_id if found else None, version)
     if settled.changed:
         refresh_standings(competition_id, wanted=tick_results_clock(competition_id))
     if settled.rated_result_touched:
         schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
-    return {"match": match_id, "version": match.settled_version, "status": match.status,
+    match = settled.match
+    return {"match": match_id, "version": match.settled_version if match else version,
+            "status": match.status if match else "no such match",
             "also_settled": [other.pk for other in settled.others]}
 
 

@@ -205,12 +205,12 @@ def _install_slow_settle() -> None:
 
     settle = services.settle_backlog  # what the settle task calls
 
-    def slow_settle_backlog(match_id: int, version: int | None = None):
+    def slow_settle_backlog(competition_id: int, match_id: int | None = None, version: int | None = None):
         marker = os.environ.get(MARKER_ENV)
         if marker:
             Path(marker).write_text(str(match_id))
         time.sleep(seconds)
-        return settle(match_id, version)
+        return settle(competition_id, match_id, version)
 
     services.settle_backlog = slow_settle_backlog
 

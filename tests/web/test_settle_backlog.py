@@ -48,7 +48,7 @@ def test_commits_while_a_task_waits_queue_nothing_and_a_failed_send_queues_again
         services.queue_settle(competition.pk, one.pk, 1)
         services.queue_settle(competition.pk, two.pk, 1)
         services.queue_settle(competition.pk, one.pk, 2)
-    assert delay.call_args_list == [mock.call(one.pk, 1)]
+    assert delay.call_args_list == [mock.call(one.pk, 1, competition.pk)]
 
     take_settle_request(competition.pk)
     with (mock.patch("games.tasks.settle_match_task.delay", side_effect=ConnectionError("broker down")),
@@ -105,7 +105,7 @@ def test_more_matches_than_a_batch_are_all_settled(django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=False):
         for match in matches:
             enter_sweep(match, 1)
-    settled = services.settle_backlog(matches[0].pk, 1)
+    settled = services.settle_backlog(competition.pk, matches[0].pk, 1)
     assert sorted(m.pk for m in settled.others) == [m.pk for m in matches[1:]]
     assert not Match.objects.filter(competition=competition, settled_version=0).exists()
 
@@ -121,3 +121,19 @@ def test_update_rows_writes_the_fields_of_many_rows_in_one_statement(django_asse
     assert list(Match.objects.filter(competition=competition).order_by("pk")
                 .values_list("games_a", "winner", "chalks_known")) == [(0, "a", True), (1, "b", False), (2, "a", True)]
     assert update_rows([], ["games_a"]) == 0
+
+
+def test_a_task_whose_match_was_deleted_settles_the_rest(django_capture_on_commit_callbacks):
+    competition = make_competition()
+    gone, kept = make_match(competition), make_match(competition)
+    with django_capture_on_commit_callbacks(execute=False):
+        enter_sweep(gone, 1)  # queues the task
+        enter_sweep(kept, 1)  # finds it queued
+    gone_pk = gone.pk
+    gone.delete()
+
+    from games.tasks import settle_match_task
+
+    result = settle_match_task(gone_pk, 1, competition.pk)
+    assert result["status"] == "no such match" and result["also_settled"] == [kept.pk]
+    assert Match.objects.get(pk=kept.pk).settled_version == 1
