@@ -84,14 +84,18 @@ def beg_at_random(hand: HandState, rand: Callable[[], float]) -> None:
 
 def bench_random_hands(players: int = 4, hands: int = 20_000, repeats: int = 5, seed: int = 1) -> dict[str, Any]:
     """Whole random hands per second in this process: ``repeats`` runs of ``hands`` hands."""
-    rates = []
+    rates, cpu_rates = [], []
     for run in range(repeats):
         rng = random.Random(f"{seed}:{players}:{run}")
+        cpu = time.process_time()
         started = time.perf_counter()
         for i in range(hands):
             play_random_hand(players, i % players, rng)
         rates.append(hands / (time.perf_counter() - started))
-    return {"players": players, "hands": hands, "rates": rates, **best_and_median(rates)}
+        # Per second of this process's own CPU time: shows how much of a slow run was other load.
+        cpu_rates.append(hands / max(time.process_time() - cpu, 1e-9))
+    return {"players": players, "hands": hands, "rates": rates, "cpu_rates": cpu_rates,
+            "best_cpu": max(cpu_rates), **best_and_median(rates)}
 
 
 # ---------------------------------------------------------------------------------------- (b)
@@ -124,11 +128,13 @@ def bench_score_subprocess(path: str, count: int, repeats: int = 3, workers: int
     """Records per second through ``python -m engine score --jsonl FILE`` in a subprocess: wall time
     from start to exit, so it includes the interpreter's start, reading, JSON parsing, full
     validation and replay, scoring and writing the results. The first run's output is checked."""
-    rates, walls = [], []
+    rates, walls, cpus = [], [], []
     for run in range(repeats):
+        cpu = children_cpu()
         started = time.perf_counter()
         done = subprocess.run(score_command(path, workers), cwd=ROOT, env=child_env(), capture_output=True)
         wall = time.perf_counter() - started
+        cpus.append(None if cpu is None else children_cpu() - cpu)
         if done.returncode != 0:
             raise RuntimeError(f"score --jsonl exited {done.returncode}: {done.stderr.decode()[-500:]}")
         if run == 0:
@@ -137,7 +143,25 @@ def bench_score_subprocess(path: str, count: int, repeats: int = 3, workers: int
                 raise RuntimeError(f"score --jsonl gave {len(out)} lines for {count} records, or errors")
         walls.append(wall)
         rates.append(count / wall)
-    return {"records": count, "workers": workers, "rates": rates, "walls": walls, **best_and_median(rates)}
+    return {"records": count, "workers": workers, "rates": rates, "walls": walls, "cpu_seconds": cpus,
+            **best_and_median(rates)}
+
+
+def children_cpu() -> float | None:
+    """CPU seconds (user + system) used so far by this process's finished children, where known."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_note(result: dict[str, Any]) -> str:
+    """``; CPU x s`` for the fastest run: the processes' own CPU time, against which its wall time shows
+    how far other load on the machine held them up."""
+    cpu = result["cpu_seconds"][result["walls"].index(min(result["walls"]))]
+    return "" if cpu is None else f"; CPU {cpu:.2f} s"
 
 
 def bench_score_inprocess(lines: list[str], repeats: int = 3) -> dict[str, Any]:
@@ -280,7 +304,7 @@ def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
         figures.append(figure(
             f"random_hands_{players}p", f"(a) random hands/s, {players} players", a["best"], "hands/s",
             TARGETS["random_hands"], ">=", f"best of {sizes['repeats']} runs of {sizes['hands']:,}; "
-            f"median {a['median']:,.0f}", a))
+            f"median {a['median']:,.0f}; {a['best_cpu']:,.0f} per CPU-second", a))
 
     progress(f"(b) generating {sizes['records']:,} hand records (random bots, 4 and 2 players, with runs)")
     lines = generate_records(sizes["records"], seed)
@@ -293,14 +317,14 @@ def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
         figures.append(figure(
             "score_subprocess", "(b) score --jsonl FILE records/s", b["best"], "records/s",
             TARGETS["score"], ">=", f"median {b['median']:,.0f}; best wall {min(b['walls']):.2f} s for "
-            f"{len(lines):,} records incl. start-up (a big file: one process per CPU)", b))
+            f"{len(lines):,} records incl. start-up (a big file: one process per CPU){cpu_note(b)}", b))
         cpus = os.cpu_count() or 1
         if cpus > 1:
             progress(f"(b) python -m engine score --jsonl --workers {cpus}")
             bw = bench_score_subprocess(path, len(lines), sizes["score_repeats"], workers=cpus)
             figures.append(figure(
                 "score_subprocess_workers", f"(b) same with --workers {cpus}", bw["best"], "records/s", None,
-                ">=", f"median {bw['median']:,.0f}; {cpus} processes", bw))
+                ">=", f"median {bw['median']:,.0f}; {cpus} processes{cpu_note(bw)}", bw))
     progress("(b) in-process score_lines")
     bi = bench_score_inprocess(lines, sizes["score_repeats"])
     figures.append(figure(

@@ -50,7 +50,7 @@ def replay_record(data: Any) -> HandState:
     Each check has a fast path for the well-formed case (a record read from JSON); anything it does
     not accept goes to the slow path, which finds the first problem and says what it is.
     """
-    if not isinstance(data, Mapping):
+    if data.__class__ is not dict and not isinstance(data, Mapping):
         raise RecordError("record", f"must be a JSON object, got {_kind(data)}")
     if not _FIELD_SET.issuperset(data):
         for key in data:
@@ -91,7 +91,12 @@ def replay_record(data: Any) -> HandState:
         else:
             seen |= mask
         hands.append(mask)
-    kick, seen = _card(get("kick"), "kick", seen)
+    kick = get("kick")
+    kick = _CARD_INDEX.get(kick) if kick.__class__ is str else None
+    if kick is None or seen >> kick & 1:
+        kick, seen = _card(get("kick"), "kick", seen)
+    else:
+        seen |= 1 << kick
     beg = get("beg")
     runs = get("runs") or []
     stock: list[int] = []
