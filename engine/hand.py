@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.cards import (
-    _HONOURS_COUNT,
     CARD_NAMES,
     CARDS,
     JACK,
@@ -32,6 +31,7 @@ from engine.cards import (
     Card,
     Suit,
     bits,
+    game_count,
     mask_of,
     names_of,
     parse_card_index,
@@ -773,10 +773,8 @@ class HandState:
                 awards.append((award[0], award[1]))
         else:
             awards = []
-        honours = _HONOURS_COUNT  # game_count(won0), written out: this runs once a hand
-        count0 = honours[won0 >> 8 & 31] + honours[won0 >> 21 & 31] + honours[won0 >> 34 & 31] + honours[won0 >> 47]
-        won1 = in_play ^ won0
-        count1 = honours[won1 >> 8 & 31] + honours[won1 >> 21 & 31] + honours[won1 >> 34 & 31] + honours[won1 >> 47]
+        count0 = game_count(won0)
+        count1 = game_count(in_play) - count0
         if count0 != count1:  # as game_team
             team: int | None = 0 if count0 > count1 else 1
         else:
@@ -784,14 +782,7 @@ class HandState:
         self.game = (team, [count0, count1])
         if team is not None:
             awards.append((team, rules.game_points))
-        # count_in_order, written out
-        score, points, target, winner = self.score, self.points, rules.target, self.winner
-        for side, value in awards:
-            score[side] += value
-            points[side] += value
-            if winner is None and score[side] >= target:
-                winner = side
-        self.winner = winner
+        self.winner = count_in_order(self.score, self.points, awards, rules.target, self.winner)
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:

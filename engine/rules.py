@@ -69,7 +69,7 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, path: str = "ruleset") -> Ruleset:
         """Build a ruleset from variant overrides; unknown keys and bad values raise ``RulesetError``."""
-        if data is None or data == {}:  # the common case (a record's empty overrides), without the checks
+        if data is None or (data.__class__ is dict and not data):  # a record's empty overrides: the common case
             return DEFAULT_RULESET
         if isinstance(data, Ruleset):
             return data
