@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
@@ -38,6 +38,7 @@ NO_LONGER_FITS = "no longer fits after a correction of an earlier hand: correct 
 LEVEL_NAMES = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results", MATCH_LEVEL: "as match totals only"}
 FORFEITS = (Match.FORFEIT_A, Match.FORFEIT_B, Match.DOUBLE_FORFEIT)
 audit = logging.getLogger("games.results")
+logger = logging.getLogger(__name__)
 
 
 class EntryError(Exception):
@@ -520,25 +521,59 @@ def settle_backlog(competition_id: int, match_id: int | None = None, version: in
     (``queue_settle``), so when hands arrive faster than they can be settled one by one, the next task settles
     all that arrived meanwhile, ``BACKLOG_LIMIT`` matches to a transaction with a few queries each pass. With
     ``version`` (the match's version when the task was queued), the match is not recomputed when an earlier
-    pass already settled it that far. Without ``match_id`` (its match was deleted), only the others."""
+    pass already settled it that far. Without ``match_id`` (its match was deleted), only the others.
+
+    A match that fails to settle does not hold up the others: its batch is settled again one match at a time,
+    and the first error is raised once all the rest are settled (``SettleFailed``)."""
     first = _settle(match_id, version) if match_id is not None else Settled(None, False, [], False)
-    others: list[Match] = []
+    others: dict[int, Match] = {}
     touched = first.rated_result_touched
+    failed: dict[int, Exception] = {}
     while True:
-        with transaction.atomic():
-            batch = _unsettled_pair_matches(competition_id)
-            touched = _settle_locked(batch) or touched
-        others += batch
-        if len(batch) < BACKLOG_LIMIT:
+        ids = _unsettled_pair_matches(competition_id, exclude=failed)
+        try:
+            with transaction.atomic():
+                batch = _lock_unsettled(ids)
+                touched = _settle_locked(batch) or touched
+        except OperationalError:
+            raise  # the database, not a match: the task is retried
+        except Exception:  # isolate the match at fault, settle the rest
+            batch = []
+            for pk in ids:
+                try:
+                    settled = _settle(pk, version=0)
+                except OperationalError:
+                    raise
+                except Exception as error:
+                    logger.exception("match %s could not be settled", pk)
+                    failed[pk] = error
+                    continue
+                touched = settled.rated_result_touched or touched
+                if settled.recomputed:
+                    batch.append(settled.match)
+        others.update((match.pk, match) for match in batch)
+        if len(ids) < BACKLOG_LIMIT:
             break
     tables = (Match.objects.filter(competition_id=competition_id, team_match__isnull=False,
                                    settled_version__lt=F("version")).values_list("pk", flat=True))
     for table_id in tables:  # tables lock their team match first: one transaction each
         settled = _settle(table_id, version=0)
         if settled.recomputed:
-            others.append(settled.match)
+            others[table_id] = settled.match
         touched = touched or settled.rated_result_touched
-    return Settled(first.match, first.recomputed, [m for m in others if m.pk != match_id], touched)
+    others.pop(match_id, None)
+    result = Settled(first.match, first.recomputed, list(others.values()), touched)
+    if failed:
+        raise SettleFailed(result, failed)
+    return result
+
+
+class SettleFailed(Exception):
+    """Some matches could not be settled; ``settled`` says what was (the standings may follow it)."""
+
+    def __init__(self, settled: Settled, failed: dict[int, Exception]) -> None:
+        super().__init__(f"matches {sorted(failed)} could not be settled: {next(iter(failed.values()))!r}")
+        self.settled, self.failed = settled, failed
 
 
 def _settle(match_id: int, version: int | None = None) -> Settled:
@@ -556,17 +591,27 @@ def _settle(match_id: int, version: int | None = None) -> Settled:
             from games.team_services import settle_team_match
 
             settle_team_match(team_match_id)
-            match.refresh_from_db()
+            match.refresh_from_db()  # the team match may have completed the table
+            touched = touched or match.status == Match.COMPLETE
     return Settled(match, True, [], touched)
 
 
-def _unsettled_pair_matches(competition_id: int) -> list[Match]:
-    """Up to ``BACKLOG_LIMIT`` matches of the competition (not tables of a team match) with changes to settle,
-    locked without waiting: a match being entered or settled right now is skipped (``skip_locked``), and is
-    settled by the task in progress or by the one its commit queues."""
-    return list(Match.objects.select_for_update(of=("self",), skip_locked=True).select_related("competition")
-                .filter(competition_id=competition_id, team_match__isnull=True, settled_version__lt=F("version"))
-                .order_by("id")[:BACKLOG_LIMIT])
+def _unsettled_pair_matches(competition_id: int, exclude=()) -> list[int]:
+    """The ids of up to ``BACKLOG_LIMIT`` matches of the competition (not tables of a team match) with changes
+    to settle, as they stand now. Read without locks, so that fewer than the limit means that every match
+    with changes committed before this read is among them (a change committed later queues a task of its
+    own: this one cleared the competition's settle request before reading)."""
+    return list(Match.objects.filter(competition_id=competition_id, team_match__isnull=True,
+                                      settled_version__lt=F("version")).exclude(pk__in=list(exclude))
+                .order_by("id").values_list("pk", flat=True)[:BACKLOG_LIMIT])
+
+
+def _lock_unsettled(ids: list[int]) -> list[Match]:
+    """Lock the matches, waiting for a transaction that holds one (a hand being entered, another settle), in
+    the order of their ids — every other transaction holds one match at a time, so there is no deadlock —
+    and keep those still unsettled once locked."""
+    locked = Match.objects.select_for_update(of=("self",)).select_related("competition").filter(pk__in=ids)
+    return [match for match in locked.order_by("id") if match.settled_version < match.version]
 
 
 def _settle_locked(matches: list[Match]) -> bool:
@@ -795,15 +840,17 @@ def _committed(match: Match, *fields: str) -> None:
 def queue_settle(competition_id: int, match_id: int, version: int) -> None:
     """Queue a settle task for the match unless one is already queued for the competition (and not started)."""
     from games.tasks import settle_match_task
-    from league.services import request_settle, take_settle_request
+    from league.services import request_settle
 
     if not request_settle(competition_id):
         return
     try:
         settle_match_task.delay(match_id, version, competition_id)
-    except Exception:
-        take_settle_request(competition_id)  # nothing was queued: the next commit must queue a task
-        raise
+    except Exception:  # the broker cannot be reached: settle here rather than leave hands waiting
+        # (commits since the request was set queued nothing and count on this task: it must run)
+        logger.warning("settle task for match %s not queued (broker unreachable): settling in-process",
+                       match_id, exc_info=True)
+        settle_match_task.apply(args=(match_id, version, competition_id), throw=True)
 
 
 def _is_user(user: Any) -> bool:

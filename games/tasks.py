@@ -3,14 +3,17 @@ out of order changes nothing; with ``acks_late`` a task whose worker dies is del
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
 from games import services
 from games.models import Match
-from league.services import refresh_standings, take_settle_request, tick_results_clock
+from league.services import refresh_standings, results_clock, take_settle_request, tick_results_clock
 
+logger = logging.getLogger(__name__)
 RATINGS_PENDING_KEY = "ratings-rebuild-pending"
 RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the ratings
 
@@ -31,11 +34,18 @@ def settle_match_task(match_id: int, version: int | None = None, competition_id:
     if competition_id is None:
         return {"match": match_id, "version": version, "status": "no such match"}
     take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
-    settled = services.settle_backlog(competition_id, match_id if found else None, version)
-    if settled.changed:
-        refresh_standings(competition_id, wanted=tick_results_clock(competition_id))
+    failure = None
+    try:
+        settled = services.settle_backlog(competition_id, match_id if found else None, version)
+    except services.SettleFailed as error:  # the others are settled: their standings and ratings follow
+        settled, failure = error.settled, error
     if settled.rated_result_touched:
         schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
+    # nothing settled here (e.g. a retry after the settle committed): the standings still cover every result
+    wanted = tick_results_clock(competition_id) if settled.changed else results_clock(competition_id)
+    refresh_standings(competition_id, wanted=wanted)
+    if failure is not None:
+        raise failure
     match = settled.match
     return {"match": match_id, "version": match.settled_version if match else version,
             "status": match.status if match else "no such match",
@@ -48,5 +58,9 @@ def schedule_ratings_rebuild() -> None:
     from league.tasks import rebuild_ratings_task
 
     if cache.add(RATINGS_PENDING_KEY, 1, timeout=RATINGS_DELAY * 12):
-        rebuild_ratings_task.apply_async(countdown=RATINGS_DELAY)
+        try:
+            rebuild_ratings_task.apply_async(countdown=RATINGS_DELAY)
+        except Exception:  # the broker cannot be reached (a settle running in-process): the next change asks again
+            cache.delete(RATINGS_PENDING_KEY)
+            logger.warning("ratings rebuild not queued (broker unreachable)", exc_info=True)
 

@@ -126,12 +126,18 @@ def request_settle(competition_id: int) -> bool:
         return True
     _, created = ResultsClock.objects.get_or_create(competition_id=competition_id,
                                                     defaults={"settle_requested_at": now})
-    return created
+    # created by someone else just now (without a request): ask again
+    return created or bool(ResultsClock.objects.filter(pending, pk=competition_id).update(settle_requested_at=now))
 
 
 def take_settle_request(competition_id: int) -> None:
     """The settle task starts: from now on a commit queues a new task (this one may already have read past it)."""
     ResultsClock.objects.filter(pk=competition_id).update(settle_requested_at=None)
+
+
+def results_clock(competition_id: int) -> int:
+    """The competition's results-clock version (0 before its first result)."""
+    return ResultsClock.objects.filter(pk=competition_id).values_list("version", flat=True).first() or 0
 
 
 def refresh_standings_after_commit(competition_id: int) -> None:
@@ -155,7 +161,7 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
         if wanted is not None and competition.standings_version >= wanted:
             return None
         # the clock is read before the results, so every change it counts is visible to the computation
-        clock = ResultsClock.objects.filter(pk=competition_id).values_list("version", flat=True).first() or 0
+        clock = results_clock(competition_id)
         rows = compute_standings(competition_id)  # under the lock, so an older computation never lands last
         _write_rows(competition_id, rows)
         Competition.objects.filter(pk=competition_id).update(standings_version=clock)
