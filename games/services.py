@@ -482,7 +482,7 @@ def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
 
 
 # ----------------------------------------------------------------------------- settling
-BACKLOG_LIMIT = 50  # matches settled in one pass of the settle task
+BACKLOG_LIMIT = 50  # matches settled in one transaction of the settle task (it takes as many as the backlog needs)
 
 
 @dataclass
