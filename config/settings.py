@@ -84,12 +84,35 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+# A task whose worker died unacknowledged is delivered again after this long. The sweep below redoes a lost
+# settle sooner; this bounds how long the lost message itself lingers. Keep it above the longest countdown or
+# retry delay of a task (a few seconds here), or such a task is delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "300")),
+                                   "socket_connect_timeout": 1.0}
+# A broker that does not answer fails a send at once (league.dispatch then runs the work in-process) instead of
+# retrying for ~20 s inside a scorekeeper's request; the same for the result store beside it.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
+                                                            "interval_step": 0.2, "interval_max": 0.2}}
+CELERY_RESULT_EXPIRES = 3600
+# The sweep redoes what a worker that died left undone (games.tasks.sweep_task); a worker also sweeps as it
+# starts. `celery -A config beat` runs the schedule (docker-compose's beat service).
+SWEEP_EVERY = 15.0  # s
+CELERY_BEAT_SCHEDULE = {"sweep": {"task": "games.tasks.sweep_task", "schedule": SWEEP_EVERY,
+                                  "options": {"expires": SWEEP_EVERY}}}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # tests give each run a queue of its own
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # django-redis with IGNORE_EXCEPTIONS: a Redis outage makes the cache miss (e.g. the API's throttles let
+    # requests through) instead of failing the request; nothing the app must not lose is kept in the cache.
+    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5,
+                                      "SOCKET_TIMEOUT": 0.5}}}
+    DJANGO_REDIS_IGNORE_EXCEPTIONS = True
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -451,32 +451,33 @@ class HandViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
-                   responses={200: HandSerializer, **WRITE_ERRORS})
+                   responses={200: HandSerializer, **ENTRY_ERRORS})
     def update(self, request: Request, pk: str | None = None) -> Response:
         """Correct the hand: a new version; the later hands and the totals are recomputed."""
         hand = self.get_object()
         require_entry_rights(request, hand.game.match)
         data = validated(HandCorrectionSerializer, request.data)
         hand = services.correct_hand(hand=hand, mode=data.get("mode", hand.mode), entry=data["entry"],
-                                     reason=data["reason"], user=request.user)
+                                     reason=data["reason"], version=data["version"], dealer=data.get("dealer"),
+                                     user=request.user)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
-                   responses={200: HandSerializer, **WRITE_ERRORS})
+                   responses={200: HandSerializer, **ENTRY_ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Same as PUT; ``mode`` may be left out (the hand's current mode)."""
         return self.update(request, pk)
 
     @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
                                                                    description="Or in the body")],
-                   request=ReasonSerializer, responses={200: HandSerializer, **WRITE_ERRORS})
+                   request=ReasonSerializer, responses={200: HandSerializer, **ENTRY_ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Strike the hand out; it is kept as a deleted version, with the reason."""
         hand = self.get_object()
         require_entry_rights(request, hand.game.match)
-        reason = validated(ReasonSerializer, body_or_query(request, "reason"))["reason"]
-        hand = services.delete_hand(hand=hand, reason=reason, user=request.user)
+        data = validated(ReasonSerializer, {**body_or_query(request, "reason"), **body_or_query(request, "version")})
+        hand = services.delete_hand(hand=hand, reason=data["reason"], version=data.get("version"), user=request.user)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
 

@@ -6,7 +6,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.services import DuplicateHandError, EntryError
+from games.services import DuplicateHandError, EntryError, StaleVersionError
 
 
 def _flatten(detail, prefix: str = "") -> list[dict[str, str]]:
@@ -28,7 +28,7 @@ def _flatten(detail, prefix: str = "") -> list[dict[str, str]]:
 
 def exception_handler(exc, context):
     if isinstance(exc, EntryError):
-        status = 409 if isinstance(exc, DuplicateHandError) else 400
+        status = 409 if isinstance(exc, DuplicateHandError | StaleVersionError) else 400
         return Response({"errors": [{"field": exc.field, "reason": exc.reason}]}, status=status)
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -16,6 +16,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from games.models import Match
+from league.selectors import seat_names
 
 MAX_RUNS = 5
 """Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R12)."""
@@ -77,13 +78,37 @@ class EngineErrorsMixin:
             self.add_error(field, error.reason)
         else:
             self.add_error(None, f"{error.field}: {error.reason}" if error.field not in ("number", "entry", "match",
-                                                                                          "hand") else error.reason)
+                                                                                          "hand", "version")
+                           else error.reason)
 
     def field_for(self, path: str, reason: str) -> str | None:
         return form_field_for(path, reason)
 
 
-class ChalkEntryForm(EngineErrorsMixin, forms.Form):
+class DealerField(forms.TypedChoiceField):
+    """Who dealt the hand: whose deal it was unless the table dealt out of turn. Seats are shown as people number
+    them (1–4) with the player's name; the value is the engine's seat (0–3)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(coerce=int, required=False, empty_value=None, label="Dealer",
+                         help_text="Change it only if the table dealt out of turn: the deal passes on from the seat "
+                                   "chosen.", **kwargs)
+
+    def name_seats(self, names: list[str]) -> None:
+        self.choices = [(seat, f"Seat {seat + 1} · {name or '—'} ({'A' if seat % 2 == 0 else 'B'})")
+                        for seat, name in enumerate(names)]
+
+
+class DealerMixin:
+    """Adds the ``dealer`` field, its seats named after the match's players."""
+
+    def add_dealer_field(self, match: Match | None) -> None:
+        field = DealerField()
+        field.name_seats(seat_names(match, match.competition.players) if match is not None else ["", "", "", ""])
+        self.fields["dealer"] = field
+
+
+class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
     """One hand as chalked on the board, in the order it happens: kick, beg, runs, High, Low, Jack, Game."""
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
@@ -125,12 +150,15 @@ class ChalkEntryForm(EngineErrorsMixin, forms.Form):
                 field.choices = [(value, f"{label} · {names[value]}" if value in names else label)
                                  for value, label in field.choices]
         self.runs = MAX_RUNS if match is None or match.competition.players == 2 else 2
+        self.add_dealer_field(match)
 
     @property
     def run_kick_fields(self) -> list[forms.BoundField]:
         return [self[f"run_kick_{n}"] for n in range(1, self.runs + 1)]
 
     def field_for(self, path: str, reason: str) -> str | None:
+        if path == "dealer":
+            return "dealer"
         field = form_field_for(path, reason)
         if field == "game_counts":
             return "game_count_a"
@@ -228,7 +256,7 @@ class ChalkEntryForm(EngineErrorsMixin, forms.Form):
         return initial
 
 
-class RecordEntryForm(EngineErrorsMixin, forms.Form):
+class RecordEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
     """A whole hand record (HAND_RECORD.md), pasted or uploaded as a file."""
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
@@ -240,6 +268,7 @@ class RecordEntryForm(EngineErrorsMixin, forms.Form):
     def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
+        self.add_dealer_field(match)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -273,7 +302,7 @@ class RecordEntryForm(EngineErrorsMixin, forms.Form):
     def field_for(self, path: str, reason: str) -> str | None:
         if path == "game" and reason.startswith("game "):
             return None
-        return None if path in ("number", "match", "hand") else "record"
+        return None if path in ("number", "match", "hand", "version") else "record"
 
     def add_entry_error(self, error: Any) -> None:
         field = self.field_for(error.field, error.reason)
@@ -296,13 +325,17 @@ class ChalkCorrectionForm(ChalkEntryForm):
                              widget=forms.TextInput(attrs={"placeholder": "e.g. Low went to B, not A",
                                                            "autocomplete": "off"}))
 
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["number"]
 
 
+
 class RecordCorrectionForm(RecordEntryForm):
     reason = forms.CharField(max_length=300, label="Why is the hand corrected?")
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

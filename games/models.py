@@ -151,6 +151,9 @@ class Hand(models.Model):
     number = models.PositiveSmallIntegerField()
     mode = models.CharField(max_length=6, choices=MODES)
     dealer = models.PositiveSmallIntegerField()
+    dealer_given = models.BooleanField(
+        default=False, help_text="The scorekeeper gave the dealer (the table dealt out of turn): kept as given, and "
+                                 "the deal passes on from it")
     entry = models.JSONField(help_text="What the scorekeeper entered")
     result = models.JSONField(help_text="The engine's result for the entry")
     points_a = models.PositiveIntegerField(default=0)

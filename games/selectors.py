@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition, Round
@@ -72,3 +75,11 @@ def race_progress(team_match: TeamMatch) -> dict:
     return {"goal": goal, "a": team_match.bullseyes_a, "b": team_match.bullseyes_b,
             "a_percent": min(100, round(100 * team_match.bullseyes_a / goal)) if goal else 0,
             "b_percent": min(100, round(100 * team_match.bullseyes_b / goal)) if goal else 0}
+
+
+def competitions_with_unsettled_matches(older_than: float) -> list[int]:
+    """The competitions with a match whose committed changes have waited more than ``older_than`` seconds to be
+    settled (the settle task that counted them was lost)."""
+    since = timezone.now() - timedelta(seconds=older_than)
+    return list(Match.objects.filter(settled_version__lt=F("version"), updated_at__lte=since)
+                .values_list("competition_id", flat=True).distinct())

@@ -51,20 +51,31 @@ class HandVersionSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+DEALER_HELP = ("The seat that dealt (0–3, side A's seats 0 and 2), only when the table dealt out of turn; left out: "
+               "whose deal it was. The deal passes on from the seat given.")
+VERSION_HELP = ("The hand's version the correction was made on (the hand's `version`): if the hand changed since, the "
+                "correction is refused with 409, naming who changed it and when")
+
+
 class HandEntrySerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, help_text="The hand the scorekeeper believes is next")
     mode = serializers.ChoiceField(choices=Hand.MODES)
     entry = serializers.DictField(help_text=ENTRY_HELP)
+    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)
 
 
 class HandCorrectionSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Hand.MODES, required=False, help_text="Left out: the hand's current mode")
     entry = serializers.DictField(help_text=ENTRY_HELP)
     reason = serializers.CharField(max_length=300, help_text="Why the hand is corrected")
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text=VERSION_HELP)
+    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)
 
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, help_text="Why the hand is struck out")
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
+                                       help_text="The hand's version being struck out: refused (409) if it changed")
 
 
 # ----------------------------------------------------------------------------- games and matches

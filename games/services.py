@@ -29,6 +29,7 @@ from games.models import (
     ResultVersion,
     TeamMatch,
 )
+from league import dispatch
 from league.bulk import update_rows
 from league.models import Competition, Entry, Partnership, Round, new_token
 
@@ -52,6 +53,10 @@ class EntryError(Exception):
 
 class DuplicateHandError(EntryError):
     """The hand was already entered (two scorekeepers submitting the same hand)."""
+
+
+class StaleVersionError(EntryError):
+    """The hand changed since the scorekeeper opened it (two scorekeepers correcting it at once)."""
 
 
 @dataclass(frozen=True)
@@ -93,80 +98,148 @@ def next_hand(match: Match) -> NextHand:
         game, _ = Game.objects.get_or_create(match=match, number=1,
                                              defaults={"first_dealer": match.first_dealer,
                                                        "next_dealer": match.first_dealer})
-    last_number = game.hands.aggregate(n=Max("number"))["n"] or 0
+    # an undone (deleted) last hand gives its number to the hand entered in its place
+    last_number = game.hands.filter(deleted=False).aggregate(n=Max("number"))["n"] or 0
     dealer, score = _context_before(game, match.competition.players)
     return NextHand(game, last_number + 1, dealer, score)
 
 
 # ----------------------------------------------------------------------------- entering
 def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], user=None,
-               author_label: str = "") -> Hand:
+               author_label: str = "", dealer: int | None = None) -> Hand:
     """Store a new hand after the engine has scored it. ``number`` is the hand the scorekeeper
-    believes is next: a second submission of the same hand is refused with ``DuplicateHandError``."""
+    believes is next: a second submission of the same hand is refused with ``DuplicateHandError``.
+    ``dealer``: the seat that dealt when the table dealt out of turn (default: whose deal it was).
+
+    A hand that ends a game settles its match in the same transaction, so the next hand goes to the next game
+    (or is refused because the match is over) at once, whatever the workers are doing; the other hands are
+    settled by the task after the commit."""
     _check_mode(mode)
     label = author_label or _label(user)
     try:
         with transaction.atomic():
-            # of=("self",): lock the match row only; without it PostgreSQL also locks the joined competition row,
-            # and every hand entered and every settle of the competition waits for every other one
-            match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=match.pk)
+            match = _lock(match)
             check_level(match, HAND_LEVEL)
             if match.status == Match.COMPLETE:
                 raise EntryError("match", _over(match))
             level_changed = match.result_level != HAND_LEVEL
             match.result_level = HAND_LEVEL
             target = next_hand(match)
-            if target.game.winner:
-                raise EntryError("game", f"game {target.game.number} is won; the next game opens when the "
-                                         "result is settled — reload the sheet")
+            if target.game.winner:  # cannot happen once settled in the commit; kept against old data
+                raise EntryError("game", f"game {target.game.number} is won: reload the sheet")
             _check_number(target, number)
-            result = score_entry(mode, entry, competition=match.competition, dealer=target.dealer,
+            dealt, given = _dealer(match.competition, target.dealer, dealer)
+            result = score_entry(mode, entry, competition=match.competition, dealer=dealt,
                                  score_before=target.score_before)
-            hand = Hand.objects.create(game=target.game, number=number, mode=mode, dealer=target.dealer,
-                                       entry=entry, result=result, entered_by=label, **_totals(result))
-            HandVersion.objects.create(hand=hand, version=1, mode=mode, entry=entry, result=result,
-                                       author=user if _is_user(user) else None, author_label=label)
+            hand = _store_new_hand(target.game, number, mode=mode, dealer=dealt, dealer_given=given, entry=entry,
+                                   result=result, user=user, label=label)
             _committed(match, *(["result_level"] if level_changed else []))
+            if result["winner"] is not None:
+                settle_in_commit(match)
     except IntegrityError:
         existing = Hand.objects.filter(game__match=match, number=number).order_by("-game__number").first()
         raise DuplicateHandError("number", _already_entered(number, existing)) from None
     return hand
 
 
-def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, user=None,
-                 author_label: str = "") -> Hand:
-    """Replace a hand by a new version (the old one is kept); later hands are recomputed by the settle task."""
+def _dealer(competition: Competition, expected: int, given: int | None) -> tuple[int, bool]:
+    """The seat that deals the hand and whether the scorekeeper gave it (a deal out of turn)."""
+    if given is None or given == expected:
+        return expected, False
+    if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given < competition.players:
+        raise EntryError("dealer", f"must be a seat from 0 to {competition.players - 1}, got {given!r}")
+    return given, True
+
+
+def _store_new_hand(game: Game, number: int, *, mode: str, dealer: int, dealer_given: bool, entry: dict,
+                    result: dict, user: Any, label: str) -> Hand:
+    """Create the hand with its first version — or, when an undone (deleted) hand holds the number, enter the new
+    hand as that hand's next version, so that its history shows the undo and what replaced it."""
+    undone = Hand.objects.select_for_update().filter(game=game, number=number, deleted=True).first()
+    fields = {"mode": mode, "dealer": dealer, "dealer_given": dealer_given, "entry": entry, "result": result,
+              "entered_by": label, "void_reason": "", **_totals(result)}
+    if undone is None:
+        hand = Hand.objects.create(game=game, number=number, **fields)
+    else:
+        hand = undone
+        for name, value in fields.items():
+            setattr(hand, name, value)
+        hand.version += 1
+        hand.deleted = False
+        hand.created_at = timezone.now()  # the hand as it stands was entered now (the race's order of games)
+        hand.save()
+    HandVersion.objects.create(hand=hand, version=hand.version, mode=mode, entry=entry, result=result,
+                               author=user if _is_user(user) else None, author_label=label,
+                               reason="entered again after an undo" if undone is not None else "")
+    return hand
+
+
+def settle_in_commit(match: Match) -> None:
+    """Settle the locked ``match`` (a table: with its team match, locked first) inside the caller's transaction:
+    after a hand that ends a game, a correction or a deletion, the sheet is right as soon as the change commits.
+    The ratings follow after the commit when a complete result appeared, changed or went away."""
+    touched = _settle_locked([match])
+    if match.team_match_id is not None:
+        from games.team_services import settle_team_match
+
+        settle_team_match(match.team_match_id)
+        match.refresh_from_db()
+        touched = touched or match.status == Match.COMPLETE
+    if touched:
+        transaction.on_commit(_schedule_ratings_rebuild)
+
+
+def _schedule_ratings_rebuild() -> None:
+    from games.tasks import schedule_ratings_rebuild
+
+    schedule_ratings_rebuild()
+
+
+def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, version: int, user=None,
+                 author_label: str = "", dealer: int | None = None) -> Hand:
+    """Replace a hand by a new version (the old one is kept). ``version`` is the hand's version the correction
+    was made on: if the hand has changed since (another scorekeeper), ``StaleVersionError`` says who and when
+    instead of overwriting it. ``dealer``: the seat that dealt, when the table dealt out of turn (default: the
+    dealer the hand had when one was given, else whose deal it was). The match is settled in the commit."""
     if not reason or not reason.strip():
         raise EntryError("reason", "say why the hand is corrected")
     _check_mode(mode)
     label = author_label or _label(user)
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("competition").get(pk=hand.game.match_id)
-        hand = Hand.objects.select_for_update().get(pk=hand.pk)
-        dealer, score_before = _context_before(hand.game, match.competition.players, hand.number)
-        result = score_entry(mode, entry, competition=match.competition, dealer=dealer, score_before=score_before)
+        match = _lock(hand.game.match)
+        hand = Hand.objects.select_for_update().select_related("game").get(pk=hand.pk)
+        _check_version(hand, version)
+        expected, score_before = _context_before(hand.game, match.competition.players, hand.number)
+        if dealer is None and hand.dealer_given:
+            dealer = hand.dealer
+        dealt, given = _dealer(match.competition, expected, dealer)
+        result = score_entry(mode, entry, competition=match.competition, dealer=dealt, score_before=score_before)
         hand.version += 1
-        hand.mode, hand.entry, hand.result, hand.dealer, hand.deleted = mode, entry, result, dealer, False
-        hand.entered_by = label
+        hand.mode, hand.entry, hand.result, hand.dealer, hand.deleted = mode, entry, result, dealt, False
+        hand.dealer_given, hand.void_reason, hand.entered_by = given, "", label
         for field, value in _totals(result).items():
             setattr(hand, field, value)
         hand.save()
         HandVersion.objects.create(hand=hand, version=hand.version, mode=mode, entry=entry, result=result,
                                    author=user if _is_user(user) else None, author_label=label, reason=reason)
         _committed(match)
+        settle_in_commit(match)
     return hand
 
 
-def delete_hand(*, hand: Hand, reason: str, user=None, author_label: str = "") -> Hand:
-    """Strike a hand out (kept as a deleted version); the undo of the last hand entered."""
+def delete_hand(*, hand: Hand, reason: str, user=None, author_label: str = "", version: int | None = None) -> Hand:
+    """Strike a hand out (kept as a deleted version); the undo of the last hand entered. With ``version`` (the
+    hand's version the scorekeeper saw), a hand changed since is refused (``StaleVersionError``)."""
     if not reason or not reason.strip():
         raise EntryError("reason", "say why the hand is deleted")
     label = author_label or _label(user)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=hand.game.match_id)
+        match = _lock(hand.game.match)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
         if hand.deleted:
             raise EntryError("hand", f"hand {hand.number} is already deleted")
+        if version is not None:
+            _check_version(hand, version)
         hand.version += 1
         hand.deleted = True
         hand.entered_by = label
@@ -175,7 +248,19 @@ def delete_hand(*, hand: Hand, reason: str, user=None, author_label: str = "") -
                                    result=hand.result, deleted=True, author=user if _is_user(user) else None,
                                    author_label=label, reason=reason)
         _committed(match)
+        settle_in_commit(match)
     return hand
+
+
+def _check_version(hand: Hand, version: Any) -> None:
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise EntryError("version", f"must be the version of the hand being changed (a whole number), got {version!r}")
+    if version == hand.version:
+        return
+    latest = hand.versions.order_by("-version").first()
+    who = f"{latest.author_label} at {timezone.localtime(latest.created_at):%H:%M:%S}" if latest else "someone"
+    raise StaleVersionError("version", f"hand {hand.number} was changed by {who} (it is at version {hand.version}, "
+                                       f"you changed version {version}): reload it and check before changing it")
 
 
 def undo_last_hand(*, match: Match, user=None, author_label: str = "") -> Hand:
@@ -638,7 +723,8 @@ def _settle_locked(matches: list[Match]) -> bool:
     return was_complete or any(match.status == Match.COMPLETE for match in matches)
 
 
-SETTLE_READS = ("id", "game_id", "number", "mode", "dealer", "result", "deleted", "void_reason")  # entry: if re-scored
+SETTLE_READS = ("id", "game_id", "number", "mode", "dealer", "dealer_given", "result", "deleted",
+                "void_reason")  # entry: read if re-scored
 SETTLED_MATCH_FIELDS = ("games_a", "games_b", "winner", "status", "chalks_a", "chalks_b", "chalks_known",
                         "hang_jacks_a", "hang_jacks_b", "settled_version", "updated_at")
 
@@ -735,6 +821,8 @@ def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_
             _set(hand, void_reason=f"game {game.number} was already won before this hand")
             continue
         result = hand.result
+        if hand.dealer_given:  # the table dealt out of turn: the deal goes on from who really dealt
+            dealer = hand.dealer
         if hand.dealer != dealer or tuple(result["score_after"]) != _plus(score, result["points"]) \
                 or hand.void_reason:
             try:
@@ -838,19 +926,14 @@ def _committed(match: Match, *fields: str) -> None:
 
 
 def queue_settle(competition_id: int, match_id: int, version: int) -> None:
-    """Queue a settle task for the match unless one is already queued for the competition (and not started)."""
+    """Queue a settle task for the match unless one is already queued for the competition (and not started).
+    When the broker cannot be reached it runs here: the commits since the request was set queued nothing and
+    count on it."""
     from games.tasks import settle_match_task
     from league.services import request_settle
 
-    if not request_settle(competition_id):
-        return
-    try:
-        settle_match_task.delay(match_id, version, competition_id)
-    except Exception:  # the broker cannot be reached: settle here rather than leave hands waiting
-        # (commits since the request was set queued nothing and count on this task: it must run)
-        logger.warning("settle task for match %s not queued (broker unreachable): settling in-process",
-                       match_id, exc_info=True)
-        settle_match_task.apply(args=(match_id, version, competition_id), throw=True)
+    if request_settle(competition_id):
+        dispatch.send(settle_match_task, match_id, version, competition_id)
 
 
 def _is_user(user: Any) -> bool:

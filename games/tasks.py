@@ -1,21 +1,39 @@
 """Celery tasks. They take ids, read fresh state and recompute from scratch, so running one twice or
-out of order changes nothing; with ``acks_late`` a task whose worker dies is delivered again."""
+out of order changes nothing; with ``acks_late`` a task whose worker dies is delivered again.
+
+A worker killed hard takes the message it holds with it until the broker's visibility timeout. So as not to
+depend on that, what a task leaves behind is kept in the database — a competition's settle request, matches
+whose ``settled_version`` is behind, a ratings rebuild asked for, a pairing queued — and :func:`sweep_task`
+redoes whatever has waited too long: every ``SWEEP_EVERY`` seconds (celery beat) and as each worker starts.
+"""
 
 from __future__ import annotations
 
 import logging
 
 from celery import shared_task
-from django.core.cache import cache
+from celery.signals import worker_ready
+from django.conf import settings
 from django.db import OperationalError
 
-from games import services
+from games import selectors, services
 from games.models import Match
-from league.services import refresh_standings, results_clock, take_settle_request, tick_results_clock
+from league import dispatch
+from league.ratings import rebuild_requested_before, request_rebuild
+from league.rounds import lost_pairings
+from league.services import (
+    SETTLE_REQUEST_STALE,
+    refresh_standings,
+    results_clock,
+    stale_settle_requests,
+    standings_behind_results,
+    take_settle_request,
+    tick_results_clock,
+)
 
 logger = logging.getLogger(__name__)
-RATINGS_PENDING_KEY = "ratings-rebuild-pending"
 RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the ratings
+LOST_AFTER = SETTLE_REQUEST_STALE  # s: work asked for this long ago and not started is taken for lost
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -27,40 +45,87 @@ def settle_match_task(match_id: int, version: int | None = None, competition_id:
     while it waits in the queue queue nothing, and it settles them all (``services.settle_backlog``) — so on a
     busy night the queue holds a task per competition, not one per hand, and drains faster than the
     scorekeepers fill it. ``version`` is the match's version when the task was queued: a match already settled
-    that far is not recomputed. The standings are refreshed in the same task, once for all it settled (a
-    refresh already under way in another worker that began after these results covers them too)."""
+    that far (e.g. by the commit itself, when its hand ended a game) is not recomputed. The standings are
+    refreshed in the same task, once for all it settled (a refresh already under way in another worker that
+    began after these results covers them too)."""
     found = Match.objects.filter(pk=match_id).values_list("competition_id", flat=True).first()
     competition_id = found or competition_id
     if competition_id is None:
         return {"match": match_id, "version": version, "status": "no such match"}
-    take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
-    failure = None
-    try:
-        settled = services.settle_backlog(competition_id, match_id if found else None, version)
-    except services.SettleFailed as error:  # the others are settled: their standings and ratings follow
-        settled, failure = error.settled, error
-    if settled.rated_result_touched:
-        schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
-    # nothing settled here (e.g. a retry after the settle committed): the standings still cover every result
-    wanted = tick_results_clock(competition_id) if settled.changed else results_clock(competition_id)
-    refresh_standings(competition_id, wanted=wanted)
-    if failure is not None:
-        raise failure
+    settled = settle_competition(competition_id, match_id if found else None, version)
     match = settled.match
     return {"match": match_id, "version": match.settled_version if match else version,
             "status": match.status if match else "no such match",
             "also_settled": [other.pk for other in settled.others]}
 
 
+def settle_competition(competition_id: int, match_id: int | None = None, version: int | None = None, *,
+                       results_changed: bool = True) -> services.Settled:
+    """The settle task's work: take the competition's settle request, settle its waiting matches (``match_id``
+    first), tick the results clock and refresh the standings, and ask for a ratings rebuild when a rated result
+    changed. ``results_changed``: a commit changed results (the task was queued by one, which may have settled
+    its own match), so the clock is ticked even when nothing is left to settle here."""
+    take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
+    failure = None
+    try:
+        settled = services.settle_backlog(competition_id, match_id, version)
+    except services.SettleFailed as error:  # the others are settled: their standings and ratings follow
+        settled, failure = error.settled, error
+    if settled.rated_result_touched:
+        schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
+    changed = results_changed or settled.changed
+    wanted = tick_results_clock(competition_id) if changed else results_clock(competition_id)
+    refresh_standings(competition_id, wanted=wanted)
+    if failure is not None:
+        raise failure
+    return settled
+
+
 def schedule_ratings_rebuild() -> None:
-    """Queue one rebuild of the ratings for all the results that change within ``RATINGS_DELAY``: a key in
-    the cache marks a rebuild as pending, and the rebuild clears it as it starts."""
+    """Queue one rebuild of the ratings for all the results that change within ``RATINGS_DELAY``: the request is
+    kept in the database (``league.ratings.request_rebuild``) and the rebuild takes it as it starts. With the
+    broker down the request waits for the sweep (a rebuild replays the whole history: not for a request)."""
     from league.tasks import rebuild_ratings_task
 
-    if cache.add(RATINGS_PENDING_KEY, 1, timeout=RATINGS_DELAY * 12):
-        try:
-            rebuild_ratings_task.apply_async(countdown=RATINGS_DELAY)
-        except Exception:  # the broker cannot be reached (a settle running in-process): the next change asks again
-            cache.delete(RATINGS_PENDING_KEY)
-            logger.warning("ratings rebuild not queued (broker unreachable)", exc_info=True)
+    if request_rebuild():
+        dispatch.send(rebuild_ratings_task, countdown=RATINGS_DELAY, when_down=dispatch.LATER)
 
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def sweep_task(older_than: float = LOST_AFTER) -> dict:
+    """Redo the work that has waited more than ``older_than`` seconds (its task was lost with a worker, or never
+    queued while the broker was down): settle the competitions with an old settle request or a match left
+    unsettled, refresh standings that are behind their results, rebuild the ratings if asked for, pair the
+    rounds still waiting for their pairing. Each is idempotent, so a sweep beside the lost task's late
+    delivery does no harm."""
+    from league.tasks import pair_round_task, rebuild_ratings_task
+
+    waiting = set(stale_settle_requests(older_than)) | set(selectors.competitions_with_unsettled_matches(older_than))
+    behind = set(standings_behind_results()) - waiting
+    failed = []
+    for competition_id in sorted(waiting):
+        try:
+            settle_competition(competition_id)
+        except Exception:  # one competition's failure does not hold up the others
+            logger.exception("sweep: competition %s could not be settled", competition_id)
+            failed.append(competition_id)
+    for competition_id in sorted(behind):
+        refresh_standings(competition_id, wanted=results_clock(competition_id))
+    ratings = rebuild_requested_before(older_than + RATINGS_DELAY)
+    if ratings:
+        rebuild_ratings_task.apply()
+    pairings = lost_pairings(older_than)
+    for round_id, version in pairings:
+        dispatch.send(pair_round_task, round_id, version)
+    done = {"settled": sorted(waiting), "refreshed": sorted(behind), "ratings": ratings,
+            "pairings": [round_id for round_id, _ in pairings], "failed": failed}
+    if any(done.values()):
+        logger.warning("sweep redid lost work: %s", done)
+    return done
+
+
+@worker_ready.connect
+def sweep_as_the_worker_starts(sender=None, **kwargs) -> None:
+    """A worker that starts (perhaps in place of one that died) sweeps at once: any waiting work may belong to a
+    dead worker, so nothing has to wait the sweep's age to be redone."""
+    sweep_task.apply_async(kwargs={"older_than": 0.0}, expires=settings.SWEEP_EVERY * 4)

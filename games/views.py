@@ -144,7 +144,8 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
         if form.is_valid():
             try:
                 hand = services.enter_hand(match=match, number=form.cleaned_data["number"], mode=mode,
-                                           entry=form.entry(), user=request.user)
+                                           entry=form.entry(), user=request.user,
+                                           dealer=form.cleaned_data.get("dealer"))
             except services.DuplicateHandError as error:
                 # a double tap, or another scorekeeper got there first: say so and show the next hand's form
                 messages.error(request, error.reason)
@@ -157,8 +158,9 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
         status = 422
     context = _entry_context(request, access, None, mode)
     if request.method != "POST":
-        number = context["target"].number if context["target"] else 1
-        form = form_class(initial={"number": number}, match=match)
+        target = context["target"]
+        form = form_class(initial={"number": target.number if target else 1,
+                                   "dealer": target.dealer if target else None}, match=match)
     context["form"] = form
     return render(request, template, context, status=status)
 
@@ -190,7 +192,9 @@ def undo(request: HttpRequest, access: EntryAccess) -> HttpResponse:
         messages.error(request, "That hand was already undone; the list below is up to date.")
     else:
         try:
-            hand = services.delete_hand(hand=last, reason="undo", user=request.user)
+            version = request.POST.get("version", "")
+            hand = services.delete_hand(hand=last, reason="undo", user=request.user,
+                                        version=int(version) if version.isdigit() else None)
         except services.EntryError as error:
             messages.error(request, error.reason)
         else:
@@ -214,12 +218,13 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
     as_json = initial is None or request.GET.get("as") == "json" or request.POST.get("as") == "json"
     status = 200
     if request.method == "POST":
-        form = RecordCorrectionForm(request.POST, request.FILES) if as_json \
+        form = RecordCorrectionForm(request.POST, request.FILES, match=match) if as_json \
             else ChalkCorrectionForm(request.POST, match=match)
         if form.is_valid():
             mode = hand.mode if as_json else Hand.CHALK
             try:
                 services.correct_hand(hand=hand, mode=mode, entry=form.entry(), reason=form.cleaned_data["reason"],
+                                      version=form.cleaned_data["version"], dealer=form.cleaned_data.get("dealer"),
                                       user=request.user)
             except services.EntryError as error:
                 form.add_entry_error(error)
@@ -228,9 +233,10 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
                 return redirect(_after_correction(access))
         status = 422
     elif as_json:
-        form = RecordCorrectionForm(initial={"record": json.dumps(hand.entry, indent=2)})
+        form = RecordCorrectionForm(initial={"record": json.dumps(hand.entry, indent=2), "version": hand.version,
+                                             "dealer": hand.dealer}, match=match)
     else:
-        form = ChalkCorrectionForm(initial=initial, match=match)
+        form = ChalkCorrectionForm(initial={**initial, "version": hand.version, "dealer": hand.dealer}, match=match)
     names = selectors.seat_names(match, match.competition.players)
     return render(request, "games/hand_edit.html", {
         "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,

@@ -272,6 +272,9 @@ class Round(models.Model):
     pairing_progress = models.FloatField(default=0.0)
     pairing_message = models.CharField(max_length=300, blank=True)
     pairing_version = models.PositiveIntegerField(default=0, help_text="Bumped by each request to pair")
+    pairing_requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the pairing was last asked for: a pairing still queued or running "
+                                         "long after it is taken for lost with its worker and asked for again")
 
     class Meta:
         ordering = ["number"]
@@ -345,6 +348,17 @@ class StandingRow(models.Model):
     @property
     def chalk_difference(self) -> int:
         return self.chalks_for - self.chalks_against
+
+
+class RatingsRebuild(models.Model):
+    """One row: whether a rebuild of the ratings is asked for and not yet started. Results that change within a
+    few seconds share one rebuild (``games.tasks.schedule_ratings_rebuild``); kept in the database, not the cache,
+    so that a request made while the broker or Redis is down is not lost (the workers' sweep honours it)."""
+
+    SINGLETON = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=SINGLETON)
+    requested_at = models.DateTimeField(null=True, blank=True)
 
 
 class PlayerRating(models.Model):

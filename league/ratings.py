@@ -34,14 +34,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from league.models import PlayerRating, RatingPoint
+from league.models import PlayerRating, RatingPoint, RatingsRebuild
 
 MU = 25.0
 SIGMA = MU / 3
@@ -222,6 +223,26 @@ def _sync(model, key: tuple[str, ...], fields: tuple[str, ...], wanted: dict[tup
              for row_key, row_values in wanted.items() if row_key not in kept]
     model.objects.bulk_create(fresh, batch_size=BATCH)
     return deleted, len(fresh)
+
+
+def request_rebuild() -> bool:
+    """Ask for a rebuild of the ratings; True when none was asked for yet (the caller queues one)."""
+    now = timezone.now()
+    if RatingsRebuild.objects.filter(pk=RatingsRebuild.SINGLETON, requested_at__isnull=True).update(requested_at=now):
+        return True
+    _, created = RatingsRebuild.objects.get_or_create(pk=RatingsRebuild.SINGLETON, defaults={"requested_at": now})
+    return created
+
+
+def take_rebuild_request() -> None:
+    """A rebuild starts: a result that changes from now on asks for another."""
+    RatingsRebuild.objects.filter(pk=RatingsRebuild.SINGLETON).update(requested_at=None)
+
+
+def rebuild_requested_before(seconds: float) -> bool:
+    """A rebuild was asked for more than ``seconds`` ago and has not started (its task may be lost)."""
+    since = timezone.now() - timedelta(seconds=seconds)
+    return RatingsRebuild.objects.filter(pk=RatingsRebuild.SINGLETON, requested_at__lte=since).exists()
 
 
 def rebuild_ratings() -> dict[str, int]:

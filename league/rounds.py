@@ -46,6 +46,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, OperationalError, transaction
@@ -53,6 +54,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import HAND_LEVEL, Game, Hand, Match, TeamMatch
+from league import dispatch
 from league.models import Bye, Competition, Entry, Partnership, PlayerRating, Round
 from league.pairing import PairingError
 
@@ -540,11 +542,20 @@ def request_pairing(competition: Competition, round_number: int | None = None, u
         round_.pairing_version += 1
         round_.pairing_state, round_.pairing_progress = Round.QUEUED, 0.0
         round_.pairing_message = "Waiting for the pairing worker…"
+        round_.pairing_requested_at = timezone.now()
         round_.save()
         round_id, version = round_.pk, round_.pairing_version
-        transaction.on_commit(lambda: pair_round_task.delay(round_id, version))
+        transaction.on_commit(lambda: dispatch.send(pair_round_task, round_id, version))
     logger.info("pairing of %s of %s requested by %s (version %s)", round_, competition, user, version)
     return round_
+
+
+def lost_pairings(older_than: float) -> list[tuple[int, int]]:
+    """``(round id, pairing version)`` of the pairings asked for more than ``older_than`` seconds ago and still
+    queued or running: their task was lost with its worker (a pairing takes seconds at most)."""
+    since = timezone.now() - timedelta(seconds=older_than)
+    return list(Round.objects.filter(pairing_state__in=[Round.QUEUED, Round.RUNNING], pairing_requested_at__lte=since)
+                .values_list("pk", "pairing_version"))
 
 
 # ----------------------------------------------------------------------------- the task's work

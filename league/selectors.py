@@ -151,7 +151,7 @@ class HandRow:
     penalty: list[Award]
     penalty_text: str
     points: tuple[int, int]
-    score: tuple[int, int]
+    score: tuple[int, int] | tuple[str, str]  # ("—", "—") for a struck (deleted or void) hand
     redeal: bool
     deleted: bool
     void_reason: str
@@ -251,7 +251,7 @@ def hand_row(hand: Hand, names: list[str], game_points: int, winner_side: str = 
         penalty=penalty_awards,
         penalty_text=penalty_text,
         points=(hand.points_a, hand.points_b),
-        score=(hand.score_a_after, hand.score_b_after),
+        score=(hand.score_a_after, hand.score_b_after) if hand.counts else ("—", "—"),  # a struck hand adds nothing
         redeal=bool(result.get("redeal")),
         deleted=hand.deleted,
         void_reason=hand.void_reason,

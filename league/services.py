@@ -9,7 +9,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import standings
+from league import dispatch, standings
 from league.bulk import update_rows
 from league.models import Bye, Club, Competition, Entry, Partnership, ResultsClock, StandingRow
 
@@ -111,7 +111,8 @@ def tick_results_clock(competition_id: int) -> int:
         return ResultsClock.objects.values_list("version", flat=True).get(pk=competition_id)
 
 
-SETTLE_REQUEST_STALE = 120  # s: a request older than this is taken for a lost task, and a commit queues another
+SETTLE_REQUEST_STALE = 30  # s: a request older than this is taken for a lost task: a commit queues another, and the
+# workers' sweep settles the competition itself
 
 
 def request_settle(competition_id: int) -> bool:
@@ -140,12 +141,25 @@ def results_clock(competition_id: int) -> int:
     return ResultsClock.objects.filter(pk=competition_id).values_list("version", flat=True).first() or 0
 
 
+def stale_settle_requests(older_than: float) -> list[int]:
+    """The competitions whose settle request is older than ``older_than`` seconds (its task may be lost)."""
+    since = timezone.now() - timedelta(seconds=older_than)
+    return list(ResultsClock.objects.filter(settle_requested_at__lte=since).values_list("pk", flat=True))
+
+
+def standings_behind_results() -> list[int]:
+    """The competitions whose standings were computed from an older results clock than the one ticked last (a
+    refresh that died after the tick)."""
+    return list(ResultsClock.objects.filter(version__gt=F("competition__standings_version"))
+                .values_list("pk", flat=True))
+
+
 def refresh_standings_after_commit(competition_id: int) -> None:
     """Queue the competition's standings refresh for when the current transaction commits (entries, options
-    and team results change the standings outside the settle task)."""
+    and team results change the standings outside the settle task); refreshed here when the broker is down."""
     from league.tasks import refresh_standings_task
 
-    transaction.on_commit(lambda: refresh_standings_task.delay(competition_id))
+    transaction.on_commit(lambda: dispatch.send(refresh_standings_task, competition_id))
 
 
 def refresh_standings(competition_id: int, wanted: int | None = None) -> int | None:

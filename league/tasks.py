@@ -28,10 +28,7 @@ def pair_round_task(round_id: int, version: int) -> dict:
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def rebuild_ratings_task() -> dict:
     """Replay every complete result in order and rewrite every player's rating and its history."""
-    from django.core.cache import cache
+    from league.ratings import rebuild_ratings, take_rebuild_request
 
-    from games.tasks import RATINGS_PENDING_KEY
-    from league.ratings import rebuild_ratings
-
-    cache.delete(RATINGS_PENDING_KEY)  # a result changed from now on queues another rebuild
+    take_rebuild_request()  # a result changed from now on asks for another rebuild
     return rebuild_ratings()

@@ -125,6 +125,16 @@ def _celery_tasks_eager():
     app.conf.task_always_eager = before
 
 
+@pytest.fixture(autouse=True)
+def _broker_state_of_its_own():
+    """Each test starts with the broker taken for reachable (``league.dispatch`` remembers an outage per process)."""
+    from league import dispatch
+
+    dispatch.broker = dispatch._BrokerState()
+    yield
+    dispatch.broker = dispatch._BrokerState()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
     from django.conf import settings
@@ -219,14 +229,8 @@ class CeleryWorker:
 
 
 def clear_broker(broker: str) -> None:
-    """Empty this run's task queue (other runs' queues and unacknowledged messages are theirs), and forget a
-    ratings rebuild marked pending by a task that was purged with it."""
+    """Empty this run's task queue (other runs' queues and unacknowledged messages are theirs)."""
     import redis
-    from django.core.cache import cache
-
-    from games.tasks import RATINGS_PENDING_KEY
-
-    cache.delete(RATINGS_PENDING_KEY)
 
     client = redis.Redis.from_url(broker)
     for key in client.scan_iter(match=f"{TEST_QUEUE}*"):

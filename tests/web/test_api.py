@@ -177,7 +177,7 @@ def test_a_correction_recomputes_later_hands_and_keeps_the_old_version(client, o
     assert sheet(client, match)["score"] == {"game": 1, "a": 8, "b": 4}
 
     response = client.put(f"/api/hands/{first['id']}/",
-                          {"mode": "chalk", "entry": B, "reason": "wrong side chalked"}, format="json")
+                          {"mode": "chalk", "entry": B, "reason": "wrong side chalked", "version": 1}, format="json")
     assert response.status_code == 200, response.json()
     corrected = response.json()
     assert (corrected["version"], corrected["points_a"], corrected["points_b"]) == (2, 0, 4)
@@ -197,9 +197,10 @@ def test_a_correction_recomputes_later_hands_and_keeps_the_old_version(client, o
 
 def test_patch_keeps_the_mode_and_needs_a_reason(client, match):
     hand = enter_ok(client, match, A)
-    no_reason = client.patch(f"/api/hands/{hand['id']}/", {"entry": B}, format="json")
+    no_reason = client.patch(f"/api/hands/{hand['id']}/", {"entry": B, "version": 1}, format="json")
     assert no_reason.status_code == 400 and error_fields(no_reason) == ["reason"]
-    response = client.patch(f"/api/hands/{hand['id']}/", {"entry": B, "reason": "misread"}, format="json")
+    response = client.patch(f"/api/hands/{hand['id']}/", {"entry": B, "reason": "misread", "version": 1},
+                            format="json")
     assert response.status_code == 200
     assert (response.json()["mode"], response.json()["points_b"]) == ("chalk", 4)
 
@@ -211,8 +212,8 @@ def test_a_correction_that_wins_the_game_earlier_voids_the_later_hands(client, m
     enter_ok(client, match, B)
     third = sheet(client, match)["games"][0]["hands"][2]
     big = {**A, "kicks": ["JS"]}  # the dealer (seat 2, side A) kicks the jack: 3 more points
-    response = client.put(f"/api/hands/{third['id']}/", {"entry": {**big, "jack": None}, "reason": "kick missed"},
-                          format="json")
+    response = client.put(f"/api/hands/{third['id']}/", {"entry": {**big, "jack": None}, "reason": "kick missed",
+                                                         "version": third["version"]}, format="json")
     assert response.status_code == 200, response.json()
     played = sheet(client, match)
     assert played["games"][0]["winner"] == "a"
@@ -241,7 +242,7 @@ def test_undo_strikes_out_the_last_hand(client, match):
     assert (response.json()["id"], response.json()["deleted"]) == (second["id"], True)
     played = sheet(client, match)
     assert played["score"] == {"game": 1, "a": 4, "b": 0}
-    assert played["next_hand"] == {"game": 1, "number": 3, "dealer": 1, "score_before": [4, 0]}
+    assert played["next_hand"] == {"game": 1, "number": 2, "dealer": 1, "score_before": [4, 0]}  # its number again
     assert Hand.objects.filter(game__match=match).count() == 2
 
 
@@ -252,7 +253,7 @@ def test_undo_of_a_game_winning_hand_reopens_that_game(client, match):
     assert client.post(f"/api/matches/{match.pk}/undo/").status_code == 200
     played = sheet(client, match)
     assert [g["number"] for g in played["games"]] == [1]
-    assert played["next_hand"] == {"game": 1, "number": 5, "dealer": 3, "score_before": [12, 0]}
+    assert played["next_hand"] == {"game": 1, "number": 4, "dealer": 3, "score_before": [12, 0]}
     enter_ok(client, match, A)
     assert sheet(client, match)["games"][0]["winner"] == "a"
 

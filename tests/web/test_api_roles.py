@@ -97,7 +97,8 @@ def schedule(client: APIClient, world: World):
 
 
 def correct(client: APIClient, world: World):
-    body = {"mode": "chalk", "entry": {**CHALK, "game": {"team": 1}}, "reason": "game went to B"}
+    body = {"mode": "chalk", "entry": {**CHALK, "game": {"team": 1}}, "reason": "game went to B",
+            "version": world.hand.version}
     return client.put(f"/api/hands/{world.hand.pk}/", body, format="json")
 
 

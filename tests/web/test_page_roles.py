@@ -111,7 +111,8 @@ def test_who_may_do_what(client, world, actor, action, expected):
         changed = counts(world)[2] == before[2] + 1
     elif action == "correct":
         target = url(world, token, "hand_edit", hand.pk)
-        got, posted = client.get(target), client.post(target, {**HAND, "low": "b", "reason": "Low was B's"})
+        got, posted = client.get(target), client.post(target, {**HAND, "low": "b", "reason": "Low was B's",
+                                                                 "version": hand.version})
         changed = counts(world)[1] == before[1] + 1
     else:
         target = url(world, token, "hand_delete", hand.pk)

@@ -337,9 +337,9 @@ def test_a_correction_is_marked_with_its_reason_and_recounts(client, scene, post
     edit = reverse("match_hand_edit", args=[match.pk, first.pk])
     form = text(client.get(edit))
     assert 'value="5C"' in form and re.search(r'name="low" value="a"[^>]*checked', form)
-    missing_reason = post(edit, {**SWEEP_A, "low": "b"})
+    missing_reason = post(edit, {**SWEEP_A, "low": "b", "version": 1})
     assert "This field is required" in block(text(missing_reason), "reason")
-    response = post(edit, {**SWEEP_A, "low": "b", "reason": "Low went to B"})
+    response = post(edit, {**SWEEP_A, "low": "b", "reason": "Low went to B", "version": 1})
     assert response.status_code == 302 and response["Location"] == reverse("match_sheet", args=[match.pk])
     sheet = client.get(reverse("match_sheet", args=[match.pk]))
     html = text(sheet)
@@ -353,7 +353,8 @@ def test_a_correction_error_is_shown_next_to_the_field(client, scene, post):
     client.force_login(scene["scorekeeper"])
     post(enter_url(match), hand_data(1))
     hand = Hand.objects.get(game__match=match)
-    response = post(reverse("match_hand_edit", args=[match.pk, hand.pk]), {**SWEEP_A, "high": "", "reason": "x"})
+    response = post(reverse("match_hand_edit", args=[match.pk, hand.pk]),
+                    {**SWEEP_A, "high": "", "reason": "x", "version": 1})
     assert "no Low without High" in block(text(response), "low")
     assert HandVersion.objects.filter(hand=hand).count() == 1
 
@@ -402,7 +403,7 @@ def test_undo_strikes_out_the_last_hand_once(client, scene, post):
     counting = Hand.objects.filter(game__match=match, deleted=False)
     assert list(counting.values_list("number", flat=True)) == [1]
     page = text(client.get(enter_url(match)))
-    assert 'name="number" value="3"' in page and 'data-score="a">4<' in page
+    assert 'name="number" value="2"' in page and 'data-score="a">4<' in page  # the undone hand's number again
 
 
 # ----------------------------------------------------------------------------- the private link, the organiser
@@ -481,7 +482,8 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
     for number in range(1, 4):
         post(enter_url(match), hand_data(number))
     hand = Hand.objects.get(game__match=match, number=1)
-    services.correct_hand(hand=hand, mode=Hand.CHALK, entry=hand.entry, reason="same", user=scene["scorekeeper"])
+    services.correct_hand(hand=hand, mode=Hand.CHALK, entry=hand.entry, reason="same", version=hand.version,
+                          user=scene["scorekeeper"])
     with django_assert_max_num_queries(10):  # + session, user and the permission checks
         client.get(reverse("match_sheet", args=[match.pk]))
     client.logout()

@@ -128,7 +128,7 @@ def leagues(enter, django_capture_on_commit_callbacks):
     first = Hand.objects.get(game__match=big_sheet, game__number=1, number=1)
     with django_capture_on_commit_callbacks(execute=True):
         services.correct_hand(hand=first, mode=Hand.CHALK, entry=first.entry, reason="chalk smudged",
-                              author_label="test")
+                              version=first.version, author_label="test")
     return {"small": (small, small_sheet), "big": (big, big_sheet)}
 
 
@@ -138,9 +138,9 @@ def test_page_queries_do_not_grow_with_the_league(client, leagues):
     assert Match.objects.filter(competition=small["competition"], status=Match.COMPLETE).count() == 0
     assert Match.objects.filter(competition=big["competition"], status=Match.COMPLETE).count() == 7
     assert Hand.objects.filter(game__match=small_sheet).count() == 6
-    assert Hand.objects.filter(game__match=big_sheet).count() == 13  # 3 games of 4 counting hands + 1 struck out
-    assert Hand.objects.filter(game__match=big_sheet, deleted=True).count() == 1
-    assert Hand.objects.filter(game__match=big_sheet, version=2, deleted=False).count() == 1
+    assert Hand.objects.filter(game__match=big_sheet).count() == 12  # 3 games of 4 hands; the undone one re-entered
+    assert Hand.objects.filter(game__match=big_sheet, version=3, deleted=False).count() == 1  # entered, undone, again
+    assert Hand.objects.filter(game__match=big_sheet, version=2, deleted=False).count() == 1  # corrected
     assert big_sheet.games.count() == 3 and small_sheet.games.count() == 2
     assert big["competition"].standings.count() == 12 and small["competition"].standings.count() == 4
 

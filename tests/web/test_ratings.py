@@ -227,7 +227,7 @@ def test_a_correction_that_flips_the_winner_changes_the_ratings_and_the_history_
     hand = Hand.objects.get(game__match=first, number=7)
     with django_capture_on_commit_callbacks(execute=True):
         services.correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="the Tigers took hand 7",
-                              author_label="organiser")
+                              version=hand.version, author_label="organiser")
     first.refresh_from_db()
     assert (first.status, first.winner, first.games_b) == (Match.COMPLETE, "b", 1)
 
@@ -434,7 +434,7 @@ def test_the_worker_recomputes_the_ratings_after_a_correction(celery_worker_proc
 
     hand = Hand.objects.get(game__match=match, number=7)
     services.correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="side B took hand 7",
-                          author_label="organiser")
+                          version=hand.version, author_label="organiser")
     assert wait_settled(match).winner == "b"
     assert rebuild_ratings_task.delay().get(timeout=60)["written"] == 8  # 4 ratings and 4 history points
     assert all(PlayerRating.objects.get(player_id=p).ordinal < 1500 for p in winners)

@@ -48,11 +48,11 @@ def test_a_request_whose_task_never_started_is_taken_for_lost():
 def test_commits_while_a_task_waits_queue_nothing():
     competition = make_competition()
     one, two = make_match(competition), make_match(competition)
-    with mock.patch("games.tasks.settle_match_task.delay") as delay:
+    with mock.patch("games.tasks.settle_match_task.apply_async") as send:
         services.queue_settle(competition.pk, one.pk, 1)
         services.queue_settle(competition.pk, two.pk, 1)
         services.queue_settle(competition.pk, one.pk, 2)
-    assert delay.call_args_list == [mock.call(one.pk, 1, competition.pk)]
+    assert send.call_args_list == [mock.call(args=(one.pk, 1, competition.pk), countdown=None)]
 
 
 def test_the_task_settles_every_match_with_unsettled_hands(django_capture_on_commit_callbacks):
@@ -136,14 +136,14 @@ def test_when_the_broker_is_down_the_commit_settles_in_process(django_capture_on
     competition = make_competition()
     one, two = make_match(competition), make_match(competition)
 
-    def send(*args):
+    def send(*args, **kwargs):
         services.queue_settle(competition.pk, two.pk, 1)  # a commit at another table meanwhile: queues nothing
         raise ConnectionError("broker down")
 
     with django_capture_on_commit_callbacks(execute=False):
         enter_sweep(one, 1)
         enter_sweep(two, 1)
-    with mock.patch("games.tasks.settle_match_task.delay", side_effect=send) as delay:
+    with mock.patch("games.tasks.settle_match_task.apply_async", side_effect=send) as delay:
         services.queue_settle(competition.pk, one.pk, 1)
     assert delay.call_count == 1
     assert [m.settled_version for m in Match.objects.filter(competition=competition).order_by("pk")] == [1, 1]
@@ -197,7 +197,7 @@ def test_a_match_locked_while_the_task_reads_is_waited_for_not_skipped():
     must wait for the lock and settle the match's earlier hand, which counted on this task."""
     competition = make_competition()
     one, two = make_match(competition), make_match(competition)
-    with mock.patch("games.tasks.settle_match_task.delay") as delay:
+    with mock.patch("games.tasks.settle_match_task.apply_async") as delay:
         enter_sweep(one, 1)  # queues the task
         enter_sweep(two, 1)  # finds it queued
     assert delay.call_count == 1
@@ -241,10 +241,9 @@ def test_the_team_match_completing_a_table_rebuilds_the_ratings(django_capture_o
     team_match = team_services.create_team_match(competition, teams[0], teams[1],
                                                  tables=list(zip(*pairs, strict=True)))
     table = team_match.table_matches.order_by("table_number").first()
-    with django_capture_on_commit_callbacks(execute=False):
-        enter_sweep(table, 1)  # wins the game, and with it the race to 1 bullseye
-    with mock.patch("games.tasks.schedule_ratings_rebuild") as rebuild:
-        settle_match_task.run(table.pk, 1, competition.pk)
+    with (mock.patch("games.tasks.schedule_ratings_rebuild") as rebuild,
+          django_capture_on_commit_callbacks(execute=True)):
+        enter_sweep(table, 1)  # wins the game, and with it the race to 1 bullseye: settled in its commit
     assert Match.objects.get(pk=table.pk).status == Match.COMPLETE
     assert rebuild.called
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from unittest import mock
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -78,11 +80,16 @@ def fresh(team_match: TeamMatch) -> TeamMatch:
 
 
 def play(commit, table: Match, team: str, *, settle: bool = True) -> Hand:
-    """One hand at ``table`` that wins a game for ``team`` ("a": the team A pair)."""
+    """One hand at ``table`` that wins a game for ``team`` ("a": the team A pair). ``settle=False``: stored as
+    an older release did, the settling left to a later task (the hand that wins a game is now settled in its
+    own commit)."""
     target = services.next_hand(table)
-    call = commit if settle else (lambda function, *a, **k: function(*a, **k))
-    return call(services.enter_hand, match=table, number=target.number, mode=Hand.CHALK,
-                entry=sweep(0 if team == "a" else 1), author_label="t")
+    if settle:
+        return commit(services.enter_hand, match=table, number=target.number, mode=Hand.CHALK,
+                      entry=sweep(0 if team == "a" else 1), author_label="t")
+    with mock.patch.object(services, "settle_in_commit"):
+        return services.enter_hand(match=table, number=target.number, mode=Hand.CHALK,
+                                   entry=sweep(0 if team == "a" else 1), author_label="t")
 
 
 # ----------------------------------------------------------------------------- creating
@@ -197,7 +204,8 @@ def test_a_correction_that_undoes_the_deciding_game_reopens_the_race(world, comm
     deciding = play(commit, two, "a")
     assert fresh(team_match).status == "complete"
     assert not Game.objects.filter(match=one, winner="").exists()  # no next game at the stopped table
-    commit(services.correct_hand, hand=deciding, mode=Hand.CHALK, entry=sweep(1), reason="it went to Red House")
+    commit(services.correct_hand, hand=deciding, mode=Hand.CHALK, entry=sweep(1), reason="it went to Red House",
+           version=deciding.version)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.bullseyes_a, team_match.bullseyes_b) == (
         "in_progress", "", 1, 1)

@@ -1,0 +1,87 @@
+"""Sending work to the Celery workers — or doing it here when the broker cannot be reached.
+
+Every task the app queues goes through :func:`send`. A broker that does not answer must never fail a request or
+make it slow: the first send that fails marks the broker down (one warning for the whole outage), and for
+``RETRY_AFTER`` seconds sends do not even try it; then one send tries again, and the first that gets through
+logs that the broker is back. While it is down, a task whose work the request's reader expects at once (a settle,
+the standings, a pairing) runs here in-process (``RUN_HERE``); a task whose work can wait for a worker (the
+ratings rebuild, debounced) is left to the workers' sweep (``LATER``): what it would do is kept as a request in
+the database, so nothing is lost.
+
+The state is per process: each web process notes an outage once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+logger = logging.getLogger(__name__)
+RETRY_AFTER = 10.0  # s: while the broker is down, how long sends go without trying it
+RUN_HERE, LATER = "run here", "later"
+
+
+class _BrokerState:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.down_since: float | None = None
+        self.next_try = 0.0
+
+    def may_try(self) -> bool:
+        with self.lock:
+            return self.down_since is None or time.monotonic() >= self.next_try
+
+    def failed(self, task_name: str, error: Exception) -> None:
+        with self.lock:
+            now = time.monotonic()
+            first = self.down_since is None
+            if first:
+                self.down_since = now
+            self.next_try = now + RETRY_AFTER
+        if first:
+            logger.warning("the task broker cannot be reached (%s sending %s): tasks run in this process, or wait "
+                           "for a worker, until it answers again", error.__class__.__name__, task_name)
+
+    def succeeded(self) -> None:
+        if self.down_since is None:  # the common case: no lock taken
+            return
+        with self.lock:
+            down_since, self.down_since = self.down_since, None
+        if down_since is not None:
+            logger.warning("the task broker answers again, after %.0f s", time.monotonic() - down_since)
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+
+broker = _BrokerState()
+
+
+def send(task: Any, *args: Any, countdown: float | None = None, when_down: str = RUN_HERE) -> bool:
+    """Queue ``task(*args)`` (after ``countdown`` seconds); True when it was queued.
+
+    When the broker cannot be reached: ``when_down=RUN_HERE`` runs the task here and now (an error of the task
+    is logged, not raised: the caller's own work is done and committed); ``LATER`` leaves the work to the
+    workers' sweep. With no broker configured (the embedded default) Celery runs every task eagerly anyway."""
+    if broker.may_try():
+        try:
+            task.apply_async(args=args, countdown=countdown)
+        except Exception as error:  # the broker (or the result store beside it) cannot be reached
+            broker.failed(task.name, error)
+        else:
+            broker.succeeded()
+            return True
+    if when_down == RUN_HERE:
+        run_here(task, *args)
+    return False
+
+
+def run_here(task: Any, *args: Any) -> None:
+    """Run the task in this process now; its failure is logged (the sweep redoes what it left undone)."""
+    try:
+        task.apply(args=args, throw=True)
+    except Exception:
+        logger.exception("%s%r failed in-process; the workers' sweep will redo it", task.name, args)
