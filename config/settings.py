@@ -88,10 +88,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # settle sooner; this bounds how long the lost message itself lingers. Keep it above the longest countdown or
 # retry delay of a task (a few seconds here), or such a task is delivered twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "300")),
-                                   "socket_connect_timeout": 1.0}
+                                   "socket_connect_timeout": 0.4}
 # A broker that does not answer fails a send at once (league.dispatch then runs the work in-process) instead of
-# retrying for ~20 s inside a scorekeeper's request; the same for the result store beside it.
-CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+# retrying for ~20 s inside a scorekeeper's request (a refused connection fails in milliseconds, an unanswered
+# one within the connect timeout); the same for the result store beside it.
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.4
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,

@@ -50,7 +50,7 @@ class _BrokerState:
         with self.lock:
             down_since, self.down_since = self.down_since, None
         if down_since is not None:
-            logger.warning("the task broker answers again, after %.0f s", time.monotonic() - down_since)
+            logger.warning("the task broker is reachable again, after %.0f s", time.monotonic() - down_since)
 
     @property
     def down(self) -> bool:
@@ -68,7 +68,8 @@ def send(task: Any, *args: Any, countdown: float | None = None, when_down: str =
     workers' sweep. With no broker configured (the embedded default) Celery runs every task eagerly anyway."""
     if broker.may_try():
         try:
-            task.apply_async(args=args, countdown=countdown)
+            # nobody waits for these results: without ignore_result the result store is also contacted per send
+            task.apply_async(args=args, countdown=countdown, ignore_result=True)
         except Exception as error:  # the broker (or the result store beside it) cannot be reached
             broker.failed(task.name, error)
         else:

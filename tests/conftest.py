@@ -175,9 +175,9 @@ class CeleryWorker:
         self.starts = 0
         self.log = log_dir / "worker-0.log"
 
-    def start(self, **extra_env: str) -> CeleryWorker:
-        """Start a worker (``extra_env`` adds variables, e.g. the slow settle of ``tests.services``) and wait
-        until it answers a ping."""
+    def start(self, *, pool: str = "solo", concurrency: int = 1, **extra_env: str) -> CeleryWorker:
+        """Start a worker (``extra_env`` adds variables, e.g. the slow settle of ``tests.services``, or
+        ``CELERY_VISIBILITY_TIMEOUT``) in a process group of its own, and wait until it answers a ping."""
         from config.celery import app
 
         assert self.process is None, "the worker is already running"
@@ -188,12 +188,14 @@ class CeleryWorker:
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **extra_env}
         env.pop("DJANGO_PRODUCTION", None)
         self.log = self.log_dir / f"worker-{self.starts}.log"
-        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
+                   f"--concurrency={concurrency}",
                    "-l", "warning", "-n", self.node, "--without-gossip", "--without-mingle", "--include",
                    "tests.services", "-Q", TEST_QUEUE]
+        self.started_at = time.monotonic()
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL)
+                                            stdin=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 90
         while not app.control.ping(destination=[self.node], timeout=0.5):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -208,10 +210,11 @@ class CeleryWorker:
         return self.process.pid
 
     def kill(self) -> None:
-        """``kill -9``: the worker dies without acknowledging the message it holds."""
+        """``kill -9`` to the worker's process group (its main process and its pool): it dies without
+        acknowledging the messages it holds."""
         if self.process is not None:
-            if self.process.poll() is None:
-                os.kill(self.process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
             self.process = None
 
