@@ -68,7 +68,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match
 from league.models import Club, Competition, Entry, Partnership, Player, Round, StandingRow, Team
-from league.permissions import is_organiser
+from league.permissions import is_organiser, published_round_filter
 
 PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS = "players", "partnerships", "teams", "entries", "results"
 KINDS = (PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS)
@@ -1342,11 +1342,14 @@ def standings_table(competition: Competition) -> list[list[Any]]:
     return table
 
 
-def results_table(competition: Competition) -> list[list[Any]]:
+def results_table(competition: Competition, *, include_drafts: bool = False) -> list[list[Any]]:
     """Every match of the competition as rows of cells, the header first, with the import's column names. A
-    match not yet played has blank scores; chalks are blank when they were not kept."""
-    matches = (Match.objects.filter(competition=competition).select_related("round")
-               .order_by(F("round__number").asc(nulls_last=True), "table_number", "id"))
+    match not yet played has blank scores; chalks are blank when they were not kept. Matches of draft rounds
+    only with ``include_drafts`` (for the club's organisers)."""
+    matches = Match.objects.filter(competition=competition)
+    if not include_drafts:
+        matches = matches.filter(published_round_filter())
+    matches = matches.select_related("round").order_by(F("round__number").asc(nulls_last=True), "table_number", "id")
     table: list[list[Any]] = [list(RESULTS_COLUMNS)]
     for match in matches:
         played = match.status != Match.SCHEDULED or match.outcome != Match.PLAYED
@@ -1369,5 +1372,6 @@ def export_standings(competition: Competition, out: TextIO | None = None, *, bom
     return _write(standings_table(competition), out, bom=bom)
 
 
-def export_results(competition: Competition, out: TextIO | None = None, *, bom: bool = True) -> str:
-    return _write(results_table(competition), out, bom=bom)
+def export_results(competition: Competition, out: TextIO | None = None, *, bom: bool = True,
+                   include_drafts: bool = False) -> str:
+    return _write(results_table(competition, include_drafts=include_drafts), out, bom=bom)
