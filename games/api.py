@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.urls import NoReverseMatch, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -83,9 +84,23 @@ def require_match_organiser(request: Request, match: Match) -> None:
     require_organiser(request.user, match.competition.club, "manage its matches' scorekeepers and links")
 
 
-def require_readable(request: Request, match: Match) -> None:
+def require_readable(request: Request, match: Match, what: str = "match") -> None:
+    """404 for a match the user may not read, worded as for one that does not exist (a draft's ids say nothing)."""
     if not can_read_match(request, match):
-        raise NotFound("No such match.")
+        raise NotFound(f"No such {what}.")
+
+
+class SameNotFound:
+    """A view set whose missing object is a 404 worded as for one the user may not read (``not_found``): an id
+    answers the same whether it is a draft's or nobody's."""
+
+    not_found = "No such object."
+
+    def get_object(self):
+        try:
+            return super().get_object()
+        except Http404:
+            raise NotFound(self.not_found) from None
 
 
 # ----------------------------------------------------------------------------- input
@@ -121,9 +136,10 @@ def upcoming_hand(match: Match) -> services.NextHand | None:
 
 
 # ----------------------------------------------------------------------------- matches
-class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Matches of the competitions the user may see."""
 
+    not_found = "No such match."
     lookup_value_regex = ID
     serializer_class = MatchSerializer
 
@@ -317,9 +333,10 @@ class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 
 # ----------------------------------------------------------------------------- team matches
-class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Team matches of the competitions the user may see: each table is a match (``table_matches``)."""
 
+    not_found = "No such team match."
     lookup_value_regex = ID
     serializer_class = TeamMatchSerializer
 
@@ -416,9 +433,10 @@ class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 
 # ----------------------------------------------------------------------------- games and hands
-class GameViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class GameViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A game of a match with its hands and running totals."""
 
+    not_found = "No such game."
     lookup_value_regex = ID
     serializer_class = GameSerializer
     queryset = (Game.objects.select_related("match__competition__club")
@@ -426,7 +444,7 @@ class GameViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     def get_object(self) -> Game:
         game = super().get_object()
-        require_readable(self.request, game.match)
+        require_readable(self.request, game.match, "game")
         return game
 
     @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: GameSerializer, **READ_ERRORS})
@@ -434,16 +452,17 @@ class GameViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return super().retrieve(request, *args, **kwargs)
 
 
-class HandViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A hand: read it, correct it (a new version), strike it out, and list its versions."""
 
+    not_found = "No such hand."
     lookup_value_regex = ID
     serializer_class = HandSerializer
     queryset = Hand.objects.select_related("game__match__competition__club")
 
     def get_object(self) -> Hand:
         hand = super().get_object()
-        require_readable(self.request, hand.game.match)
+        require_readable(self.request, hand.game.match, "hand")
         return hand
 
     @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: HandSerializer, **READ_ERRORS})

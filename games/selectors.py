@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Hand, Match, TeamMatch
-from league.models import Competition, Round
+from league.models import Competition
+from league.permissions import published_round_filter
 
 
-def competition_matches(competition: Competition) -> QuerySet[Match]:
-    return (Match.objects.filter(competition=competition)
-            .select_related("round", "side_a", "side_b").order_by("round__number", "id"))
+def competition_matches(competition: Competition, *, include_drafts: bool = False) -> QuerySet[Match]:
+    """The competition's matches, round by round; those of draft rounds only for organisers (``include_drafts``)."""
+    matches = Match.objects.filter(competition=competition)
+    if not include_drafts:
+        matches = matches.filter(published_round_filter())
+    return matches.select_related("round", "side_a", "side_b").order_by("round__number", "id")
 
 
 def match_sheet(match_id: int) -> Match:
@@ -35,17 +39,19 @@ def results_for_standings(competition_id: int) -> list[dict]:
     """One row per match, in one query: sides, status, winner (``""`` open or a double forfeit), ``outcome``
     (played or a forfeit), games won (bullseyes), chalks over all games (``chalks_known`` False when some
     were entered without them), hang jacks, the level the result was entered at, and the team match of a
-    table (``None`` for a pair match). The totals are the ones ``settle_match`` keeps on the match."""
-    return list(Match.objects.filter(competition_id=competition_id).order_by("round__number", "id")
-                .annotate(round_number=F("round__number")).values(*STANDINGS_FIELDS))
+    table (``None`` for a pair match). The totals are the ones ``settle_match`` keeps on the match. Matches of
+    draft rounds are left out: the standings count a round once it is published."""
+    return list(Match.objects.filter(published_round_filter(), competition_id=competition_id)
+                .order_by("round__number", "id").annotate(round_number=F("round__number")).values(*STANDINGS_FIELDS))
 
 
 def team_results_for_standings(competition_id: int) -> list[dict]:
     """One row per team match, in one query: teams, status, winner (``"a"``, ``"b"``, ``"d"`` for a draw,
     ``""`` while open), outcome, bullseyes, chalks and hang jacks summed over its tables (or recorded
-    overall: ``result_level`` "match")."""
-    return list(TeamMatch.objects.filter(competition_id=competition_id).order_by("round__number", "id")
-                .annotate(round_number=F("round__number")).values(*TEAM_STANDINGS_FIELDS))
+    overall: ``result_level`` "match"); none of a draft round."""
+    return list(TeamMatch.objects.filter(published_round_filter(), competition_id=competition_id)
+                .order_by("round__number", "id").annotate(round_number=F("round__number"))
+                .values(*TEAM_STANDINGS_FIELDS))
 
 
 # ----------------------------------------------------------------------------- team matches
@@ -53,7 +59,7 @@ def team_matches(competition: Competition, *, include_drafts: bool = False) -> Q
     """The competition's team matches; those of draft rounds only for organisers (``include_drafts``)."""
     team_matches = TeamMatch.objects.filter(competition=competition)
     if not include_drafts:
-        team_matches = team_matches.filter(Q(round__isnull=True) | Q(round__status=Round.PUBLISHED))
+        team_matches = team_matches.filter(published_round_filter())
     return team_matches.select_related("round").order_by("round__number", "id")
 
 

@@ -53,11 +53,12 @@ class EntryAccess:
 
 
 def _not_allowed(request: HttpRequest, match: Match, message: str) -> HttpResponse:
-    """Anonymous → log in; a draft the user may not see → 404; otherwise 403."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+    """A draft the user may not see → 404, for anonymous visitors too (as for no match at all); anonymous → log
+    in; otherwise 403."""
     if not can_view_match(request.user, match):
         raise Http404("No such match.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)
 
 
@@ -70,9 +71,10 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
                 **kwargs: Any) -> HttpResponse:
         if token is not None:
             match = selectors.match_by_token(token)
-            if match is None:
-                raise Http404("This entry link does not exist.")
-            if not can_enter_hands(request.user, match, token):
+            allowed = match is not None and can_enter_hands(request.user, match, token)
+            if match is None or not (allowed or can_view_match(request.user, match)):
+                raise Http404("This entry link does not exist.")  # a draft round's link works once it is published
+            if not allowed:
                 raise PermissionDenied("This entry link was revoked. Ask the organiser for the new one.")
         else:
             match = selectors.match_for_pages(pk)

@@ -274,13 +274,14 @@ def team_match_list(request: HttpRequest, club_slug: str, competition_slug: str)
 
 
 def _organiser_only(request: HttpRequest, competition: Competition, message: str) -> HttpResponse | None:
-    """``None`` for the club's organisers; anonymous → log in; a draft the user may not see → 404; else 403."""
+    """``None`` for the club's organisers; a draft the user may not see → 404, for anonymous visitors too;
+    anonymous → log in; else 403."""
     if is_organiser(request.user, competition.club_id):
         return None
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     if not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)
 
 
@@ -316,7 +317,7 @@ def team_match_create(request: HttpRequest, club_slug: str, competition_slug: st
 def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
     """Record only the team match's overall totals, or clear them. Organisers only."""
     team_match = game_selectors.team_match_page(pk)
-    if team_match is None:
+    if team_match is None or not can_view_match(request.user, team_match):
         raise Http404("No such team match.")
     competition = team_match.competition
     refused = _organiser_only(request, competition, "Only the club's organisers record team match results.")

@@ -149,8 +149,10 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
     @extend_schema(responses={200: MatchSerializer(many=True), 404: ErrorsSerializer})
     @action(detail=True, methods=["get"], pagination_class=None)
     def matches(self, request, pk=None) -> Response:
-        """The competition's matches, round by round (also ``/api/matches/?competition=``)."""
-        matches = competition_matches(self.get_object())
+        """The competition's matches, round by round (also ``/api/matches/?competition=``); those of draft
+        rounds only for the club's organisers."""
+        competition = self.get_object()
+        matches = competition_matches(competition, include_drafts=is_organiser(request.user, competition.club_id))
         return Response(MatchSerializer(matches, many=True).data)
 
     @extend_schema(responses={200: EntrySerializer(many=True), 404: ErrorsSerializer})

@@ -43,7 +43,10 @@ Excel writes in many locales, or tab), and Excel's ``sep=;`` first line is under
 Export — ``export_standings`` and ``export_results`` — writes UTF-8 with a byte-order mark, so that
 Excel opens names with accents correctly. The results export uses the import's column names: a
 results file exported from one competition imports into another (as match totals) with the same
-results.
+results; it leaves out the matches of draft rounds unless asked (``include_drafts``, for organisers).
+Every cell the app writes goes through ``escape_cell``: text beginning with = + - @, a tab or a carriage
+return gets a leading single quote, so that a spreadsheet shows it instead of running it as a formula
+(numbers stay numbers); the import takes that quote off again (``unescape_cell``).
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match
 from league.models import Club, Competition, Entry, Partnership, Player, Round, StandingRow, Team
-from league.permissions import is_organiser
+from league.permissions import is_organiser, published_round_filter
 
 PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS = "players", "partnerships", "teams", "entries", "results"
 KINDS = (PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS)
@@ -427,7 +430,8 @@ def _rows(table: Table, index: dict[str, int], report: ImportReport) -> list[Row
         if extra:
             report.error(line, "", f"{len(cells)} cells where the header has {width}: a comma inside a name needs "
                                    "the cell in quotes")
-        rows.append(Row(line, {key: cells[i].strip() if i < len(cells) else "" for key, i in index.items()}))
+        rows.append(Row(line, {key: unescape_cell(cells[i].strip()).strip() if i < len(cells) else ""
+                               for key, i in index.items()}))
     report.rows = len(rows)
     return rows
 
@@ -1297,11 +1301,40 @@ RESULTS_COLUMNS = ("round", "date", "table", "side_a", "side_b", "games_a", "gam
                    "hang_jacks_a", "hang_jacks_b", "level", "outcome", "status", "winner")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula (OWASP)
+TEXT_MARK = "'"
+
+
+def escape_cell(value: Any) -> Any:
+    """A cell as the exports write it: text that a spreadsheet would run as a formula gets a leading single quote
+    (OWASP's advice against CSV injection), and so does text that already begins with quotes before such a
+    character, so that ``unescape_cell`` gives every text back exactly. Numbers stay numbers.
+
+    >>> [escape_cell(v) for v in ("=cmd|' /C calc'!A0", "-3", -3, "@SUM(A1)", "'=x", "Ann & Bob", "'ok")]
+    ["'=cmd|' /C calc'!A0", "'-3", -3, "'@SUM(A1)", "''=x", 'Ann & Bob', "'ok"]
+    """
+    if isinstance(value, str) and value.lstrip(TEXT_MARK).startswith(FORMULA_STARTS):
+        return TEXT_MARK + value
+    return value
+
+
+def unescape_cell(text: str) -> str:
+    """A cell as the import reads it: the quote ``escape_cell`` put before a formula character is taken off.
+
+    >>> [unescape_cell(t) for t in ("'=cmd", "''=x", "'-3", "'ok", "=1+1")]
+    ['=cmd', "'=x", '-3', "'ok", '=1+1']
+    """
+    if text.startswith(TEXT_MARK) and text.lstrip(TEXT_MARK).startswith(FORMULA_STARTS):
+        return text[len(TEXT_MARK):]
+    return text
+
+
 def _write(rows: Iterable[Iterable[Any]], out: TextIO | None = None, *, bom: bool = True) -> str:
+    """Every CSV the app writes goes through here: each cell through ``escape_cell``."""
     buffer = out if out is not None else io.StringIO()
     if bom:
         buffer.write(UTF8_BOM)
-    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\r\n").writerows([escape_cell(cell) for cell in row] for row in rows)
     return "" if out is not None else buffer.getvalue()  # type: ignore[union-attr]
 
 
@@ -1342,11 +1375,14 @@ def standings_table(competition: Competition) -> list[list[Any]]:
     return table
 
 
-def results_table(competition: Competition) -> list[list[Any]]:
+def results_table(competition: Competition, *, include_drafts: bool = False) -> list[list[Any]]:
     """Every match of the competition as rows of cells, the header first, with the import's column names. A
-    match not yet played has blank scores; chalks are blank when they were not kept."""
-    matches = (Match.objects.filter(competition=competition).select_related("round")
-               .order_by(F("round__number").asc(nulls_last=True), "table_number", "id"))
+    match not yet played has blank scores; chalks are blank when they were not kept. Matches of draft rounds
+    only with ``include_drafts`` (for the club's organisers)."""
+    matches = Match.objects.filter(competition=competition)
+    if not include_drafts:
+        matches = matches.filter(published_round_filter())
+    matches = matches.select_related("round").order_by(F("round__number").asc(nulls_last=True), "table_number", "id")
     table: list[list[Any]] = [list(RESULTS_COLUMNS)]
     for match in matches:
         played = match.status != Match.SCHEDULED or match.outcome != Match.PLAYED
@@ -1369,5 +1405,6 @@ def export_standings(competition: Competition, out: TextIO | None = None, *, bom
     return _write(standings_table(competition), out, bom=bom)
 
 
-def export_results(competition: Competition, out: TextIO | None = None, *, bom: bool = True) -> str:
-    return _write(results_table(competition), out, bom=bom)
+def export_results(competition: Competition, out: TextIO | None = None, *, bom: bool = True,
+                   include_drafts: bool = False) -> str:
+    return _write(results_table(competition, include_drafts=include_drafts), out, bom=bom)

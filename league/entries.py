@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 
 from league.models import Club, Competition, Entry, Partnership, Player, Round, Team
+from league.ratings import rebuild_ratings_after_commit
 from league.services import refresh_standings_after_commit
 from league.standings import StandingsError, StandingsSettings
 
@@ -136,18 +137,26 @@ def update_competition(*, competition: Competition, **values: Any) -> Competitio
     """Change a competition's options (checked with :func:`check_competition`); the standings are rewritten,
     since the tiebreaks, points and byes decide them."""
     check_competition(values, competition)
+    publishing = "published" in values and values["published"] != competition.published
     for name, value in values.items():
         setattr(competition, name, value)
     with transaction.atomic():
         competition.save()
         refresh_standings_after_commit(competition.pk)
+        if publishing:
+            rebuild_ratings_after_commit()
     return competition
 
 
 def set_published(*, competition: Competition, published: bool) -> Competition:
-    """Publish a competition (everyone sees it) or take it back to a draft (its club's organisers only)."""
-    competition.published = published
-    competition.save(update_fields=["published"])
+    """Publish a competition (everyone sees it) or take it back to a draft (its club's organisers only); only
+    a published competition's results rate players."""
+    with transaction.atomic():
+        changed = competition.published != published
+        competition.published = published
+        competition.save(update_fields=["published"])
+        if changed:
+            rebuild_ratings_after_commit()
     return competition
 
 

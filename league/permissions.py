@@ -5,6 +5,10 @@
 - Scorekeepers enter and correct hands for the matches they are given, either as an account in
   ``Match.scorekeepers`` or through the match's private link (``entry_token``) until it is revoked.
 - Everyone (players and the public) may read published competitions; organisers also see drafts.
+- Drafts never leak: a match (or team match, or bye) of a draft round, and anything of an unpublished
+  competition, is shown, exported, counted in the standings or rated for nobody but the club's organisers
+  (``published_round_filter``, ``public_match_filter``); the organisers give a match's scorekeepers and its
+  private link the match (not its competition) once its round is published.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from league.models import Club, ClubRole, Competition
+from django.db.models import Q
+
+from league.models import Club, ClubRole, Competition, Round
 
 
 def is_organiser(user: Any, club: Club | int) -> bool:
@@ -26,6 +32,18 @@ def is_organiser(user: Any, club: Club | int) -> bool:
 
 def can_view_competition(user: Any, competition: Competition) -> bool:
     return competition.published or is_organiser(user, competition.club_id)
+
+
+def published_round_filter(prefix: str = ""):
+    """Rows (matches, team matches, byes: ``prefix`` leads to their ``round``) outside any draft round: those of
+    published rounds and those without a round. The standings and every public read use it."""
+    return Q(**{f"{prefix}round__isnull": True}) | Q(**{f"{prefix}round__status": Round.PUBLISHED})
+
+
+def public_match_filter(prefix: str = ""):
+    """``Match`` / ``TeamMatch`` rows anyone may see: of a published competition and outside any draft round
+    (``prefix`` leads to the match from another model). Ratings and the players' pages use it."""
+    return Q(**{f"{prefix}competition__published": True}) & published_round_filter(prefix)
 
 
 def in_draft_round(match: Any) -> bool:
@@ -44,9 +62,7 @@ def can_view_match(user: Any, match: Any) -> bool:
 def visible_matches_filter(user: Any):
     """``Match`` / ``TeamMatch`` rows the user may list: published rounds (or none) of the competitions the
     user may see, and every match of the clubs the user organises."""
-    from django.db.models import Q
-
-    public = Q(competition__published=True) & (Q(round__isnull=True) | Q(round__status="published"))
+    public = public_match_filter()
     if user is None or not user.is_authenticated:
         return public
     if user.is_superuser:
@@ -77,8 +93,6 @@ def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
 
 def visible_competitions(user: Any):
     """Competitions the user may read: published ones, plus drafts of clubs they organise."""
-    from django.db.models import Q
-
     query = Q(published=True)
     if user is not None and user.is_authenticated:
         if user.is_superuser:

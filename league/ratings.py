@@ -5,9 +5,11 @@ Two parts:
 - **Pure** (no database): ``RatedMatch`` describes one result — the players of each side and who won — and
   ``rate_history`` replays a sequence of them and returns each player's ``Rating`` and the rating after every
   match (``RatingPointData``). Same history in, same ratings out: nothing random, nothing read from a clock.
-- **Database**: ``rebuild_ratings`` reads every complete, played ``games.Match`` in history order
+- **Database**: ``rebuild_ratings`` reads every complete, played, public ``games.Match`` in history order
   (``HISTORY_ORDER``), rates it, and rewrites every ``PlayerRating`` and ``RatingPoint`` in one transaction.
   A corrected result changes everything after it; the task ``league.tasks.rebuild_ratings_task`` runs it.
+  Publishing a round or a competition (or taking one back) changes which matches are public, and so queues
+  a rebuild too (``rebuild_ratings_after_commit``).
 
 The model is openskill's **Plackett–Luce** (Weng & Lin 2011). Each side is a team of its players — a pair
 at a 4-player table, one player in All Twos — so a team's strength is the sum of its players' ``mu`` and
@@ -43,6 +45,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from league.models import PlayerRating, RatingPoint, RatingsRebuild
+from league.permissions import public_match_filter
 
 MU = 25.0
 SIGMA = MU / 3
@@ -160,14 +163,22 @@ HISTORY_ORDER = (PLAYED_AT.asc(), F("id").asc())
 
 
 def rated_matches_query():
-    """Matches that count for ratings: complete, played (a forfeit or no-show says nothing about skill) and
-    with a result — in every competition, published or not (ratings are a club matter; the pages never
-    name an unpublished competition)."""
+    """Matches that count for ratings: complete, played (a forfeit or no-show says nothing about skill), with a
+    result, and public — of a published competition and not of a draft round: a rating and its history (the
+    sides of each match) are public, and nothing of a draft reaches the public."""
     from games.models import Match
 
     return Match.objects.filter(
-        status=Match.COMPLETE, outcome=Match.PLAYED, winner__in=tuple(RANKS),
+        public_match_filter(), status=Match.COMPLETE, outcome=Match.PLAYED, winner__in=tuple(RANKS),
     )
+
+
+def rebuild_ratings_after_commit() -> None:
+    """Queue the (debounced) rebuild of the ratings for when the current transaction commits: a round or a
+    competition was published or taken back, so other matches are public now."""
+    from games.tasks import schedule_ratings_rebuild
+
+    transaction.on_commit(schedule_ratings_rebuild)
 
 
 def player_matches_filter(player_id: int) -> Q:

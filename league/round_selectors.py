@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games.models import Match, TeamMatch
 from league.models import Bye, Competition, Entry, Round
+from league.permissions import published_round_filter
 from league.rounds import (
     BUSY,
     GROUP,
@@ -60,8 +61,8 @@ def status(round_: Round) -> dict[str, Any]:
 
 def public_matches() -> Q:
     """The matches (and team matches) the public may see: those of published rounds, and those without a
-    round. For the pages and API outside this feature: ``Match.objects.filter(public_matches())``."""
-    return Q(round__isnull=True) | Q(round__status=Round.PUBLISHED)
+    round (``league.permissions.published_round_filter``)."""
+    return published_round_filter()
 
 
 def round_of(competition: Competition, number: int, *, published_only: bool) -> Round | None:

@@ -1486,6 +1486,7 @@ def publish_round(round_: Round, user=None) -> Round:
             raise RoundError("round", f"{round_} has no pairings to publish")
         round_.status, round_.published_at = Round.PUBLISHED, timezone.now()
         round_.save(update_fields=["status", "published_at"])
+        _round_visibility_changed(round_)
     logger.info("%s published %s", user, round_)
     return round_
 
@@ -1503,8 +1504,19 @@ def unpublish_round(round_: Round, user=None) -> Round:
             raise RoundError("round", f"{round_} stays published: {reason}")
         round_.status, round_.published_at = Round.DRAFT, None
         round_.save(update_fields=["status", "published_at"])
+        _round_visibility_changed(round_)
     logger.info("%s unpublished %s", user, round_)
     return round_
+
+
+def _round_visibility_changed(round_: Round) -> None:
+    """The standings and the ratings count a round's byes and results only while it is published: refresh
+    them once the change commits."""
+    from league.ratings import rebuild_ratings_after_commit
+    from league.services import refresh_standings_after_commit
+
+    refresh_standings_after_commit(round_.competition_id)
+    rebuild_ratings_after_commit()
 
 
 def next_round_number(competition: Competition) -> int:

@@ -81,13 +81,9 @@ class RoundOfMatches:
 def fixtures_by_round(competition: Competition, *, include_drafts: bool = False) -> list[RoundOfMatches]:
     """The competition's matches grouped by round, in round order (matches without a round last); the matches
     of draft rounds only for the organisers (``include_drafts``)."""
-    from league.round_selectors import public_matches
-
     groups: dict[int | None, RoundOfMatches] = {}
-    matches = competition_matches(competition).select_related(  # the fixtures link each player's page
-        "side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")
-    if not include_drafts:
-        matches = matches.filter(public_matches())
+    matches = competition_matches(competition, include_drafts=include_drafts).select_related(
+        "side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")  # players' links
     for match in matches:
         key = match.round_id
         if key not in groups:

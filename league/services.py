@@ -11,7 +11,7 @@ from django.utils.text import slugify
 
 from league import dispatch, standings
 from league.bulk import update_rows
-from league.models import Bye, Club, Competition, Entry, Partnership, ResultsClock, StandingRow
+from league.models import Bye, Club, Competition, Entry, Partnership, ResultsClock, Round, StandingRow
 
 COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for",
            "hang_jacks_against")
@@ -31,7 +31,8 @@ def standings_settings(competition: Competition, *, team_ranking: bool = False) 
 
 def compute_standings(competition_id: int) -> list[dict]:
     """The competition's standings rows (fields of ``StandingRow``) from its entries, results and byes, by
-    ``league.standings``: partnerships, teams (then per-pair statistics of the tables), or players."""
+    ``league.standings``: partnerships, teams (then per-pair statistics of the tables), or players. Matches and
+    byes of draft rounds are not counted: the rows are the same for the organisers and the public."""
     from games.selectors import results_for_standings, team_results_for_standings
 
     competition = Competition.objects.get(pk=competition_id)
@@ -41,8 +42,8 @@ def compute_standings(competition_id: int) -> list[dict]:
     matches = results_for_standings(competition_id)
     if competition.system == Competition.GROUPS_KNOCKOUT:
         matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
-    byes = list(Bye.objects.filter(round__competition_id=competition_id)
-                .values("entry_id", "round__number"))
+    byes = list(Bye.objects.filter(round__competition_id=competition_id, round__status=Round.PUBLISHED)
+                .values("entry_id", "round__number"))  # a draft's byes (and matches) count once it is published
     key = {Competition.PAIRS: "partnership_id", Competition.TEAMS: "team_id",
            Competition.INDIVIDUAL: "player_id"}[kind]
     entrant_of_entry = {entry["id"]: entry[key] for entry in entries}

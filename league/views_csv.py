@@ -1,5 +1,6 @@
 """CSV pages: a competition's standings and results as CSV files (public for published competitions, organisers
-for drafts), and a club's import page for organisers, with an empty template file of each kind.
+for drafts; the matches of draft rounds only in the organisers' results file), and a club's import page for
+organisers, with an empty template file of each kind.
 
 The work is in ``league.csv_io``; these views check who may do it and shape the page.
 """
@@ -41,7 +42,9 @@ def standings_csv(request: HttpRequest, club_slug: str, competition_slug: str) -
 @require_GET
 def results_csv(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
-    return csv_response(csv_io.export_results(competition), f"{club_slug}-{competition.slug}-results.csv")
+    drafts = is_organiser(request.user, competition.club_id)  # the draft rounds' matches, as on their pages
+    return csv_response(csv_io.export_results(competition, include_drafts=drafts),
+                        f"{club_slug}-{competition.slug}-results.csv")
 
 
 @require_GET

@@ -1,8 +1,9 @@
 """Public pages of the players: the ratings table and a player's profile (rating history drawn as an inline
 SVG chart on the server, partnerships, competitions entered, recent matches).
 
-Ratings come from every complete result, published or not (``league.ratings``), but these pages name and
-link only published competitions and their matches. Each page takes a fixed number of queries whatever the
+Ratings come from the complete public results (``league.ratings``), and these pages name and link only
+published competitions and the matches outside draft rounds (``league.permissions.public_match_filter``): a
+forfeit recorded on a draft's match shows nowhere. Each page takes a fixed number of queries whatever the
 length of the history.
 """
 
@@ -20,6 +21,7 @@ from django.utils.timezone import localtime
 
 from games.models import Match
 from league.models import Competition, Partnership, Player, PlayerRating, RatingPoint
+from league.permissions import public_match_filter
 from league.ratings import BASE, PLAYED_AT, player_matches_filter
 
 RECENT_MATCHES = 20
@@ -234,7 +236,7 @@ def player_profile(pk: int) -> Profile | None:
                                                 total=Count("id"))
         rank, rated_players = counts["above"] + 1, counts["total"]
     points = list(RatingPoint.objects.filter(player=player).order_by("sequence"))
-    in_published = Match.objects.filter(player_matches_filter(player.pk), competition__published=True)
+    in_published = Match.objects.filter(player_matches_filter(player.pk), public_match_filter())
     urls = {match_id: reverse("match_sheet", args=[match_id]) for match_id in in_published.values_list("id", flat=True)}
     chart = rating_chart(points, urls) if points else None
     partnerships = list(Partnership.objects.filter(Q(player_one=player) | Q(player_two=player))

@@ -25,16 +25,17 @@ from league.views import visible_competition
 
 
 def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str):
-    """The competition, or the refusal: log in (anonymous), 404 (a draft competition), 403 (anyone else)."""
+    """The competition, or the refusal: 404 (a draft competition, for anonymous visitors too), log in
+    (anonymous), 403 (anyone else)."""
     competition = selectors.competition_by_slugs(club_slug, competition_slug)
     if competition is None:
         raise Http404("No such competition.")
     if is_organiser(request.user, competition.club_id):
         return competition, None
-    if not request.user.is_authenticated:
-        return competition, redirect_to_login(request.get_full_path())
     if not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return competition, redirect_to_login(request.get_full_path())
     raise PermissionDenied("Only the club's organisers pair and publish rounds.")
 
 

@@ -38,10 +38,12 @@ ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "partners
 
 # ----------------------------------------------------------------------------- who may
 def _refuse(request: HttpRequest, message: str, visible: bool = True) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+    """What the user may not see → 404, for anonymous visitors too (as for no competition at all); anonymous →
+    log in; otherwise 403."""
     if not visible:
         raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     raise PermissionDenied(message)
 
 

@@ -21,7 +21,8 @@ from openskill.models import BradleyTerryFull
 
 from games import services
 from games.models import Hand, Match
-from league.models import PlayerRating, RatingPoint
+from league.entries import set_published
+from league.models import PlayerRating, RatingPoint, Round
 from league.ratings import (
     MU,
     SIGMA,
@@ -32,6 +33,7 @@ from league.ratings import (
     rating_model,
     rebuild_ratings,
 )
+from league.rounds import publish_round
 from league.tasks import rebuild_ratings_task
 from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_player
 
@@ -175,34 +177,44 @@ def history_of(player_id: int) -> list[tuple[int, int, float]]:
 
 
 @pytest.mark.django_db
-def test_rebuild_rates_complete_played_matches_of_every_competition(play):
+def test_rebuild_rates_complete_played_public_matches(play, django_capture_on_commit_callbacks):
     club = make_club()
     published = make_competition(club=club)
     draft = make_competition(club=club, published=False)
     twos = make_competition(club=club, players=2)
     won = play(make_match(published), "aaaa")
     in_draft = play(make_match(draft), "bbbb")
+    in_draft_round = make_match(published)
+    round_ = Round.objects.create(competition=published, number=1, status=Round.DRAFT)
+    Match.objects.filter(pk=in_draft_round.pk).update(round=round_)
+    in_draft_round = play(Match.objects.get(pk=in_draft_round.pk), "aaaa")
     single = play(make_match(twos), "bbbb")
     unfinished = play(make_match(published), "aa")
     forfeited = make_match(published)
     Match.objects.filter(pk=forfeited.pk).update(status=Match.COMPLETE, outcome=Match.FORFEIT_A, winner="b")
-    assert (won.status, won.winner, in_draft.winner, single.winner) == (Match.COMPLETE, "a", "b", "b")
+    assert (won.status, won.winner, in_draft.winner, in_draft_round.winner, single.winner) == (
+        Match.COMPLETE, "a", "b", "a", "b")
     assert unfinished.status == Match.IN_PROGRESS
-    assert PlayerRating.objects.count() == 10  # the settle task queued a rebuild as each match completed
+    assert PlayerRating.objects.count() == 6  # the settle task queued a rebuild as each match completed
     PlayerRating.objects.all().delete()
     RatingPoint.objects.all().delete()  # from scratch, as on a new database
 
     counts = rebuild_ratings()
 
-    assert counts == {"matches": 3, "skipped": 0, "players": 10, "points": 10, "deleted": 0, "written": 20}
+    assert counts == {"matches": 2, "skipped": 0, "players": 6, "points": 6, "deleted": 0, "written": 12}
     ratings = ratings_by_player()
-    for match, winners in ((won, 0), (in_draft, 1), (single, 1)):
+    for match, winners in ((won, 0), (single, 1)):
         sides = players_of(match)
         assert all(ratings[p][2] > 1500 for p in sides[winners])
         assert all(ratings[p][2] < 1500 for p in sides[1 - winners])
-    for match in (unfinished, forfeited):
+    for match in (unfinished, forfeited, in_draft, in_draft_round):  # nothing of a draft is rated
         assert not set(sum(players_of(match), [])) & set(ratings)
     assert len(players_of(single)[0]) == 1 and RatingPoint.objects.filter(match_id=single.pk).count() == 2
+
+    with django_capture_on_commit_callbacks(execute=True):  # publishing queues a rebuild: now they rate
+        set_published(competition=draft, published=True)
+        publish_round(round_)
+    assert set(sum(players_of(in_draft), []) + sum(players_of(in_draft_round), [])) <= set(ratings_by_player())
 
 
 @pytest.mark.django_db
@@ -373,15 +385,15 @@ def test_the_pages_are_public_and_never_name_an_unpublished_competition(client):
     hidden = completed(secret, lions, winner="b", when=timezone.now() - timedelta(days=1))
     rebuild_ratings()
     player = lions.player_one
-    assert PlayerRating.objects.get(player=player).matches == 2  # the draft's result is rated
+    assert PlayerRating.objects.get(player=player).matches == 1  # the draft's result is not rated
 
     profile = page(client, "player", player.pk)
     table = page(client, "players")
     for html in (profile, table):
         assert "Secret Cup" not in html and secret.slug not in html
-    assert reverse("match_sheet", args=[hidden.pk]) not in profile
+    assert reverse("match_sheet", args=[hidden.pk]) not in profile and hidden.side_b_name not in profile
     assert reverse("match_sheet", args=[visible.pk]) in profile
-    assert profile.count("<circle") == 3  # still charted: the rating comes from both results
+    assert profile.count("<circle") == 2  # the start and the public result: the draft's sides are named nowhere
     assert public.name in profile
     assert client.get(reverse("player", args=[player.pk + 10_000])).status_code == 404
 

@@ -9,7 +9,6 @@ Game to one side) wins a game.
 from __future__ import annotations
 
 import datetime as dt
-
 from unittest import mock
 
 import pytest
