@@ -100,6 +100,14 @@ def test_point21_bye_not_moved_to_avoid_a_same_club_pairing():
     assert result["pairings"][0]["flags"] == ["same-club"]
 
 
+def test_point21_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_the_fewest():
+    # P1-P4 have all met each other: with P5 (the lowest) out they need two rematches, with P4 out only one
+    history = [["P1", "P2"], ["P1", "P3"], ["P1", "P4"], ["P2", "P3"], ["P2", "P4"], ["P3", "P4"]]
+    draw = swiss.pair_swiss(read_spec(field([0] * 5, history=history)))
+    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P4", ["avoids-rematch"], ["P5"])
+    assert sum("rematch" in p.flags for p in draw.pairings) == 1 and draw.optimal
+
+
 def test_point21_bye_moves_up_past_several_and_the_flag_says_why():
     # P6 and P7 have each met P1-P5 but not each other: with either of them out, the other has nobody new left
     history = [[f"P{k}", f"P{j}"] for k in (6, 7) for j in (1, 2, 3, 4, 5)]
