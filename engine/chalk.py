@@ -371,7 +371,7 @@ def _why_no_more_kicks(state: HandState) -> str:
         return f'with beg "{state.beg}" the first kick names trumps; only running the pack turns another (R7–R9)'
     if state.redeal:
         return "the pack could not supply another run: the hand is a redeal (R12)"
-    if state.trump >= 0:
+    if state.trump >= 0 and state.winner is None:  # a kick that won the game names trumps too (R23)
         return (f"{CARDS[state.kicks[-1]]} turned up a new suit, so {SUIT_NAMES[state.trump]} are trumps and the "
                 "pack is not run again (R10)")
     return _why_decided(state)

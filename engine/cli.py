@@ -686,7 +686,7 @@ class PlaySession:
         result = game.apply(action, seat)
         if kind == "run":
             self.announce_kicks(hand, kicks)
-            if hand.trump >= 0:
+            if hand.trump >= 0 and hand.winner is None:  # a kick that won the game: show_result names trumps
                 self.say(f"{self.suit(hand.trump)} is trump; hands of {hand.hand_size} cards.")
             elif hand.redeal:
                 self.say("The pack cannot be run again: the same dealer deals a new hand (R12).")
@@ -709,8 +709,10 @@ class PlaySession:
         say(self.bold("--- Hand over ---"))
         if result.get("redeal"):
             say("  Redeal: the pack ran out while the begged suit kept turning up.")
-        elif result.get("trump") is None or not result.get("tricks"):
+        elif not result.get("tricks"):
             say("  No card was played: the game was decided before play.")
+            if result.get("trump") is not None:
+                say(f"  Trump {self.suit('CDHS'.index(result['trump']))}.")
         else:
             say(f"  Trump {self.suit('CDHS'.index(result['trump']))}.")
             for name in ("high", "low"):

@@ -160,7 +160,8 @@ class HandState:
         if points:  # as _turn_kick
             team = dealer % 2
             self.kick_points[team] += points
-            self._add(team, points)
+            if self._add(team, points):
+                self.trump = kick // 13  # R5: the kicked suit names trumps, though no card is played (R23)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -373,6 +374,7 @@ class HandState:
         team = (self.dealer + 1) % self.players % 2  # the eldest's
         self.beg_points[team] += 1
         if self._add(team, 1):
+            self.trump = self.begged  # the kicked suit stays trump, though no card is played (R23)
             return
         self._start_play(self.begged)
 
@@ -399,9 +401,11 @@ class HandState:
             self.used += RUN_SIZE * players
             self.runs += 1
             kick = stock[pos]
-            if self._turn_kick(kick):
-                return
             suit = kick // 13
+            if self._turn_kick(kick):  # the kick decided the game (R23)
+                if suit != self.begged:
+                    self.trump = suit  # R10; the begged suit again names no trumps (R11)
+                return
             if suit != self.begged:
                 self._start_play(suit)
                 return
@@ -786,7 +790,19 @@ class HandState:
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
-        """The hand's result in the format of HAND_RECORD.md."""
+        """The hand's result in the format of HAND_RECORD.md.
+
+        ``trump`` names the suit that is trumps also when a kick or the beg point decides the game before
+        any card is played (R23): the first kick's suit (R5), kept after a give (R8), or a run's new suit
+        (R10). It is ``None`` for a redeal (R12) and when the kick that won the game was the begged suit
+        turned up again, which is never trumps (R11).
+
+        >>> hand = HandState.from_cards(4, dealer=3, hands=[
+        ...     ["AS", "KH", "2C", "TD", "9S", "3H"], ["QS", "JS", "4H", "5D", "7C", "8C"],
+        ...     ["2S", "3S", "6H", "7H", "8H", "9H"], ["4S", "5S", "TH", "QC", "QH", "AH"]], kick="JH", score=(0, 12))
+        >>> hand.is_over, hand.result()["trump"], hand.result()["winner"], hand.result()["tricks"]
+        (True, 'H', 1, [])
+        """
         high = {"card": CARD_NAMES[self.high[0]], "team": self.high[1]} if self.high else None
         low = {"card": CARD_NAMES[self.low[0]], "team": self.low[1]} if self.low else None
         jack = {"team": self.jack[0], "points": self.jack[1], "hang": self.jack[2]} if self.jack else None

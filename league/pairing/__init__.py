@@ -14,7 +14,9 @@ A spec has a ``system`` and ``entrants``: a list of objects with a text ``id`` a
 ``name``; **the list's order is the ranking (or the seeds)**. By system:
 
 - ``swiss``: ``round`` (information only), ``avoid_same_club`` (default false), ``history`` (the pairs that
-  have met, ``[a, b]`` as they sat) → ``{"pairings": [{"a", "b", "flags"}], "bye": id or null}``.
+  have met, ``[a, b]`` as they sat) → ``{"pairings": [{"a", "b", "flags"}], "bye": id or null, "bye_flags":
+  [...]}``; ``bye_flags`` holds ``"avoids-rematch"`` when the bye is not the lowest-ranked entrant with the
+  fewest byes because each one below it, sitting out, would force a rematch.
 - ``round_robin``: ``double`` (default false) → the whole schedule, ``{"rounds": [[{"a", "b", "flags"}, …],
   …], "byes": [id or null for each round]}``.
 - ``knockout`` → the first round of the seeded bracket, ``{"pairings": [{"a", "b", "flags", "position"}],
@@ -31,7 +33,7 @@ docstrings of ``swiss``, ``roundrobin``, ``knockout`` and ``individual``.
 ...     {"id": "P1", "score": 1}, {"id": "P2", "score": 1}, {"id": "P3"}, {"id": "P4"}, {"id": "P5", "byes": 1}],
 ...     "history": [["P1", "P3"], ["P4", "P2"]]})
 >>> result
-{'pairings': [{'a': 'P2', 'b': 'P1', 'flags': []}, {'a': 'P3', 'b': 'P5', 'flags': []}], 'bye': 'P4'}
+{'pairings': [{'a': 'P2', 'b': 'P1', 'flags': []}, {'a': 'P3', 'b': 'P5', 'flags': []}], 'bye': 'P4', 'bye_flags': []}
 >>> pair({"system": "swiss", "entrants": [{"id": "P1", "score": "three"}, {"id": "P2"}]})
 Traceback (most recent call last):
 ...

@@ -12,13 +12,16 @@ board order. The codes of a pairing's problems are the flags the engine puts on 
 ``bye-not-needed``   a bye in an even field, or a second bye in an odd one (knockout: see ``bye-count``)
 ``bye-missing``      nobody has the bye in an odd field
 ``second-bye``       (swiss) the bye to an entrant who has had more byes than someone else who plays
+``bye-not-lowest``   (swiss) the bye to an entrant ranked above one with as many byes who could have had it:
+                     the bye goes to the lowest-ranked of them unless the others could then not be paired
+                     without a rematch
 ``bye-count``        (knockout) not as many byes as the bracket has empty places
 ``bye-not-top-seed`` (knockout) a bye to an entrant that is not one of the top seeds
 ``not-seeded``       (knockout) a first-round match that the seeded bracket does not have
 ``rematch``          two entrants who have met before (``history``)
 ``same-club``        (swiss with ``avoid_same_club``) two entrants of one club
-``float``            (swiss) a pairing across score groups where the best draft has none of that size: the
-                     draft's score differences are larger than needed
+``float``            (swiss) a pairing across score groups where the best draft with the same bye has none of
+                     that size: the draft's score differences are larger than needed
 ``repeat-partner``   (individual) two players who have partnered before
 ``repeat-opponent``  (individual) two players on opposite sides of a table who have faced each other before
 ``sit-out-count``    (individual) not ``n % 4`` players sitting out
@@ -26,7 +29,8 @@ board order. The codes of a pairing's problems are the flags the engine puts on 
 ==================== ==========================================================================================
 
 Round-robin specs may carry a ``history`` (the pairs of the schedule's other rounds) for the rematch check.
-The ``float`` check pairs the spec (as :func:`league.pairing.pair` would) to know what is needed.
+The ``float`` check pairs the spec (as :func:`league.pairing.pair` would, with the draft's bye) to know what
+is needed; the ``bye-not-lowest`` check chooses the bye as the engine does.
 
 >>> spec = {"system": "swiss", "avoid_same_club": True, "history": [["P1", "P2"]],
 ...         "entrants": [{"id": "P1", "club": "Blue Dollar", "score": 1}, {"id": "P2", "score": 1},
@@ -196,6 +200,8 @@ def _check_pairs(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> l
                         "second-bye", [b], f"{b} has the bye with {entrants[b].byes} "
                         f"bye{'s' if entrants[b].byes != 1 else ''} already, while {_listing(fewer)} {have} had "
                         f"{had}"))
+        if len(byes) == 1 and byes[0] in entrants and len(spec.entrants) % 2:
+            warnings += _check_bye_rank(spec, byes[0])
     met = _met(spec)
     for a, b in pairs:
         if a not in entrants or b not in entrants or a == b:
@@ -212,40 +218,49 @@ def _check_pairs(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> l
     return warnings
 
 
+def _check_bye_rank(spec: Spec, bye: str) -> list[Finding]:
+    """``bye-not-lowest``: the bye to an entrant ranked above the one the rules give it to, with as many byes
+    (a bye to one with more byes is ``second-bye``; one to a lower-ranked entrant that forces a rematch shows
+    as the ``rematch`` it forces)."""
+    engine = Swiss(spec)
+    chosen, _, _ = engine.choose_bye()
+    given = next(e for e in spec.entrants if e.id == bye)
+    due = spec.entrants[chosen]
+    if given.rank >= due.rank or given.byes != due.byes:
+        return []
+    had = "has not had one either" if due.byes == 0 else f"has had as many ({due.byes})"
+    return [_warning("bye-not-lowest", [bye], f"{bye} has the bye, but {due.id} ranks lower and {had}: the bye "
+                                              "goes to the lowest-ranked such pair unless the others could then "
+                                              "not be paired without a rematch")]
+
+
 def _check_floats(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> list[Finding]:
-    """``float`` warnings: the draft's score differences (the bye counting as a pairing with the lowest score)
-    against those of the best draft; the draft's floats beyond those of the best draft are flagged."""
+    """``float`` warnings: the draft's score differences against those of the best draft with the same bye
+    (the bye is no float: it goes by rank, and ``bye-not-lowest`` judges it); the draft's floats beyond those
+    of the best draft are flagged."""
     engine = Swiss(spec)
     scale, units = score_units([e.score for e in spec.entrants])
     unit = {e.id: u for e, u in zip(spec.entrants, units, strict=True)}
-    lowest = min(units)
-    diffs = [abs(unit[a] - unit[b]) for a, b in pairs] + [unit[b] - lowest for b in byes]
-    best = engine.pair()
+    diffs = [abs(unit[a] - unit[b]) for a, b in pairs]
+    rank = {e.id: e.rank for e in spec.entrants}
+    best = engine.pair(bye=rank[byes[0]] if byes else None)
     best_diffs = [abs(unit[p.a] - unit[p.b]) for p in best.pairings]
-    if best.bye is not None:
-        best_diffs.append(unit[best.bye] - lowest)
     if (sum(diffs), sum(d * d for d in diffs)) <= (sum(best_diffs), sum(d * d for d in best_diffs)):
         return []
     needed = Counter(d for d in best_diffs if d)
     total, best_total = _number(sum(diffs) / scale), _number(sum(best_diffs) / scale)
+    entrants = {e.id: e for e in spec.entrants}
     warnings = []
     floats = sorted((d, k) for k, d in enumerate(diffs) if d)
     for d, k in floats:
         if needed[d]:
             needed[d] -= 1
             continue
-        if k < len(pairs):
-            a, b = pairs[k]
-            entrants = {e.id: e for e in spec.entrants}
-            text = (f"{a} ({_number(entrants[a].score)}) v {b} ({_number(entrants[b].score)}): a score difference "
-                    f"of {_number(d / scale)}")
-            ids = [a, b]
-        else:
-            b = byes[k - len(pairs)]
-            text = f"The bye to {b}, {_number(d / scale)} above the lowest score"
-            ids = [b]
-        warnings.append(_warning("float", ids, f"{text}; the draft's total score difference is {total} where "
-                                              f"{best_total} is possible"))
+        a, b = pairs[k]
+        text = (f"{a} ({_number(entrants[a].score)}) v {b} ({_number(entrants[b].score)}): a score difference "
+                f"of {_number(d / scale)}")
+        warnings.append(_warning("float", [a, b], f"{text}; the draft's total score difference is {total} where "
+                                                  f"{best_total} is possible"))
     return warnings
 
 

@@ -6,18 +6,29 @@ The rules, in priority order (each one only breaks the ties of those above it):
    pairing without one exists. A rematch carries the flag ``"rematch"``.
 1. **The bye** (odd field) goes to an entrant with the fewest byes so far (``byes``): nobody gets a second
    bye while someone has had none — unless that alone would force a rematch.
-2. **Same club**: when ``avoid_same_club``, the fewest pairings of two entrants of one club (flag
+2. **The bye** goes to the *lowest-ranked* of those entrants: the lowest-ranked pair that has not had one,
+   unless the others cannot then be paired without a rematch (rule 0) — then the next lowest, and so on.
+   When the bye is not the lowest-ranked such entrant it carries the flag ``"avoids-rematch"``
+   (``bye_flags``): each entrant passed over would have left a field that needs a rematch (or more of them).
+   Nothing else moves the bye: not a float saved, not a same-club pairing avoided.
+3. **Same club**: when ``avoid_same_club``, the fewest pairings of two entrants of one club (flag
    ``"same-club"``).
-3. **Score groups**: the smallest total score difference over all pairings (flag ``"float"`` on a pairing
+4. **Score groups**: the smallest total score difference over all pairings (flag ``"float"`` on a pairing
    whose sides have different scores), then
-4. the smallest sum of *squared* differences (two floats of 1 point rather than one of 2). The bye counts
-   here as a pairing with a phantom at the lowest score in the field, so it goes down the ladder.
-5. **The bye** goes to the lowest-ranked of the entrants that rules 0-4 allow.
+5. the smallest sum of *squared* differences (two floats of 1 point rather than one of 2).
 6. **Dutch order** (a minor tie-break): within a score group the top half meets the bottom half in ranking
    order (1 v 5, 2 v 6, … in a group of 8: the cost of a pair is the square of how far its distance in the
    group is from half the group, so that several small shifts beat one big one, as FIDE's Dutch
    transpositions do); an entrant floating down is preferably the lowest of its group and meets the highest
    of the group below (the cost is the square of their places from those ends).
+
+**The bye first.** Rules 0-2 fix the bye on their own: the candidates are taken in order (fewest byes, then
+lowest-ranked) and the first whose absence leaves a field that can be paired without a rematch has it. That
+test is exact: Dirac's theorem (every entrant of the rest can still meet at least half of it, so the rest has
+a Hamiltonian cycle and hence a perfect pairing; the usual case, at once) or else a maximum matching of the
+pairs that have not met. When no candidate leaves a rematch-free field, a field up to ``COMPLETE_LIMIT`` finds
+the bye by one matching (fewest rematches, then rules 1-2); a larger one gives it to the first candidate and
+claims no optimality. The rest is then paired under rules 0 and 3-6.
 
 Sides (``"a"`` deals first): the entrant that has been ``"b"`` more often in ``history`` is ``"a"``; then the
 one that was ``"b"`` in its last match; then the higher-ranked entrant on odd boards (1st, 3rd, …) and the
@@ -28,22 +39,20 @@ lower-ranked one on even boards. Pairings are listed by board: the pairing with 
 into integer weights (``matching.py``) and networkx's blossom algorithm finds the perfect matching with the
 lexicographically smallest total.
 
-- **Up to** ``COMPLETE_LIMIT`` **(128) entrants**: one matching on the *complete* graph (every entrant against
-  every other, and against the bye). The result is optimal under rules 0-6, always (``SwissDraw.optimal`` is
-  True).
-- **Larger fields** (the blossom algorithm needs minutes for a complete graph of 1,000): the bye is chosen
-  first (the lowest-ranked of the entrants with the fewest byes whose score leaves the least lower bound for
-  rules 3-4); the ladder is cut where an even number of entrants lies above a score group; a long stretch
+- **Up to** ``COMPLETE_LIMIT`` **(128) entrants**: the rest is one matching on its *complete* graph (every
+  entrant against every other). The result is optimal under rules 0-6, always (``SwissDraw.optimal`` is True).
+- **Larger fields** (the blossom algorithm needs minutes for a complete graph of 1,000): the ladder of the rest
+  is cut where an even number of entrants lies above a score group; a long stretch
   gets its floats first (the entrant who must drop between two groups, chosen among the ``FLOAT_CANDIDATES``
   nearest the boundary), and each score group is cut into *bands* holding the same slices of its top and
   bottom halves, so that Dutch pairs stay inside a band. A band whose Dutch pairs break no rule is taken as
-  it is; other blocks are matched on their complete graph. Each block has a lower bound for rules 0-4: no
+  it is; other blocks are matched on their complete graph. Each block has a lower bound for rules 0-5: no
   rematch, no same-club pairing (unless one club holds more than half the field: then what the block's
   clubs force), and the score differences of pairing its sorted scores neighbour with neighbour. A block
   that misses its bound is merged with its neighbours and matched again, up to ``MERGE_CAP`` (128) entrants.
-  ``SwissDraw.optimal`` is True exactly when the totals of rules 0-4 equal the lower bound of the *whole
-  field* (no rematch, no extra bye, the same-club pairings that a club holding more than half the field
-  forces, the neighbour-to-neighbour score differences with the chosen bye); no pairing can do better, so the
+  ``SwissDraw.optimal`` is True exactly when the totals of rules 0-5 equal the lower bound of the *whole
+  field* (no rematch, the bye of rules 1-2, the same-club pairings that a club holding more than half of the
+  rest forces, the neighbour-to-neighbour score differences of the rest); no pairing can do better, so the
   result is then **proven optimal under rules 0-5**, while rule 6 (the Dutch order across bands) and the
   sides are best-effort. That is the usual case: every round of the benchmark's 1,000-pair, six-round event
   is proven. When it is False (typically late rounds in which the leaders have met each other, or one club
@@ -52,14 +61,21 @@ lexicographically smallest total.
 
 >>> entrants = [{"id": f"P{k}", "score": s} for k, s in enumerate([2, 2, 1, 1, 1, 0, 0], start=1)]
 >>> draw = pair_swiss(read_spec({"system": "swiss", "entrants": entrants, "history": [["P1", "P2"]]}))
->>> [(p.a, p.b, p.flags) for p in draw.pairings], draw.bye, draw.optimal
-([('P3', 'P1', ['float']), ('P2', 'P4', ['float']), ('P5', 'P6', ['float'])], 'P7', True)
+>>> [(p.a, p.b, p.flags) for p in draw.pairings], draw.bye, draw.bye_flags, draw.optimal
+([('P3', 'P1', ['float']), ('P2', 'P4', ['float']), ('P5', 'P6', ['float'])], 'P7', [], True)
+
+If P6 has met P1, P2, P3, P4 and P5, it can only play P7: with P7 out, nobody is left for P6 but a rematch,
+so the bye moves up to P6 itself, the next lowest — not to a pair with more points, whatever floats that costs:
+
+>>> history = [["P6", "P1"], ["P6", "P2"], ["P6", "P3"], ["P6", "P4"], ["P6", "P5"]]
+>>> draw = pair_swiss(read_spec({"system": "swiss", "entrants": entrants, "history": history}))
+>>> draw.bye, draw.bye_flags, draw.passed_over
+('P6', ['avoids-rematch'], ['P7'])
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -77,8 +93,9 @@ FLOAT_CANDIDATES = 8  # entrants tried at each end of two neighbouring groups fo
 MAX_SCALE = 10**6  # scores are compared in units of 1/scale: exact for up to 6 decimals
 BYE = -1  # the phantom node whose partner has the bye
 
-LEVELS = ("rematches", "extra byes", "same-club pairings", "score difference", "squared score difference",
-          "bye rank", "Dutch order")
+LEVELS = ("rematches", "extra byes", "bye rank", "same-club pairings", "score difference",
+          "squared score difference", "Dutch order")
+AVOIDS_REMATCH = "avoids-rematch"  # the bye's flag when lower-ranked candidates were passed over (rule 2)
 
 
 def _noop(fraction: float, message: str) -> None:
@@ -147,7 +164,9 @@ class SwissDraw:
     """A Swiss round's pairings with how they were found: ``optimal`` is True when the result is proven
     optimal under rules 0-5 (always for fields up to ``COMPLETE_LIMIT``, where rule 6 is optimal too);
     ``cost`` the summed cost vector (``LEVELS``, score differences in units of ``1/scale``); ``method``
-    ``"complete"`` or ``"blocks"``; ``matchings`` how many blossom runs it took."""
+    ``"complete"`` or ``"blocks"``; ``matchings`` how many blossom runs it took. ``bye_flags`` says why the
+    bye is not the lowest-ranked entrant with the fewest byes (``"avoids-rematch"``), and ``passed_over``
+    names the entrants it passed over, lowest-ranked first."""
 
     pairings: list[SwissPairing]
     bye: str | None
@@ -158,9 +177,12 @@ class SwissDraw:
     blocks: int = 1
     matchings: int = 0
     lower_bound: Cost = ()
+    bye_flags: list[str] = field(default_factory=list)
+    passed_over: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"pairings": [{"a": p.a, "b": p.b, "flags": list(p.flags)} for p in self.pairings], "bye": self.bye}
+        return {"pairings": [{"a": p.a, "b": p.b, "flags": list(p.flags)} for p in self.pairings], "bye": self.bye,
+                "bye_flags": list(self.bye_flags)}
 
 
 @dataclass
@@ -177,15 +199,15 @@ class _Block:
 
     @property
     def ok(self) -> bool:
-        return tuple(self.cost[:5]) == tuple(self.bound)
+        return tuple(self.cost[:6]) == tuple(self.bound)
 
 
 # ------------------------------------------------------------------------------------------------ layout
 class _Layout:
-    """Score groups of the entrants being paired, for the Dutch tie-break: each entrant's group and place
-    in it, and each group's ideal distance between partners (half of what stays after the floats)."""
+    """Score groups of the entrants being paired (the bye aside), for the Dutch tie-break: each entrant's group
+    and place in it, and each group's ideal distance between partners (half of what stays after the floats)."""
 
-    def __init__(self, units: Sequence[int], members: Sequence[int], phantom: bool) -> None:
+    def __init__(self, units: Sequence[int], members: Sequence[int]) -> None:
         self.group: dict[int, int] = {}
         self.pos: dict[int, int] = {}
         self.groups: list[list[int]] = []
@@ -198,10 +220,9 @@ class _Layout:
         self.size = [len(g) for g in self.groups]
         self.half = []
         above = 0
-        for index, size in enumerate(self.size):
-            last = index == len(self.size) - 1
-            below = above + size + (1 if phantom and last else 0)
-            rest = size - (above % 2) - (below % 2) - (1 if phantom and last else 0)
+        for size in self.size:
+            below = above + size
+            rest = size - (above % 2) - (below % 2)
             self.half.append(max(rest, 0) // 2)
             above = below
 
@@ -227,12 +248,12 @@ class Swiss:
         self.n = len(entrants)
         self.avoid = spec.avoid_same_club
         self.scale, self.units = score_units([e.score for e in entrants])
-        self.umin = min(self.units)
         self.byes = [e.byes for e in entrants]
         self.min_byes = min(self.byes)
         self.club = [e.club for e in entrants]
         index = {e.id: k for k, e in enumerate(entrants)}
         self.met: dict[tuple[int, int], int] = {}
+        self.opponents: list[set[int]] = [set() for _ in entrants]  # the entrants each one has met
         self.balance = [0] * self.n  # times "b" minus times "a"
         self.last = [0] * self.n  # +1: was "b" in its last match, -1: was "a"
         for a_id, b_id in spec.history:
@@ -246,6 +267,8 @@ class Swiss:
             if a is not None and b is not None:
                 key = (a, b) if a < b else (b, a)
                 self.met[key] = self.met.get(key, 0) + 1
+                self.opponents[a].add(b)
+                self.opponents[b].add(a)
         self.crowded = self.avoid and club_bound(self.club) > 0  # one club holds more than half the field
         self.ladder = sorted(range(self.n), key=lambda k: (-self.units[k], k))
         self.place = {k: p for p, k in enumerate(self.ladder)}
@@ -253,16 +276,18 @@ class Swiss:
 
     # -- costs --------------------------------------------------------------------------------------------
     def vector(self, i: int, j: int, layout: _Layout) -> Cost:
-        """The cost vector (``LEVELS``) of pairing ``i`` with ``j`` (``BYE``: the bye)."""
-        if i == BYE or j == BYE:
-            k = j if i == BYE else i
-            d = self.units[k] - self.umin
-            return (0, self.byes[k] - self.min_byes, 0, d, d * d, self.n - 1 - k, 0)
+        """The cost vector (``LEVELS``) of pairing ``i`` with ``j``."""
         key = (i, j) if i < j else (j, i)
         rematch = 1 if key in self.met else 0
         club = 1 if self.avoid and self.club[i] is not None and self.club[i] == self.club[j] else 0
         d = abs(self.units[i] - self.units[j])
-        return (rematch, 0, club, d, d * d, 0, layout.dutch(i, j))
+        return (rematch, 0, 0, club, d, d * d, layout.dutch(i, j))
+
+    def bye_vector(self, k: int) -> Cost:
+        """The cost vector of the bye to ``k`` (rules 1-2): its byes beyond the fewest, and how many entrants
+        ranked below it have had as many byes (0 for the lowest-ranked of them)."""
+        lower = sum(1 for j in range(k + 1, self.n) if self.byes[j] == self.byes[k])
+        return (0, self.byes[k] - self.min_byes, lower, 0, 0, 0, 0)
 
     def _match(self, nodes: list[int], layout: _Layout) -> tuple[list[tuple[int, int]], Cost]:
         costs = {(u, v): self.vector(u, v, layout) for a, u in enumerate(nodes) for v in nodes[a + 1:]}
@@ -270,50 +295,91 @@ class Swiss:
         self.matchings += 1
         return pairs, total_cost(costs, pairs)
 
-    # -- the whole thing ----------------------------------------------------------------------------------
-    def pair(self, progress: Progress | None = None) -> SwissDraw:
-        progress = progress or _noop
-        if self.n <= COMPLETE_LIMIT:
-            return self._pair_complete(progress)
-        return self._pair_blocks(progress)
+    # -- the bye (rules 0-2) -------------------------------------------------------------------------------
+    def bye_candidates(self) -> list[int]:
+        """Who may have the bye, in the order of rules 1-2: the fewest byes first, then the lowest-ranked."""
+        return sorted(range(self.n), key=lambda k: (self.byes[k], -k))
 
-    def _pair_complete(self, progress: Progress) -> SwissDraw:
-        odd = self.n % 2 == 1
-        layout = _Layout(self.units, self.ladder, phantom=odd)
-        nodes = list(self.ladder) + ([BYE] if odd else [])
-        progress(0.1, f"Matching {self.n} entrants on the complete graph")
-        pairs, cost = self._match(nodes, layout)
+    def rematch_free_without(self, bye: int) -> bool:
+        """Whether the others can all be paired without a rematch when ``bye`` sits out (exact).
+
+        Dirac's theorem answers at once in the usual case: when each of the m others has met at most
+        m/2 - 1 of them, each can still meet at least m/2 of them, so the graph of the pairs that have not
+        met has a Hamiltonian cycle (m >= 3; for m = 2 its one edge), and every other edge of that cycle is
+        a perfect pairing. Otherwise a maximum matching of that graph decides.
+        """
+        m = self.n - 1
+        most = m // 2 - 1  # the most opponents among the rest that Dirac's condition allows
+        opponents = self.opponents
+        if all(len(opponents[v]) - (bye in opponents[v]) <= most for v in range(self.n) if v != bye):
+            return True
+        import networkx as nx  # as in matching.py: only when needed
+
+        rest = [k for k in range(self.n) if k != bye]
+        graph = nx.Graph()
+        graph.add_nodes_from(rest)
+        graph.add_edges_from((u, v) for a, u in enumerate(rest) for v in rest[a + 1:] if v not in opponents[u])
+        self.matchings += 1
+        return len(nx.max_weight_matching(graph, maxcardinality=True)) == m // 2
+
+    def choose_bye(self) -> tuple[int, list[int], bool]:
+        """The bye under rules 0-2: the first candidate (:meth:`bye_candidates`) whose absence leaves a field
+        that can be paired without a rematch. Returns it, the candidates passed over (lowest-ranked first)
+        and whether the choice is proven (always, except a large field in which no candidate leaves a
+        rematch-free field: then the first candidate has it)."""
+        order = self.bye_candidates()
+        heavy = max(len(o) for o in self.opponents) > (self.n - 1) // 2 - 1
+        for pos, k in enumerate(order):
+            if not heavy or self.rematch_free_without(k):
+                return k, order[:pos], True
+        if self.n > COMPLETE_LIMIT:
+            return order[0], [], False
+        # Every candidate forces a rematch: the fewest rematches, then rules 1-2, by one matching.
+        nodes = list(self.ladder) + [BYE]
+        rank = {k: pos for pos, k in enumerate(order)}
+        costs = {(u, v): ((1 if ((u, v) if u < v else (v, u)) in self.met else 0, 0) if v != BYE else (0, rank[u]))
+                 for a, u in enumerate(nodes) for v in nodes[a + 1:]}
+        self.matchings += 1
+        bye = next(u for u, v in lexicographic_matching(nodes, costs) if v == BYE)
+        return bye, order[:rank[bye]], True
+
+    # -- the whole thing ----------------------------------------------------------------------------------
+    def pair(self, progress: Progress | None = None, bye: int | None = None) -> SwissDraw:
+        """Pair the round; ``bye`` (an index) gives the bye to that entrant instead of choosing it (to judge a
+        hand-made draft's other pairings)."""
+        progress = progress or _noop
+        passed: list[int] = []
+        proven = True
+        if self.n % 2 == 0:
+            bye = None
+        elif bye is None:
+            bye, passed, proven = self.choose_bye()
+        rest = [k for k in self.ladder if k != bye]
+        self.crowded = self.avoid and club_bound(self.club[k] for k in rest) > 0  # a club holds over half the rest
+        if self.n <= COMPLETE_LIMIT:
+            return self._pair_complete(rest, bye, passed, progress)
+        return self._pair_blocks(rest, bye, passed, proven, progress)
+
+    def _pair_complete(self, rest: list[int], bye: int | None, passed: list[int], progress: Progress) -> SwissDraw:
+        layout = _Layout(self.units, rest)
+        chosen = " (the bye is chosen)" if bye is not None else ""
+        progress(0.1, f"Matching {len(rest)} entrants on the complete graph{chosen}")
+        pairs, cost = self._match(rest, layout)
+        cost = self._with_bye(cost, bye)
         progress(0.9, "Choosing sides")
-        return self._draw(pairs, cost, optimal=True, method="complete", blocks=1, bound=cost[:5])
+        return self._draw(pairs, bye, passed, cost, optimal=True, method="complete", blocks=1, bound=cost[:6])
+
+    def _with_bye(self, cost: Cost, bye: int | None) -> Cost:
+        if bye is None:
+            return cost or (0,) * len(LEVELS)
+        vector = self.bye_vector(bye)
+        return tuple(c + v for c, v in zip(cost or (0,) * len(LEVELS), vector, strict=True))
 
     # -- large fields -------------------------------------------------------------------------------------
-    def choose_bye(self) -> int:
-        """The bye of a large field: among the entrants with the fewest byes, one whose score leaves the
-        least lower bound for rules 3-4 (with the phantom pairing), then the lowest-ranked of those."""
-        ordered = [self.units[k] for k in self.ladder]
-        first: dict[int, int] = {}
-        for place, unit in enumerate(ordered):
-            first.setdefault(unit, place)
-        lowest: dict[int, int] = {}  # score -> the lowest-ranked entrant of that score with the fewest byes
-        for k in range(self.n):
-            if self.byes[k] == self.min_byes:
-                lowest[self.units[k]] = k
-        without = _AdjacentWithout(ordered)
-        best = None
-        for unit, k in lowest.items():
-            abs_cost, sq_cost = without(first[unit])  # the rest's bound depends only on the score removed
-            d = unit - self.umin
-            key = (abs_cost + d, sq_cost + d * d, -k)
-            if best is None or key < best:
-                best = key
-        return -best[2]
-
-    def _pair_blocks(self, progress: Progress) -> SwissDraw:
-        odd = self.n % 2 == 1
-        bye = self.choose_bye() if odd else None
-        progress(0.05, "Cutting the field into score groups" + (" (the bye is chosen)" if odd else ""))
-        rest = [k for k in self.ladder if k != bye]
-        layout = _Layout(self.units, rest, phantom=False)
+    def _pair_blocks(self, rest: list[int], bye: int | None, passed: list[int], proven: bool,
+                     progress: Progress) -> SwissDraw:
+        progress(0.05, "Cutting the field into score groups" + (" (the bye is chosen)" if bye is not None else ""))
+        layout = _Layout(self.units, rest)
         blocks: list[_Block] = []
         stretch: list[int] = []
         above = 0
@@ -331,47 +397,28 @@ class Swiss:
         progress(0.8, "Checking the blocks against their lower bounds")
         blocks = self._merge_failing(blocks, layout)
         pairs = [pair for block in blocks for pair in block.pairs]
-        cost = tuple(map(sum, zip(*(block.cost for block in blocks), strict=True)))
-        if bye is not None:
-            pairs.append((bye, BYE))
-            cost = tuple(c + v for c, v in zip(cost, self.vector(bye, BYE, layout), strict=True))
-        bound = self.field_bound(bye)
-        optimal = tuple(cost[:5]) == bound
+        cost = self._with_bye(tuple(map(sum, zip(*(block.cost for block in blocks), strict=True))), bye)
+        bound = self.field_bound(rest, bye)
+        optimal = proven and tuple(cost[:6]) == bound
         progress(0.95, "Choosing sides")
-        return self._draw(pairs, cost, optimal=optimal, method="blocks", blocks=len(blocks), bound=bound)
+        return self._draw(pairs, bye, passed, cost, optimal=optimal, method="blocks", blocks=len(blocks), bound=bound)
 
-    def field_bound(self, bye: int | None) -> Cost:
-        """The lower bound of rules 0-4 for the whole field: no rematch, nobody with a needless extra bye, the
-        same-club pairings the biggest club forces (whoever of the eligible has the bye), the score differences
-        of neighbour-to-neighbour pairing with the bye as chosen by :meth:`choose_bye` (whose score gives the
-        least such bound among the entrants rule 1 allows)."""
-        rest = [k for k in range(self.n) if k != bye]
+    def field_bound(self, rest: Sequence[int], bye: int | None) -> Cost:
+        """The lower bound of rules 0-5 for the whole field with this bye (chosen under rules 0-2 by
+        :meth:`choose_bye`): no rematch, the bye's own cost, the same-club pairings that a club holding more
+        than half of the rest forces, the score differences of pairing the rest neighbour with neighbour."""
         abs_cost, sq_cost = adjacent_cost([self.units[k] for k in rest])
-        clubs = 0
-        if self.avoid and bye is None:
-            clubs = club_bound(self.club)
-        elif self.avoid:
-            counts = Counter(c for c in self.club if c is not None).most_common(2)
-            biggest = counts[0][1] if counts else 0
-            second = counts[1][1] if len(counts) > 1 else 0
-            clubs = biggest
-            for k in range(self.n):
-                if self.byes[k] == self.min_byes:
-                    c = self.club[k]
-                    left = biggest - 1 if c is not None and c == counts[0][0] and second < biggest else biggest
-                    clubs = min(clubs, max(0, left - (self.n - 1 - left)) // 2)
-        if bye is not None:
-            d = self.units[bye] - self.umin
-            abs_cost, sq_cost = abs_cost + d, sq_cost + d * d
-        return (0, 0, clubs, abs_cost, sq_cost)
+        clubs = club_bound(self.club[k] for k in rest) if self.avoid else 0
+        _, extra, rank, *_ = self.bye_vector(bye) if bye is not None else (0, 0, 0)
+        return (0, extra, rank, clubs, abs_cost, sq_cost)
 
     def _bound(self, nodes: Sequence[int]) -> Cost:
-        """A block's lower bound of rules 0-4. Its clubs count only when one club holds more than half of the
-        whole field: otherwise a block that cannot avoid a same-club pairing is merged with its neighbours,
-        as the clash may come from where the block was cut."""
+        """A block's lower bound of rules 0-5. Its clubs count only when one club holds more than half of the
+        field paired (the bye aside): otherwise a block that cannot avoid a same-club pairing is merged with its
+        neighbours, as the clash may come from where the block was cut."""
         abs_cost, sq_cost = adjacent_cost([self.units[k] for k in nodes])
         clubs = club_bound(self.club[k] for k in nodes) if self.avoid and self.crowded else 0
-        return (0, 0, clubs, abs_cost, sq_cost)
+        return (0, 0, 0, clubs, abs_cost, sq_cost)
 
     def _stretch_blocks(self, stretch: list[int], layout: _Layout) -> list[_Block]:
         """Blocks for a stretch of score groups with an even number of entrants above and below it: one block
@@ -385,7 +432,7 @@ class Swiss:
         for upper, lower in zip(groups, groups[1:], strict=False):
             ups = [k for k in reversed(upper) if k not in used][:FLOAT_CANDIDATES]
             downs = [k for k in lower if k not in used][:FLOAT_CANDIDATES]
-            _, u, d = min(((v[0], v[2], v[6]), u, d) for u in ups for d in downs
+            _, u, d = min(((v[0], v[3], v[6]), u, d) for u in ups for d in downs
                           for v in (self.vector(u, d, layout),))
             used.update((u, d))
             floats.append((u, d))
@@ -394,7 +441,7 @@ class Swiss:
             if index:
                 u, d = floats[index - 1]
                 gap = self.units[u] - self.units[d]
-                blocks.append(_Block([u, d], (0, 0, 0, gap, gap * gap), ideal=[(u, d)]))
+                blocks.append(_Block([u, d], (0, 0, 0, 0, gap, gap * gap), ideal=[(u, d)]))
             blocks.extend(self._bands([k for k in group if k not in used]))
         return blocks
 
@@ -418,7 +465,7 @@ class Swiss:
     def _solve(self, block: _Block, layout: _Layout) -> None:
         if block.ideal is not None:
             vectors = [self.vector(u, v, layout) for u, v in block.ideal]
-            if len(block.ideal) * 2 == len(block.nodes) and all(v[0] == 0 and v[2] == 0 for v in vectors):
+            if len(block.ideal) * 2 == len(block.nodes) and all(v[0] == 0 and v[3] == 0 for v in vectors):
                 block.pairs = list(block.ideal)
                 block.cost = tuple(map(sum, zip(*vectors, strict=True)))
                 return
@@ -460,15 +507,9 @@ class Swiss:
             blocks = merged
 
     # -- output -------------------------------------------------------------------------------------------
-    def _draw(self, pairs: list[tuple[int, int]], cost: Cost, optimal: bool, method: str, blocks: int,
-              bound: Cost) -> SwissDraw:
-        bye = None
-        boards = []
-        for u, v in pairs:
-            if u == BYE or v == BYE:
-                bye = self.entrants[v if u == BYE else u].id
-            else:
-                boards.append((u, v) if self.place[u] < self.place[v] else (v, u))
+    def _draw(self, pairs: list[tuple[int, int]], bye: int | None, passed: list[int], cost: Cost, optimal: bool,
+              method: str, blocks: int, bound: Cost) -> SwissDraw:
+        boards = [(u, v) if self.place[u] < self.place[v] else (v, u) for u, v in pairs]
         boards.sort(key=lambda pair: self.place[pair[0]])
         pairings = []
         for board, (high, low) in enumerate(boards):
@@ -479,7 +520,9 @@ class Swiss:
             else:
                 a, b = (high, low) if board % 2 == 0 else (low, high)
             pairings.append(SwissPairing(self.entrants[a].id, self.entrants[b].id, self.flags(a, b)))
-        return SwissDraw(pairings, bye, optimal, method, cost, self.scale, blocks, self.matchings, bound)
+        return SwissDraw(pairings, None if bye is None else self.entrants[bye].id, optimal, method, cost, self.scale,
+                         blocks, self.matchings, bound, bye_flags=[AVOIDS_REMATCH] if passed else [],
+                         passed_over=[self.entrants[k].id for k in passed])
 
     def flags(self, a: int, b: int) -> list[str]:
         """What a pairing breaks: ``rematch``, ``same-club`` (when clubs are avoided), ``float``."""
@@ -491,37 +534,6 @@ class Swiss:
         if self.units[a] != self.units[b]:
             flags.append("float")
         return flags
-
-
-class _AdjacentWithout:
-    """``without(k)``: :func:`adjacent_cost` of a descending list of scores (odd length) without its k-th
-    element, in O(1) after O(n) preparation.
-
-    >>> without = _AdjacentWithout([5, 4, 2, 2, 0])
-    >>> without(0) == adjacent_cost([4, 2, 2, 0]), without(1) == adjacent_cost([5, 2, 2, 0])
-    (True, True)
-    """
-
-    def __init__(self, ordered: Sequence[int]) -> None:
-        n = len(ordered)
-        self.ordered = ordered
-        # prefix[k]: pairs (0,1), (2,3), … within ordered[:k] (k even); suffix[k]: pairs (k,k+1), … to the end
-        self.prefix = [(0, 0)] * (n + 2)
-        for k in range(2, n + 1, 2):
-            d = ordered[k - 2] - ordered[k - 1]
-            self.prefix[k] = (self.prefix[k - 2][0] + d, self.prefix[k - 2][1] + d * d)
-        self.suffix = [(0, 0)] * (n + 2)
-        for k in range(n - 2, -1, -1):
-            d = ordered[k] - ordered[k + 1]
-            self.suffix[k] = (self.suffix[k + 2][0] + d, self.suffix[k + 2][1] + d * d)
-
-    def __call__(self, k: int) -> tuple[int, int]:
-        if k % 2 == 0:
-            (a1, s1), (a2, s2) = self.prefix[k], self.suffix[k + 1]
-            return a1 + a2, s1 + s2
-        d = self.ordered[k - 1] - self.ordered[k + 1]
-        (a1, s1), (a2, s2) = self.prefix[k - 1], self.suffix[k + 2]
-        return a1 + d + a2, s1 + d * d + s2
 
 
 def pair_swiss(spec: Spec, progress: Progress | None = None) -> SwissDraw:

@@ -213,8 +213,21 @@ def expected_result(hand: HandState, record: dict) -> dict:
         points[team] += value
         if winner is None and score[team] >= rules.target:
             winner = team
-    out.update(points=points, score_after=score, winner=winner)
+    out.update(points=points, score_after=score, winner=winner, trump=expected_trump(record, hand.redeal))
     return out
+
+
+def expected_trump(record: dict, redeal: bool) -> str | None:
+    """The suit that names trumps, from the record alone, also when the game was decided before any card was
+    played (issue 9, point 20): the first kick's (R5, R7, R8), or the last run's kick when it turned up a new
+    suit (R10); none when that kick was the begged suit again (R11) or for a redeal (R12)."""
+    if redeal:
+        return None
+    first = str(Card.parse(record["kick"]))[1]
+    if record.get("beg") != "run":
+        return first
+    last = str(Card.parse(record["runs"][-1]["kick"]))[1]
+    return last if last != first else None
 
 
 def check_finished_hand(hand: HandState) -> None:

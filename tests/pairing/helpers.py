@@ -23,8 +23,8 @@ def perfect_matchings(items: Sequence) -> Iterator[list[tuple]]:
 
 def swiss_rules_cost(spec: dict, pairs: Sequence[tuple[str, str]], bye: str | None) -> tuple:
     """The Swiss rules 0-5 as the docs state them, for pairings given by ids: (rematches, extra byes of the
-    bye's recipient, same-club pairings, total score difference, total squared score difference, minus the
-    bye recipient's rank). The bye counts as a pairing with a phantom at the lowest score."""
+    bye's recipient, minus the bye recipient's rank, same-club pairings, total score difference, total squared
+    score difference). The bye is no float: its score does not count (issue 9, point 21)."""
     total = (0, 0, 0, 0, 0, 0)
     for a, b in pairs:
         total = _add(total, _pair_cost(spec, a, b))
@@ -41,15 +41,14 @@ def _pair_cost(spec: dict, a: str, b: str | None) -> tuple:
     entrants = {e["id"]: e for e in spec["entrants"]}
     score = {i: Fraction(str(e.get("score", 0))) for i, e in entrants.items()}
     if b is BYE:
-        d = score[a] - min(score.values())
         fewest = min(e.get("byes", 0) for e in entrants.values())
         rank = [e["id"] for e in spec["entrants"]].index(a)
-        return (0, entrants[a].get("byes", 0) - fewest, 0, d, d * d, -rank)
+        return (0, entrants[a].get("byes", 0) - fewest, -rank, 0, 0, 0)
     met = {frozenset(p) for p in spec.get("history", [])}
     club = entrants[a].get("club")
     same = 1 if spec.get("avoid_same_club") and club and club == entrants[b].get("club") else 0
     d = abs(score[a] - score[b])
-    return (int(frozenset((a, b)) in met), 0, same, d, d * d, 0)
+    return (int(frozenset((a, b)) in met), 0, 0, same, d, d * d)
 
 
 def brute_force_swiss(spec: dict) -> tuple:

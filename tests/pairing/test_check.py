@@ -87,12 +87,11 @@ def test_byes():
     spec = swiss_spec()
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P6", "b": "P7"}]
     warnings = check_pairings(spec, pairings, "P5")
-    # P5 has had a bye; and giving it to P5 (1 point) rather than P7 (0) makes P6 v P7 float
-    assert [(w["code"], w["entrants"]) for w in warnings] == [
-        ("second-bye", ["P5"]), ("float", ["P6", "P7"]), ("float", ["P5"])]
+    # P5 has had a bye. Its pairings are as good as any with P5 out (P6 v P7 floats, but some pairing must):
+    # the bye is no float; it goes by rank (issue 9, point 21)
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("second-bye", ["P5"])]
     assert warnings[0]["message"] == ("P5 has the bye with 1 bye already, while P1, P2, P3, P4 and 2 others have "
                                       "had none")
-    assert warnings[2]["message"].startswith("The bye to P5, 1 above the lowest score")
     warnings = check_pairings(spec, pairings + [{"a": "P5", "b": "P5"}], None)
     assert "bye-missing" in codes(warnings)
     even = {"system": "swiss", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}, {"id": "D"}]}
@@ -101,6 +100,30 @@ def test_byes():
     odd = {"system": "round_robin", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}]}
     assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], ["C", "A"])) == ["duplicate", "bye-not-needed"]
     assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], None)) == ["missing", "bye-missing"]
+
+
+def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
+    spec = swiss_spec()
+    # P6 (1 point, no bye) has it where P7 (0, no bye) could: the others pair without a rematch either way
+    pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P7"}]
+    warnings = check_pairings(spec, pairings, "P6")
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye-not-lowest", ["P6"])]
+    assert warnings[0]["message"] == ("P6 has the bye, but P7 ranks lower and has not had one either: the bye goes "
+                                      "to the lowest-ranked such pair unless the others could then not be paired "
+                                      "without a rematch")
+    # with P7 out, P6 could only meet P5 again (it has met everyone else): P6 is then the right bye
+    history = spec["history"] + [["P6", "P1"], ["P6", "P2"], ["P6", "P3"], ["P6", "P4"]]
+    moved = swiss_spec(history=history)
+    result = pair(moved)
+    assert (result["bye"], result["bye_flags"]) == ("P6", ["avoids-rematch"])
+    assert "bye-not-lowest" not in codes(check_pairings(moved, result["pairings"], result["bye"]))
+    assert codes(check_pairings(moved, [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P6"}],
+                                "P7")) == ["rematch"]  # the bye to P7 forces the rematch P5 v P6
+    # among pairs that have all had a bye, the same rule
+    for entrant in spec["entrants"]:
+        entrant["byes"] = 1
+    assert codes(check_pairings(spec, pairings, "P6")) == ["bye-not-lowest"]
+    assert "has had as many (1)" in check_pairings(spec, pairings, "P6")[0]["message"]
 
 
 def test_round_robin_round_with_history_of_the_other_rounds():

@@ -107,3 +107,27 @@ def test_the_engine_never_imports_django():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+
+
+def test_point21_bye_by_rank_its_flag_and_the_check_of_a_higher_bye(tmp_path):
+    # P6 is the lowest-ranked without a bye (P7 has had one); P5 has met everyone but P6, so with P6 out it could
+    # only have a rematch: P5 has the bye, flagged. A draft giving it to P4 (higher, no more byes) is warned.
+    spec = {"system": "swiss", "round": 3,
+            "entrants": [{"id": f"P{k}", "score": s} for k, s in enumerate([2, 2, 1, 1, 0, 0, 0], start=1)],
+            "history": [["P5", "P1"], ["P5", "P2"], ["P3", "P5"], ["P4", "P5"], ["P7", "P5"]]}
+    spec["entrants"][6]["byes"] = 1
+    done = run(stdin=json.dumps(spec))
+    assert done.returncode == 0 and done.stderr == ""
+    result = json.loads(done.stdout)
+    assert (result["bye"], result["bye_flags"]) == ("P5", ["avoids-rematch"])
+    draft = tmp_path / "draft.json"
+    draft.write_text(json.dumps({"pairings": result["pairings"], "bye": result["bye"]}))
+    done = run("--check", str(draft), stdin=json.dumps(spec))
+    assert done.returncode == 0 and json.loads(done.stdout) == {"warnings": []}
+    draft.write_text(json.dumps({"pairings": [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P7"},
+                                              {"a": "P5", "b": "P6"}], "bye": "P4"}))
+    done = run("--check", str(draft), stdin=json.dumps(spec))
+    assert done.returncode == 1, done.stderr
+    warnings = json.loads(done.stdout)["warnings"]
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye-not-lowest", ["P4"])]
+    assert warnings[0]["message"].startswith("P4 has the bye, but P5 ranks lower and has not had one either")

@@ -81,5 +81,5 @@ def test_messages_read_well():
 def test_defaults_and_optional_fields():
     result = pair({"system": "swiss", "round": None, "avoid_same_club": None, "history": None, "entrants": [
         {"id": "P1", "score": None, "rating": None, "club": None, "byes": None, "name": "Ann"}, {"id": "P2"}]})
-    assert result == {"pairings": [{"a": "P1", "b": "P2", "flags": []}], "bye": None}
+    assert result == {"pairings": [{"a": "P1", "b": "P2", "flags": []}], "bye": None, "bye_flags": []}
     assert pair(swiss(entrants=[{"id": "P1", "byes": 2.0}, {"id": "P2"}]))["bye"] is None  # 2.0 is a whole number

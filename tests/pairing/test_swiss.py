@@ -75,6 +75,47 @@ def test_bye_not_to_the_leader_even_when_that_would_save_a_float():
 def test_bye_moves_up_when_the_lowest_would_force_a_rematch():
     result = pair(field([0, 0, 0], history=[["P1", "P2"]]))
     assert result["bye"] == "P2" and result_pairs(result) == [("P3", "P1")]  # P1 was "a" against P2
+    assert result["bye_flags"] == ["avoids-rematch"]  # P3, below it, was passed over (issue 9, point 21)
+    assert pair(field([0, 0, 0]))["bye_flags"] == [] and pair(field([0, 0]))["bye_flags"] == []
+
+
+def test_point21_bye_to_the_lowest_ranked_without_one_even_when_a_higher_pair_would_save_floats():
+    # P3 (2 points) has met P1, P4 and P5. With the bye to P4 (0), the lowest-ranked without one, P3 must meet
+    # P2 (a float of 1) and P1 meets P5 (a float of 3); with the bye to P3 nobody floats. Today's rule: P4.
+    spec = field([3, 3, 2, 0, 0], history=[["P1", "P3"], ["P3", "P4"], ["P3", "P5"]])
+    for entrant, byes in zip(spec["entrants"], [1, 1, 0, 0, 1], strict=True):
+        entrant["byes"] = byes
+    result = pair(spec)
+    assert (result["bye"], result["bye_flags"]) == ("P4", [])
+    assert pairs_of(result) == {frozenset(("P2", "P3")), frozenset(("P1", "P5"))}
+    assert all(p["flags"] == ["float"] for p in result["pairings"])
+
+
+def test_point21_bye_not_moved_to_avoid_a_same_club_pairing():
+    spec = field([0, 0, 0], avoid_same_club=True)
+    for entrant, club in zip(spec["entrants"], ["Blue Dollar", "Blue Dollar", "Trinity"], strict=True):
+        entrant["club"] = club
+    result = pair(spec)
+    assert (result["bye"], result["bye_flags"]) == ("P3", [])
+    assert result["pairings"][0]["flags"] == ["same-club"]
+
+
+def test_point21_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_the_fewest():
+    # P1-P4 have all met each other: with P5 (the lowest) out they need two rematches, with P4 out only one
+    history = [["P1", "P2"], ["P1", "P3"], ["P1", "P4"], ["P2", "P3"], ["P2", "P4"], ["P3", "P4"]]
+    draw = swiss.pair_swiss(read_spec(field([0] * 5, history=history)))
+    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P4", ["avoids-rematch"], ["P5"])
+    assert sum("rematch" in p.flags for p in draw.pairings) == 1 and draw.optimal
+
+
+def test_point21_bye_moves_up_past_several_and_the_flag_says_why():
+    # P6 and P7 have each met P1-P5 but not each other: with either of them out, the other has nobody new left
+    history = [[f"P{k}", f"P{j}"] for k in (6, 7) for j in (1, 2, 3, 4, 5)]
+    draw = swiss.pair_swiss(read_spec(field([1, 1, 1, 1, 0, 0, 0], history=history)))
+    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P5", ["avoids-rematch"], ["P7", "P6"])
+    assert draw.optimal and draw.cost[:3] == (0, 0, 2)  # no rematch; two lower-ranked pairs passed over
+    assert frozenset(("P6", "P7")) in pairs_of(draw.as_dict())
+    assert all("rematch" not in p.flags for p in draw.pairings)
 
 
 def test_rematch_avoided_by_floating_and_flagged_when_unavoidable():
@@ -144,7 +185,7 @@ def test_progress_goes_from_zero_to_one():
 def test_two_entrants_and_the_draw_details():
     draw = swiss.pair_swiss(read_spec(field([3, 0])))
     assert draw.optimal and draw.method == "complete" and draw.as_dict()["pairings"][0]["flags"] == ["float"]
-    assert draw.cost[3] == 3
+    assert draw.cost[4] == 3  # the score difference (LEVELS)
 
 
 def test_bad_score_is_a_field_error():
@@ -226,24 +267,46 @@ def test_swiss_never_repeats_a_pairing_while_one_without_repeats_exists(spec):
     assert all(("rematch" in p["flags"]) == (frozenset((p["a"], p["b"])) in met) for p in result["pairings"])
 
 
+def rematch_free(ids, met) -> bool:
+    """Whether ``ids`` (an even number) can all be paired without two who have met: every pairing tried."""
+    return any(all(frozenset(p) not in met for p in m) for m in perfect_matchings(ids))
+
+
+def fewest_rematches(ids, met) -> int:
+    return min(sum(frozenset(p) in met for p in m) for m in perfect_matchings(ids))
+
+
+def expected_bye(spec: dict) -> tuple[str, list[str]]:
+    """The bye under rules 0-2 from the spec alone, and who is passed over: the candidates in order (fewest
+    byes, then the lowest-ranked) and the first whose absence leaves a rematch-free field; when none does,
+    the first of those that leave the fewest rematches."""
+    ids = [e["id"] for e in spec["entrants"]]
+    byes = {e["id"]: e["byes"] for e in spec["entrants"]}
+    met = {frozenset(p) for p in spec["history"]}
+    order = sorted(ids, key=lambda i: (byes[i], -ids.index(i)))
+    left = [fewest_rematches([i for i in ids if i != c], met) for c in order]
+    pos = left.index(min(left))
+    return order[pos], order[:pos]
+
+
 @PROPERTY
 @given(swiss_specs(min_size=3, max_size=11))
-def test_bye_rules(spec):
+def test_point21_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_free_field(spec):
     result = pair(spec)
     ids = [e["id"] for e in spec["entrants"]]
     if len(ids) % 2 == 0:
-        assert result["bye"] is None
+        assert result["bye"] is None and result["bye_flags"] == []
         return
-    # the bye goes to the fewest byes, unless only a second bye avoids a rematch (rule 0 comes first)
-    byes = {e["id"]: e["byes"] for e in spec["entrants"]}
+    bye, passed = expected_bye(spec)
     met = {frozenset(p) for p in spec["history"]}
-    nodes = ids + [None]
-    fewest = min(byes.values())
-    cost = {(i, j): (0, byes[nodes[i]] - fewest) if nodes[j] is None else
-            (int(frozenset((nodes[i], nodes[j])) in met), 0)
-            for i in range(len(nodes)) for j in range(i + 1, len(nodes))}
-    repeats = sum(frozenset(p) in met for p in result_pairs(result))
-    assert (repeats, byes[result["bye"]] - fewest) == best_matching_cost(len(nodes), cost)
+    if rematch_free([i for i in ids if i != bye], met):
+        # the plain statement of point 21: the lowest-ranked with the fewest byes whose absence leaves a
+        # rematch-free pairing of the others, and every one passed over would have forced a rematch
+        assert all(not rematch_free([i for i in ids if i != p], met) for p in passed)
+    assert result["bye"] == bye
+    assert result["bye_flags"] == (["avoids-rematch"] if passed else [])
+    draw = swiss.pair_swiss(read_spec(spec))
+    assert draw.passed_over == passed and draw.bye_flags == result["bye_flags"]
     # a plain field (scores in ranking order, no history, no clubs, no byes yet): the last entrant has it
     plain = {"system": "swiss", "entrants": sorted(({"id": e["id"], "score": e["score"]} for e in spec["entrants"]),
                                                     key=lambda e: -e["score"])}
@@ -269,6 +332,11 @@ def test_block_method_is_valid_and_optimal_whenever_it_says_so(blocks, spec):
     ids = [e["id"] for e in spec["entrants"]]
     assert_everyone_once(ids, result_pairs(result), [result["bye"]] if result["bye"] else [])
     assert draw.method == "blocks"
+    if len(ids) % 2:  # the bye of point 21, whenever some candidate leaves a rematch-free field
+        bye, passed = expected_bye(spec)
+        met = {frozenset(p) for p in spec["history"]}
+        if rematch_free([i for i in ids if i != bye], met):
+            assert (draw.bye, draw.passed_over) == (bye, passed)
     best = brute_force_swiss(spec)
     got = swiss_rules_cost(spec, result_pairs(result), result["bye"])
     assert got >= best
@@ -342,6 +410,6 @@ def test_mid_event_field_of_301_is_optimal_and_fast():
     assert draw.optimal and draw.bye is not None
     ids = [e["id"] for e in spec["entrants"]]
     assert_everyone_once(ids, [(p.a, p.b) for p in draw.pairings], [draw.bye])
-    assert draw.cost[:3] == (0, 0, 0)
+    assert draw.cost[:4] == (0, 0, 0, 0)  # no rematch, the bye to the lowest-ranked without one, no same-club
     byes = {e["id"]: e["byes"] for e in spec["entrants"]}
     assert byes[draw.bye] == 0
