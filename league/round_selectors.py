@@ -39,6 +39,7 @@ PLAIN_FLAGS = {
     "same_club": "Same club",
     "rematch": "Rematch",
     "bye": "Bye",
+    "avoids_rematch": "Bye moved up: a lower-ranked pair sitting out would have forced a rematch",
     "bye_twice": "Second bye: everyone still playing has had one",
     "second_bye": "Second bye: everyone still playing has had one",
     "opponent_withdrew": "Opponent withdrew",

@@ -728,8 +728,9 @@ def _draft_swiss(field_: Field, plan: Plan, progress: Progress) -> Draft:
     draft = Draft()
     draft.matches = [DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or [])) for p in result["pairings"]]
     byes = field_.byes_of()
+    moved = [str(flag).replace("-", "_") for flag in result.get("bye_flags") or []]
     for unit in _as_list(result.get("bye")):
-        draft.byes.append(DraftBye(unit, ["bye"] + (["bye_twice"] if byes.get(unit) else [])))
+        draft.byes.append(DraftBye(unit, ["bye"] + (["bye_twice"] if byes.get(unit) else []) + moved))
     return draft
 
 

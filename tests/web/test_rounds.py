@@ -678,3 +678,18 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
     assert sorted(placed) == sorted(f"Pair {n}" for n in range(1, 10))
     assert sorted(int(m.table) for m in matches_of(round_)) == list(range(1, 5))
     assert Bye.objects.get(round=round_).entry.seed == 9  # round 1: the bye to the lowest-ranked
+
+
+def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
+                                                                        django_capture_on_commit_callbacks):
+    """The pairing engine's bye flag (``avoids-rematch``) reaches the stored bye and the organiser's draft page."""
+    real = rounds._pair
+    monkeypatch.setattr(rounds, "_pair", lambda spec, progress: {**real(spec, progress),
+                                                                  "bye_flags": ["avoids-rematch"]})
+    competition = competition_of(club, Competition.SWISS, 5, planned_rounds=3)
+    round_one = pair(django_capture_on_commit_callbacks, competition)
+    bye = Bye.objects.get(round=round_one)
+    assert bye.flags == ["bye", "avoids_rematch"]
+    client.force_login(make_organiser(club, make_user("bye-reader")))
+    page = client.get(reverse("round_manage", args=[club.slug, competition.slug, 1])).content.decode()
+    assert "Bye moved up: a lower-ranked pair sitting out would have forced a rematch" in page
