@@ -402,9 +402,8 @@ class HandState:
             self.runs += 1
             kick = stock[pos]
             suit = kick // 13
-            if self._turn_kick(kick):  # the kick decided the game (R23)
-                if suit != self.begged:
-                    self.trump = suit  # R10; the begged suit again names no trumps (R11)
+            if self._turn_kick(kick):  # the kick decided the game (R23): its suit is the last turned up
+                self.trump = suit  # (R10; also the begged suit again, R11: HAND_RECORD.md, null only for a redeal)
                 return
             if suit != self.begged:
                 self._start_play(suit)
@@ -794,8 +793,8 @@ class HandState:
 
         ``trump`` names the suit that is trumps also when a kick or the beg point decides the game before
         any card is played (R23): the first kick's suit (R5), kept after a give (R8), or a run's new suit
-        (R10). It is ``None`` for a redeal (R12) and when the kick that won the game was the begged suit
-        turned up again, which is never trumps (R11).
+        (R10) — the suit the last kick turned up, also the begged suit turned up again when its kick points won
+        the game (R11) — as HAND_RECORD.md says. It is ``None`` only for a redeal (R12).
 
         >>> hand = HandState.from_cards(4, dealer=3, hands=[
         ...     ["AS", "KH", "2C", "TD", "9S", "3H"], ["QS", "JS", "4H", "5D", "7C", "8C"],

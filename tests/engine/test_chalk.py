@@ -169,7 +169,7 @@ def test_r23_kick_wins_before_any_card_is_played():
 
 def test_r23_kick_of_a_run_wins_and_stops_the_run():
     result = score_chalk(chalk(score_before=[12, 0], kicks=["5S", "6S"], beg="run", **NO_PLAY))
-    assert (result["winner"], result["kick_points"], result["trump"]) == (0, [2, 0], None)
+    assert (result["winner"], result["kick_points"], result["trump"]) == (0, [2, 0], "S")  # the last kick's suit
 
 
 def test_r8_r23_beg_point_wins_before_any_card_is_played():

@@ -5,8 +5,9 @@ CLI, the seat views. The suit is the one the rules make trumps at that moment:
 - the first kick's suit when that kick wins (R5: its suit is the proposed trump; nobody has begged it away);
 - the kicked suit after a give (R8: it stays trump) when the beg point wins;
 - a run's kick of a new suit (R10: it is trump) when that kick's points win;
-- none (``null``) when the kick that wins is the begged suit turned up again (R11: the pack would be run
-  again; that suit is never trumps), and for a redeal (R12), as before.
+- the suit the last kick turned up when that kick is the begged suit again and its points win (R11: the pack
+  would have been run again; HAND_RECORD.md: "the suit the last kick turned up", ``null`` only for a redeal);
+- none (``null``) for a redeal (R12), as before.
 """
 
 from __future__ import annotations
@@ -72,13 +73,13 @@ def test_point20_r10_r23_a_runs_new_suit_kick_wins_and_is_trumps():
     assert hand.runs == 1 and hand.begged == 3  # spades were begged; diamonds turned up (R10)
 
 
-def test_point20_r11_r23_the_begged_suit_again_wins_and_names_no_trumps():
+def test_point20_r11_r23_the_begged_suit_again_wins_and_names_the_last_kicks_suit():
     hand = make_hand(4, 3, DEAL_A, "2S", stock_of((RUN1_EXTRA, "AS"), (RUN2_EXTRA, "3H")), score=(0, 13))
     hand.apply("beg")
     hand.apply("run")
     result = decided(hand)
-    # AS won the game for team 1 before the pack was run again (R23); spades were begged, so never trumps (R11)
-    assert (result["trump"], result["winner"], result["kick_points"], hand.runs) == (None, 1, [0, 1], 1)
+    # AS won the game for team 1 before the pack was run again (R23): spades, the suit the last kick turned up
+    assert (result["trump"], result["winner"], result["kick_points"], hand.runs) == ("S", 1, [0, 1], 1)
 
 
 def test_point20_r12_redeal_names_no_trumps_and_keeps_its_kick_points():
@@ -118,11 +119,11 @@ def test_point20_r12_after_a_redeal_the_new_deals_kick_wins_and_names_trumps():
     assert GameState.from_json(game.to_json()).view(1) == view
 
 
-def test_point20_r11_in_a_game_the_begged_suit_again_wins_with_no_trumps():
+def test_point20_r11_in_a_game_the_begged_suit_again_wins_naming_that_suit():
     game = scripted(50)  # hand 2: 8D kicked and begged, the run kicks 6D (the begged suit again, 2 points)
     assert game.history[0]["redeal"] and game.hand.runs == 1 and game.hand.begged == 1
-    assert game.last_result["trump"] is None and game.last_result["redeal"] is False
-    assert game.view(0)["trump"] is None and game.winner == 0
+    assert game.last_result["trump"] == "D" and game.last_result["redeal"] is False
+    assert game.view(0)["trump"] == "D" and game.winner == 0
 
 
 # --------------------------------------------------------------------------- chalk entries
@@ -133,7 +134,7 @@ CHALK = {"players": 4, "dealer": 0, "ruleset": {}, "high": None, "low": None, "j
     ([12, 0], ["JH"], None, "H", 0),  # R5: the first kick wins
     ([0, 13], ["5H"], "give", "H", 1),  # R8: the beg point wins, hearts stay trumps
     ([12, 0], ["5H", "6C"], "run", "C", 0),  # R10: a run's new suit wins
-    ([13, 0], ["5H", "AH"], "run", None, 0),  # R11: the begged suit again wins; no trumps
+    ([13, 0], ["5H", "AH"], "run", "H", 0),  # R11: the begged suit again wins: the last kick's suit
     ([0, 0], ["5H", "6H", "JH"], "run", None, None),  # R12: a redeal
 ])
 def test_point20_chalk_entry_names_trumps_when_decided_before_play(score, kicks, beg, trump, winner):

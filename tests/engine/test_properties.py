@@ -220,14 +220,15 @@ def expected_result(hand: HandState, record: dict) -> dict:
 def expected_trump(record: dict, redeal: bool) -> str | None:
     """The suit that names trumps, from the record alone, also when the game was decided before any card was
     played (issue 9, point 20): the first kick's (R5, R7, R8), or the last run's kick when it turned up a new
-    suit (R10); none when that kick was the begged suit again (R11) or for a redeal (R12)."""
+    suit (R10), or the begged suit again when that kick won the game (R11): the last kick's; none for a redeal
+    (R12)."""
     if redeal:
         return None
     first = str(Card.parse(record["kick"]))[1]
     if record.get("beg") != "run":
         return first
     last = str(Card.parse(record["runs"][-1]["kick"]))[1]
-    return last if last != first else None
+    return last
 
 
 def check_finished_hand(hand: HandState) -> None:
