@@ -167,6 +167,19 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # private entry links' tokens never reach a log (config/log_redaction.py; gunicorn: config/gunicorn.conf.py)
+    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"}},
+    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
+                                     "style": "{"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_entry_tokens"]},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
+                          "filters": ["redact_entry_tokens"]},
+    },
+    "loggers": {
+        # to the root's filtered handler, not Django's own console handler
+        "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
 }
