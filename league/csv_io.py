@@ -25,20 +25,26 @@ Bob" in either order), the competition's teams and entries. A club moving over i
 partnerships, then teams or entries, then results — one file each. Players' names are unique within a
 club, so that later files can name them.
 
-The import runs in two phases. First every row is read and checked — types, required cells, references,
-duplicates within the file and against the database — and every problem is collected as
-``{"line": n, "column": "side_b", "reason": "…"}``, lines numbered as a spreadsheet numbers its rows
-(the header is line 1). Then the rows are stored in one transaction, results through
-``games.services`` (``create_match``, then ``record_match_totals`` or ``enter_game_result``), so a score
-the competition's match format does not allow is refused by the same code as on the entry page; its
-``EntryError`` becomes an error of that row. Results rows that read cleanly are tried even when other
-rows did not, so that one upload reports every problem; the transaction is rolled back when there is
-any error at all: nothing is stored unless the whole file is good.
+The import runs in one transaction, rolled back when there is any error at all: nothing is stored unless the
+whole file is good. Each row is read and checked — types, required cells, numbers within what the database
+holds, references by name — and stored through the same service as on the pages, so that no rule is written
+twice: entries through ``league.entries.enter`` (late entries, a player in one partnership, seeds, groups),
+teams through ``create_team``, partnerships through ``new_partnership``, results through ``games.services``
+(``create_match``, then ``record_match_totals`` or ``enter_game_result``). A service's error (``SetupError``,
+``EntryError``) becomes an error of the row, ``{"line": n, "column": "side_b", "reason": "…"}``, naming the
+line of the file that made what it clashes with; lines are numbered as a spreadsheet numbers its rows (the
+header is line 1). Rows after a bad one are still checked and stored (in savepoints), so that one upload
+reports every problem (the first ``MAX_LISTED_ERRORS``; more are counted).
 
-Files are UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"); Excel's plain "CSV" on Windows
-(Windows-1252) and UTF-16 are read too. The delimiter is sniffed from the header (comma, semicolon as
-Excel writes in many locales, or tab), and Excel's ``sep=;`` first line is understood. Dates are
-``2025-05-03``, ``03/05/2025`` (day first, as in Trinidad) or ``3 May 2025``.
+The file is read as a stream, a row at a time (players are written in batches), so memory does not grow with
+it, up to ``MAX_IMPORT_BYTES`` (20 MB; a results file: ``MAX_RESULT_ROWS`` rows, as its matches are grouped
+first). Files are UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"), or UTF-16 with its mark; a
+file in another encoding is refused unless the organiser declares it (``encoding=``: Windows-1252, Latin-1,
+Mac Roman) and it reads in it whole — a guess would store names garbled. A quote that is not closed on its
+line, a cell over 128 KB and a header of more than ``MAX_COLUMNS`` cells are errors of their line. The
+delimiter is sniffed from the header (comma, semicolon as Excel writes in many locales, or tab), and Excel's
+``sep=;`` first line is understood. Dates are ``2025-05-03``, ``03/05/2025`` (day first, as in Trinidad) or
+``3 May 2025``.
 
 Export — ``export_standings`` and ``export_results`` — writes UTF-8 with a byte-order mark, so that
 Excel opens names with accents correctly. The results export uses the import's column names: a
