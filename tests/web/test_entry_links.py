@@ -121,10 +121,10 @@ def log_streams():
     buffer = io.StringIO()
     old = [(handler, handler.stream) for handler in handlers]
     for handler in handlers:
-        handler.setStream(buffer)
+        handler.stream = buffer  # not setStream: it flushes the old stream, which pytest may have closed
     yield buffer
     for handler, stream in old:
-        handler.setStream(stream)
+        handler.stream = stream
 
 
 def test_point10_django_logs_redact_tokens(client, scene, log_streams):
