@@ -18,4 +18,5 @@ RUN pip install -e . \
 
 USER allfours
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# bind 0.0.0.0:8000, 3 workers, the access log on stdout with entry tokens redacted: config/gunicorn.conf.py
+CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi:application"]

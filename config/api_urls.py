@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 
 from games.api import GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
 from league.api import ClubViewSet, CompetitionViewSet, PartnershipViewSet, PlayerViewSet
+from league.auth import TokenView
 
 app_name = "api"
 
@@ -22,5 +23,6 @@ router.register("hands", HandViewSet, basename="hand")
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
     *router.urls,
 ]

@@ -6,6 +6,7 @@ result backend and cache. ``DJANGO_PRODUCTION=1`` → DEBUG off, secret key requ
 (``manage.py check --deploy`` clean).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -30,6 +31,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "league",
@@ -45,6 +48,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into league.auth.lockout_response
 ]
 
 if not PRODUCTION:  # runserver serves static files itself; WhiteNoise serves collectstatic's output in production
@@ -121,6 +125,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Failed logins are counted by django-axes in the database (so a Redis outage does not stop logging in), per
+# username and client address (REMOTE_ADDR; behind a proxy, see the README): see league/auth.py.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged with their address
+AXES_LOCKOUT_CALLABLE = "league.auth.lockout_response"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -146,8 +160,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.TokenAuthentication",  # no Basic: a password hash per request
     ],
+    "DEFAULT_THROTTLE_RATES": {"login": "10/min"},  # league.auth.LoginRateThrottle
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -176,6 +191,19 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # private entry links' tokens never reach a log (config/log_redaction.py; gunicorn: config/gunicorn.conf.py)
+    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"}},
+    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
+                                     "style": "{"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_entry_tokens"]},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
+                          "filters": ["redact_entry_tokens"]},
+    },
+    "loggers": {
+        # to the root's filtered handler, not Django's own console handler
+        "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -4,10 +4,10 @@ private entry link.
 
 Reading follows ``can_view_competition`` (an unpublished competition is a 404 for the public), and
 whoever may enter a match's hands may read that match. Entering and correcting hands is for the
-club's organisers, the match's scorekeepers and holders of its private link (``X-Entry-Token`` header
-or ``?token=``) while it is not revoked; so are game results and match totals. Forfeits and team matches
-(creating them, their overall totals) are for the club's organisers. Every operation goes through
-``games.services`` and ``games.team_services``.
+club's organisers, the match's scorekeepers and holders of its private link (the ``X-Entry-Token`` header;
+``?token=`` also works but is discouraged: URLs end up in histories and logs) while it is not revoked; so
+are game results and match totals. Forfeits and team matches (creating them, their overall totals) are for
+the club's organisers. Every operation goes through ``games.services`` and ``games.team_services``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,10 @@ from league.permissions import can_enter_hands, can_view_match, visible_matches_
 TOKEN_PARAMETERS = [
     OpenApiParameter("X-Entry-Token", OpenApiTypes.STR, OpenApiParameter.HEADER,
                      description="The match's private entry token (instead of an account)"),
-    OpenApiParameter("token", OpenApiTypes.STR, OpenApiParameter.QUERY, description="Same as X-Entry-Token"),
+    OpenApiParameter("token", OpenApiTypes.STR, OpenApiParameter.QUERY, deprecated=True,
+                     description="Same as X-Entry-Token, which is preferred: a URL is kept in browser histories "
+                                 "and proxies' logs, and may leave in a Referer header (the app's own logs redact "
+                                 "it)"),
 ]
 READ_ERRORS = {404: ErrorsSerializer}
 WRITE_ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}

@@ -70,12 +70,9 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     def wrapper(request: HttpRequest, *args: Any, pk: int | None = None, token: str | None = None,
                 **kwargs: Any) -> HttpResponse:
         if token is not None:
-            match = selectors.match_by_token(token)
-            allowed = match is not None and can_enter_hands(request.user, match, token)
-            if match is None or not (allowed or can_view_match(request.user, match)):
-                raise Http404("This entry link does not exist.")  # a draft round's link works once it is published
-            if not allowed:
-                raise PermissionDenied("This entry link was revoked. Ask the organiser for the new one.")
+            response = _by_private_link(request, view, token, *args, **kwargs)
+            response["Referrer-Policy"] = "no-referrer"  # the link's token never leaves in a Referer header
+            return response
         else:
             match = selectors.match_for_pages(pk)
             if match is None:
@@ -85,6 +82,20 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         return view(request, EntryAccess(match, token), *args, **kwargs)
 
     return wrapper
+
+
+UNUSABLE_LINK = ("This entry link does not open a match: it may be mistyped, or the organiser may have revoked it. "
+                 "Ask the organiser for the current link.")
+
+
+def _by_private_link(request: HttpRequest, view: Callable[..., HttpResponse], token: str, *args: Any,
+                     **kwargs: Any) -> HttpResponse:
+    """The view for the match of a private link. A link that does not open it — unknown, revoked, or of a round
+    still a draft — gets one and the same 404, so that a guess learns nothing about which tokens exist."""
+    match = selectors.match_by_token(token)
+    if match is None or not can_enter_hands(request.user, match, token):
+        return render(request, "404.html", {"exception": UNUSABLE_LINK}, status=404)
+    return view(request, EntryAccess(match, token), *args, **kwargs)
 
 
 # ----------------------------------------------------------------------------- the scoresheet

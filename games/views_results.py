@@ -28,6 +28,7 @@ from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
 from games.views import EntryAccess, _not_allowed, entry_view
 from league import selectors
 from league.models import Competition
+from league.pagination import paginate
 from league.permissions import can_enter_hands, can_view_competition, can_view_match, is_organiser
 from league.views import visible_competition
 
@@ -266,9 +267,9 @@ def team_match(request: HttpRequest, pk: int) -> HttpResponse:
 def team_match_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
+    page = paginate(request, game_selectors.team_matches(competition, include_drafts=organiser), per_page=30)
     return render(request, "games/team_matches.html", {
-        "competition": competition, "club": competition.club,
-        "team_matches": list(game_selectors.team_matches(competition, include_drafts=organiser)),
+        "competition": competition, "club": competition.club, "team_matches": list(page), "page": page,
         "is_organiser": organiser,
     })
 

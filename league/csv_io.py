@@ -25,20 +25,26 @@ Bob" in either order), the competition's teams and entries. A club moving over i
 partnerships, then teams or entries, then results — one file each. Players' names are unique within a
 club, so that later files can name them.
 
-The import runs in two phases. First every row is read and checked — types, required cells, references,
-duplicates within the file and against the database — and every problem is collected as
-``{"line": n, "column": "side_b", "reason": "…"}``, lines numbered as a spreadsheet numbers its rows
-(the header is line 1). Then the rows are stored in one transaction, results through
-``games.services`` (``create_match``, then ``record_match_totals`` or ``enter_game_result``), so a score
-the competition's match format does not allow is refused by the same code as on the entry page; its
-``EntryError`` becomes an error of that row. Results rows that read cleanly are tried even when other
-rows did not, so that one upload reports every problem; the transaction is rolled back when there is
-any error at all: nothing is stored unless the whole file is good.
+The import runs in one transaction, rolled back when there is any error at all: nothing is stored unless the
+whole file is good. Each row is read and checked — types, required cells, numbers within what the database
+holds, references by name — and stored through the same service as on the pages, so that no rule is written
+twice: entries through ``league.entries.enter`` (late entries, a player in one partnership, seeds, groups),
+teams through ``create_team``, partnerships through ``new_partnership``, results through ``games.services``
+(``create_match``, then ``record_match_totals`` or ``enter_game_result``). A service's error (``SetupError``,
+``EntryError``) becomes an error of the row, ``{"line": n, "column": "side_b", "reason": "…"}``, naming the
+line of the file that made what it clashes with; lines are numbered as a spreadsheet numbers its rows (the
+header is line 1). Rows after a bad one are still checked and stored (in savepoints), so that one upload
+reports every problem (the first ``MAX_LISTED_ERRORS``; more are counted).
 
-Files are UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"); Excel's plain "CSV" on Windows
-(Windows-1252) and UTF-16 are read too. The delimiter is sniffed from the header (comma, semicolon as
-Excel writes in many locales, or tab), and Excel's ``sep=;`` first line is understood. Dates are
-``2025-05-03``, ``03/05/2025`` (day first, as in Trinidad) or ``3 May 2025``.
+The file is read as a stream, a row at a time (players are written in batches), so memory does not grow with
+it, up to ``MAX_IMPORT_BYTES`` (20 MB; a results file: ``MAX_RESULT_ROWS`` rows, as its matches are grouped
+first). Files are UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"), or UTF-16 with its mark; a
+file in another encoding is refused unless the organiser declares it (``encoding=``: Windows-1252, Latin-1,
+Mac Roman) and it reads in it whole — a guess would store names garbled. A quote that is not closed on its
+line, a cell over 128 KB and a header of more than ``MAX_COLUMNS`` cells are errors of their line. The
+delimiter is sniffed from the header (comma, semicolon as Excel writes in many locales, or tab), and Excel's
+``sep=;`` first line is understood. Dates are ``2025-05-03``, ``03/05/2025`` (day first, as in Trinidad) or
+``3 May 2025``.
 
 Export — ``export_standings`` and ``export_results`` — writes UTF-8 with a byte-order mark, so that
 Excel opens names with accents correctly. The results export uses the import's column names: a
@@ -52,26 +58,33 @@ return gets a leading single quote, so that a spreadsheet shows it instead of ru
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import functools
+import hashlib
 import io
+import itertools
 import json
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
-from django.db import IntegrityError, transaction
+from django.core.files import File
+from django.db import DatabaseError, IntegrityError, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import F, Q
 from django.utils import timezone
 
 from games import services
 from games.models import Match
+from league import entries as setup
 from league.models import Club, Competition, Entry, Partnership, Player, Round, StandingRow, Team
 from league.permissions import is_organiser, published_round_filter
+from league.services import refresh_standings_after_commit
 
 PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS = "players", "partnerships", "teams", "entries", "results"
 KINDS = (PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS)
@@ -80,6 +93,16 @@ KIND_LABELS = {PLAYERS: "Players", PARTNERSHIPS: "Partnerships", TEAMS: "Teams (
                ENTRIES: "Entries of a competition", RESULTS: "Past results (match totals or game by game)"}
 UTF8_BOM = "\ufeff"
 HEADER_LINE = 1
+MAX_IMPORT_BYTES = 20 * 1024 * 1024  # a file at most (a club's whole history is far smaller); read as a stream
+MAX_COLUMNS = 100  # cells of the header at most
+MAX_LISTED_ERRORS = 1000  # errors kept and listed; more are counted
+STORE_BATCH = 2000  # rows written at once when a kind is stored in bulk (players)
+ENCODINGS = {  # what an organiser may declare for a file that is not UTF-8: codec → its name for people
+    "cp1252": "Windows-1252 (Excel's plain CSV on Windows)",
+    "latin-1": "ISO-8859-1 (Latin-1)",
+    "mac_roman": "Mac Roman (Excel's CSV on an old Mac)",
+    "utf-16": "UTF-16",
+}
 
 
 # ----------------------------------------------------------------------------- columns and their headers
@@ -242,15 +265,22 @@ class ImportReport:
     ignored_columns: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     rows: int = 0
+    unlisted_errors: int = 0  # past MAX_LISTED_ERRORS: counted, not kept
+    _seen: set[tuple[int, str, str]] = field(default_factory=set, repr=False)
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
     def error(self, line: int, column: str, reason: str) -> None:
-        item = {"line": line, "column": column, "reason": reason}
-        if item not in self.errors:
-            self.errors.append(item)
+        key = (line, column, reason)
+        if key in self._seen:
+            return
+        if len(self.errors) >= MAX_LISTED_ERRORS:
+            self.unlisted_errors += 1
+            return
+        self._seen.add(key)
+        self.errors.append({"line": line, "column": column, "reason": reason})
 
     def count(self, what: str, n: int = 1) -> None:
         self.created[what] = self.created.get(what, 0) + n
@@ -266,8 +296,15 @@ class ImportReport:
 
     def error_lines(self) -> list[str]:
         """``line N, column C: reason`` for each error, as the command line prints them."""
-        return [f"line {e['line']}, column {self.headers.get(e['column'], e['column']) or '-'}: {e['reason']}"
-                for e in self.sorted_errors()]
+        lines = [f"line {e['line']}, column {self.headers.get(e['column'], e['column']) or '-'}: {e['reason']}"
+                 for e in self.sorted_errors()]
+        if self.unlisted_errors:
+            lines.append(self.unlisted_text())
+        return lines
+
+    def unlisted_text(self) -> str:
+        return (f"… and {self.unlisted_errors:,} more error(s) after the first {MAX_LISTED_ERRORS:,}: correct these "
+                "and import the file again")
 
     def summary(self) -> list[str]:
         """What was stored, e.g. ``["3 matches created", "2 results recorded"]``."""
@@ -298,7 +335,12 @@ def column_letter(index: int) -> str:
 
 
 class FileError(ValueError):
-    """The file as a whole cannot be read (not text, not CSV, empty)."""
+    """The file as a whole cannot be read (not text, not CSV, empty, too large, in an encoding not declared);
+    ``line`` is where the reading stopped, when it is known."""
+
+    def __init__(self, reason: str, line: int = HEADER_LINE) -> None:
+        super().__init__(reason)
+        self.line = line
 
 
 class _RollBack(Exception):  # noqa: N818 — not an error: undoes the transaction of a file with errors
@@ -317,30 +359,100 @@ class Row:
 
 @dataclass
 class Table:
+    """A file's header, and its records read one at a time (``records`` is an iterator: the file is never held
+    whole). A record that cannot be read ends the iteration after it is reported (``read_error``)."""
+
     header_line: int
     header: list[str]
-    rows: list[tuple[int, list[str]]]
+    records: Iterator[tuple[int, list[str]]]
     delimiter: str
     encoding: str
+    notes: list[str] = field(default_factory=list)
+    read_error: tuple[int, str] | None = None
 
 
-def decode(data: bytes | str) -> tuple[str, str]:
-    """The file's text and the encoding it was read in."""
-    if isinstance(data, str):
-        return data.removeprefix(UTF8_BOM), "UTF-8"
-    if data.startswith(b"PK\x03\x04") or data.startswith(b"\xd0\xcf\x11\xe0"):
+Source = bytes | str | BinaryIO
+
+
+def _binary(data: Source) -> BinaryIO:
+    if isinstance(data, bytes | bytearray | memoryview):
+        return io.BytesIO(data)
+    if isinstance(data, File):  # an upload: its file itself (a BytesIO, or a temporary file on disk)
+        data = data.file
+    if hasattr(data, "seek") and hasattr(data, "read"):
+        data.seek(0)
+        return data  # type: ignore[return-value]
+    raise TypeError("data must be bytes, str or a binary file")
+
+
+def _size(binary: BinaryIO) -> int:
+    binary.seek(0, io.SEEK_END)
+    size = binary.tell()
+    binary.seek(0)
+    return size
+
+
+def _scan(binary: BinaryIO, codec: str) -> tuple[int, int] | None:
+    """Decode the whole file in chunks; ``None`` when it is all ``codec``, else (line, byte) of the first byte
+    that is not."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    line, chunk_size = 1, 1 << 20
+    binary.seek(0)
+    while True:
+        chunk = binary.read(chunk_size)
+        try:
+            decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as error:
+            return line + chunk.count(b"\n", 0, error.start), chunk[error.start] if error.start < len(chunk) else 0
+        if not chunk:
+            return None
+        line += chunk.count(b"\n")
+
+
+def _encoding(binary: BinaryIO, declared: str) -> tuple[str, str, list[str]]:
+    """The codec to read the file with, its name for people, and notes for the report. UTF-8 (with or without
+    a byte-order mark) and UTF-16 with its mark read themselves; any other encoding must be declared, and the
+    whole file must read in it: a guess would store names garbled."""
+    head = binary.read(4)
+    binary.seek(0)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        bad = _scan(binary, "utf-16")
+        if bad is not None:
+            raise FileError("the file starts as UTF-16 but cannot be read as UTF-16 here", bad[0])
+        return "utf-16", "UTF-16", []
+    bad = _scan(binary, "utf-8")
+    if bad is None:
+        notes = [f"The file was chosen as {ENCODINGS[declared].split(' (')[0]} but is UTF-8: it was read as UTF-8."] \
+            if declared in ENCODINGS and declared != "utf-16" and _non_ascii(binary) else []
+        return "utf-8-sig", "UTF-8", notes
+    if not declared or declared == "utf-8":
+        line, byte = bad
+        raise FileError(f"the file is not UTF-8 (this line has the byte 0x{byte:02X}, which UTF-8 cannot read): save "
+                        "it as CSV UTF-8 (in Excel: File › Save As › CSV UTF-8), or choose the encoding it was saved "
+                        "in, e.g. Windows-1252 for Excel's plain CSV on Windows; nothing was read", line)
+    if declared not in ENCODINGS:
+        raise FileError(f"encoding must be one of utf-8, {', '.join(ENCODINGS)}; got {declared!r}")
+    bad = _scan(binary, declared)
+    if bad is not None:
+        line, byte = bad
+        raise FileError(f"the byte 0x{byte:02X} on this line cannot be read as {ENCODINGS[declared]}: choose the "
+                        "encoding the file was saved in, or save it as CSV UTF-8; nothing was read", line)
+    return declared, ENCODINGS[declared].split(" (")[0], []
+
+
+def _non_ascii(binary: BinaryIO) -> bool:
+    binary.seek(0)
+    found = any(max(chunk, default=0) > 127 for chunk in iter(lambda: binary.read(1 << 20), b""))
+    binary.seek(0)
+    return found
+
+
+def _refuse_workbook(binary: BinaryIO) -> None:
+    head = binary.read(4)
+    binary.seek(0)
+    if head.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         raise FileError("this is an Excel workbook, not a CSV file: in Excel choose File › Save As › "
                         "CSV UTF-8 (comma delimited)")
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return data.decode("utf-16").removeprefix(UTF8_BOM), "UTF-16"
-    try:
-        return data.decode("utf-8-sig"), "UTF-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252"), "Windows-1252"
-    except UnicodeDecodeError:
-        raise FileError("the file is not text: save it as CSV UTF-8") from None
 
 
 def sniff_delimiter(text: str) -> tuple[str, bool]:
@@ -352,42 +464,110 @@ def sniff_delimiter(text: str) -> tuple[str, bool]:
     >>> sniff_delimiter("sep=;\\nname;nickname\\n")
     (';', True)
     """
-    lines = text.splitlines()
-    first = next((line for line in lines if line.strip()), "")
+    first = next((line for line in text.splitlines() if line.strip()), "")
     match = re.fullmatch(r'"?sep=(.)"?', first.strip(), flags=re.IGNORECASE)
     if match:
         return match.group(1), True
     best, cells = ",", 1
     for delimiter in (",", ";", "\t"):
-        n = len(next(csv.reader([first], delimiter=delimiter), []))
+        try:
+            n = len(next(csv.reader([first], delimiter=delimiter), []))
+        except csv.Error:  # a cell over the field limit: the record's reading reports it
+            continue
         if n > cells:
             best, cells = delimiter, n
     return best, False
 
 
-def read_table(data: bytes | str) -> Table:
-    """The header and the non-blank rows, each with its line as a spreadsheet shows it."""
-    text, encoding = decode(data)
-    if "\x00" in text:
-        raise FileError("the file is not text: save it as CSV UTF-8")
-    delimiter, sep_line = sniff_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header: list[str] | None = None
-    header_line = 0
-    rows: list[tuple[int, list[str]]] = []
-    try:
-        for index, cells in enumerate(reader, start=0 if sep_line else 1):
-            if index == 0 or not any(cell.strip() for cell in cells):
-                continue
-            if header is None:
-                header, header_line = [cell.strip() for cell in cells], index
-            else:
-                rows.append((index, cells))
-    except csv.Error as error:
-        raise FileError(f"line {reader.line_num}: {error}") from None
-    if header is None:
+CELL_LIMIT = csv.field_size_limit()
+
+
+def _record_error(error: csv.Error) -> str:
+    text = str(error)
+    if "field larger than field limit" in text:
+        return (f"a cell is longer than {CELL_LIMIT:,} characters: is a quote (\") opened and never closed? "
+                "Nothing after this line was read")
+    if "unexpected end of data" in text:
+        return "a quote (\") opened in this row is never closed: close it, or remove it"
+    return f"this row is not CSV ({text}): a quote (\") inside a cell must be doubled (\"\"); nothing after this " \
+           "line was read"
+
+
+def _lines(text: TextIO) -> tuple[list[str], Iterator[str]]:
+    """The file's first lines up to the first one that is not blank (read to sniff the delimiter), and an
+    iterator over every line from the start."""
+    first: list[str] = []
+    for line in text:
+        first.append(line)
+        if line.strip():
+            break
+    return first, itertools.chain(first, text)
+
+
+def read_table(data: Source, encoding: str = "") -> Table:
+    """The header and an iterator over the records after it (blank ones skipped), each with its line as a
+    spreadsheet numbers it; the file is read as it is iterated. Raises :class:`FileError` for a file that
+    cannot be read at all."""
+    notes: list[str] = []
+    if isinstance(data, str):
+        text: TextIO = io.StringIO(data.removeprefix(UTF8_BOM), newline="")
+        name = "UTF-8"
+    else:
+        binary = _binary(data)
+        size = _size(binary)
+        if size > MAX_IMPORT_BYTES:
+            raise FileError(f"the file is {size / 1024 / 1024:.1f} MB; at most {MAX_IMPORT_BYTES // 1024 // 1024} MB "
+                            "can be imported at once: split it into several files")
+        _refuse_workbook(binary)
+        codec, name, notes = _encoding(binary, encoding)
+        binary.seek(0)
+        text = _KeepOpenText(binary, encoding=codec, newline="")
+    first, lines = _lines(text)
+    delimiter, sep_line = sniff_delimiter("".join(first))
+    table = Table(0, [], iter(()), delimiter, name, notes)
+    records = _records(table, lines, delimiter, sep_line)
+    for line, cells in records:
+        table.header, table.header_line = [cell.strip() for cell in cells], line
+        break
+    else:
+        if table.read_error is not None:
+            raise FileError(table.read_error[1], table.read_error[0])
         raise FileError("the file is empty: the first line should be the header")
-    return Table(header_line, header, rows, delimiter, encoding)
+    if len(table.header) > MAX_COLUMNS:
+        raise FileError(f"the header has {len(table.header):,} cells; a file has at most {MAX_COLUMNS} columns")
+    table.records = records
+    return table
+
+
+class _KeepOpenText(io.TextIOWrapper):
+    """A text stream that leaves its binary file open when it goes (an upload, a file the caller opened)."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(ValueError):  # already detached
+            self.detach()
+
+
+def _records(table: Table, lines: Iterable[str], delimiter: str, sep_line: bool) -> Iterator[tuple[int, list[str]]]:
+    """``(line, cells)`` of each record that is not blank, numbered as a spreadsheet numbers its rows (Excel's
+    ``sep=`` line is line 0). A record that cannot be read ends the reading: ``table.read_error`` says where and
+    why."""
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
+    line = -1 if sep_line else 0
+    while True:
+        line += 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            table.read_error = (line, _record_error(error))
+            return
+        if line == 0 or not any(cell.strip() for cell in cells):
+            continue
+        if any("\x00" in cell for cell in cells):
+            table.read_error = (line, "the file is not text (it has NUL bytes): save it as CSV UTF-8")
+            return
+        yield line, cells
 
 
 def _map_header(table: Table, columns: tuple[Column, ...], report: ImportReport) -> dict[str, int]:
@@ -399,7 +579,7 @@ def _map_header(table: Table, columns: tuple[Column, ...], report: ImportReport)
             continue
         column = by_name.get(normalise(text))
         if column is None:
-            report.ignored_columns.append(text)
+            report.ignored_columns.append(_shown_header(text))
         elif column.key in index:
             report.error(table.header_line, column.key,
                          f"two columns hold {column.key}: {report.headers[column.key]!r} and {text!r}")
@@ -413,27 +593,41 @@ def _map_header(table: Table, columns: tuple[Column, ...], report: ImportReport)
     return index
 
 
+def _shown_header(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def _missing_column(column: Column, report: ImportReport) -> str:
     reason = f"no {column.key} column: the header needs one ({column.help})"
     if report.ignored_columns:
-        reason += f"; headers not recognised: {', '.join(repr(h) for h in report.ignored_columns)}"
+        shown = report.ignored_columns[:10]
+        more = len(report.ignored_columns) - len(shown)
+        reason += f"; headers not recognised: {', '.join(repr(h) for h in shown)}"
+        if more:
+            reason += f" and {more} more"
     return reason
 
 
-def _rows(table: Table, index: dict[str, int], report: ImportReport) -> list[Row]:
-    rows = []
+def _rows(table: Table, index: dict[str, int], report: ImportReport) -> Iterator[Row]:
+    """The records as rows of the known columns, read as they are wanted; rows that cannot be rows (a broken
+    quote, too many cells) are reported and skipped."""
     width = len(table.header)
     while width and not table.header[width - 1]:
         width -= 1
-    for line, cells in table.rows:
+    for line, cells in table.records:
+        report.rows += 1
+        if any("\n" in cell or "\r" in cell for cell in cells):  # no name or number of ours spans lines
+            report.error(line, "", "a quote (\") opened in this row is not closed on its line, so the row runs "
+                                   "into the lines after it: close the quote, or remove it")
+            continue
         extra = [cell for cell in cells[width:] if cell.strip()]
         if extra:
             report.error(line, "", f"{len(cells)} cells where the header has {width}: a comma inside a name needs "
                                    "the cell in quotes")
-        rows.append(Row(line, {key: unescape_cell(cells[i].strip()).strip() if i < len(cells) else ""
-                               for key, i in index.items()}))
-    report.rows = len(rows)
-    return rows
+        yield Row(line, {key: unescape_cell(cells[i].strip()).strip() if i < len(cells) else ""
+                         for key, i in index.items()})
+    if table.read_error is not None:
+        report.error(table.read_error[0], "", table.read_error[1])
 
 
 # ----------------------------------------------------------------------------- cells
@@ -441,19 +635,35 @@ class CellError(ValueError):
     """A cell that cannot be read; the message is the reason shown to the organiser."""
 
 
-def parse_int(text: str, *, minimum: int = 0, what: str = "a whole number") -> int:
-    """``"3"``, ``" 3 "``, ``"3.0"`` → 3.
+def parse_int(text: str, *, minimum: int = 0, maximum: int | None = None, what: str = "a whole number") -> int:
+    """``"3"``, ``" 3 "``, ``"3.0"`` → 3; from ``minimum`` to ``maximum``.
 
     >>> parse_int("3.0")
     3
+    >>> parse_int("40000", maximum=32767)
+    Traceback (most recent call last):
+    ...
+    league.csv_io.CellError: must be at most 32,767, got '40000'
     """
     cleaned = text.replace(" ", "")
-    if re.fullmatch(r"\+?\d+(\.0*)?", cleaned):
+    if len(cleaned) <= 40 and re.fullmatch(r"\+?\d+(\.0*)?", cleaned):
         value = int(cleaned.split(".")[0])
-        if value >= minimum:
-            return value
-        raise CellError(f"must be {minimum} or more, got {text!r}")
-    raise CellError(f"must be {what}, got {text!r}")
+        if value < minimum:
+            raise CellError(f"must be {minimum} or more, got {text!r}")
+        if maximum is not None and value > maximum:
+            raise CellError(f"must be at most {maximum:,}, got {text!r}")
+        return value
+    raise CellError(f"must be {what}, got {_shown(text)!r}")
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def db_max(model: type, name: str) -> int:
+    """The largest value the database stores in an integer field, on every backend Django supports (SQLite itself
+    would take more: the bound is PostgreSQL's)."""
+    return BaseDatabaseOperations.integer_field_ranges[model._meta.get_field(name).get_internal_type()][1]
 
 
 def parse_optional_int(text: str, **kwargs: Any) -> int | None:
@@ -481,13 +691,15 @@ def parse_date(text: str) -> date:
     raise CellError(f"is not a date: {text!r} (write 2025-05-03 or 03/05/2025, day first)")
 
 
-def parse_round(text: str) -> int | None:
+def parse_round(text: str, maximum: int | None = None) -> int | None:
     """``"3"``, ``"Round 3"``, ``"R3"``, ``"Week 3"`` → 3; blank → ``None``."""
     if not text:
         return None
-    match = re.fullmatch(r"(?:round|rd|r|week|wk)?\s*\.?\s*(\d+)(?:\.0*)?", text.strip(), flags=re.IGNORECASE)
+    match = re.fullmatch(r"(?:round|rd|r|week|wk)?\s*\.?\s*(\d{1,40})(?:\.0*)?", text.strip(), flags=re.IGNORECASE)
     if not match or int(match.group(1)) < 1:
-        raise CellError(f"must be a round number (1 or more), got {text!r}")
+        raise CellError(f"must be a round number (1 or more), got {_shown(text)!r}")
+    if maximum is not None and int(match.group(1)) > maximum:
+        raise CellError(f"must be a round number of at most {maximum:,}, got {text!r}")
     return int(match.group(1))
 
 
@@ -610,7 +822,8 @@ class _Import:
     competition: Competition | None
     user: Any
     report: ImportReport
-    rows: list[Row] = field(default_factory=list)
+    rows: Iterable[Row] = ()
+    stored_by: dict[tuple[str, int], int] = field(default_factory=dict)  # (model, pk) → the line that stored it
 
     @property
     def author_label(self) -> str:
@@ -654,11 +867,36 @@ class _Import:
             return None
         return found
 
+    def stored(self, obj: Any, row: Row) -> None:
+        self.stored_by[(type(obj).__name__, obj.pk)] = row.line
 
-def import_csv(*, club: Club, kind: str, data: bytes | str, competition: Competition | None = None,
-               user: Any = None) -> ImportReport:
-    """Check every row of a file of ``kind``, then store them all in one transaction — or nothing when any
-    row is bad. The report lists each error by line and column, or what was created."""
+    def setup_call(self, row: Row, columns: dict[str, str], call: Callable[[], Any]) -> Any:
+        """A service of ``league.entries`` for one row, in a savepoint: its ``SetupError`` becomes an error of the
+        row, in the column ``columns`` maps its field to, naming the line of this file that made the object it
+        clashes with. Returns the call's value, or ``None`` after an error."""
+        try:
+            with transaction.atomic():
+                return call()
+        except setup.SetupError as error:
+            reason = error.reason
+            clash = error.clash
+            line = self.stored_by.get((type(clash).__name__, clash.pk)) if clash is not None else None
+            if line is not None:
+                reason += f" (on line {line})"
+            self.fail(row, self.column_for(error.field, columns), reason)
+            return None
+
+    def column_for(self, field_: str, columns: dict[str, str]) -> str:
+        column = columns.get(field_, field_)
+        return column if column in self.report.positions else ""
+
+
+def import_csv(*, club: Club, kind: str, data: Source, competition: Competition | None = None,
+               user: Any = None, encoding: str = "") -> ImportReport:
+    """Check every row of a file of ``kind`` and store them in one transaction — or nothing when any row is bad.
+    The report lists each error by line and column, or what was created. ``data`` is the file's bytes, an open
+    binary file (read as a stream, never whole) or text; ``encoding`` is the one the organiser declared for a
+    file that is not UTF-8 (a key of ``ENCODINGS``)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     report = ImportReport(kind)
@@ -666,10 +904,11 @@ def import_csv(*, club: Club, kind: str, data: bytes | str, competition: Competi
         report.error(HEADER_LINE, "competition", f"{competition.name} is not a competition of {club.name}")
         return report
     try:
-        table = read_table(data)
+        table = read_table(data, encoding)
     except FileError as error:
-        report.error(HEADER_LINE, "", str(error))
+        report.error(error.line, "", str(error))
         return report
+    report.notes.extend(table.notes)
     if table.encoding != "UTF-8":
         report.notes.append(f"The file was read as {table.encoding}; CSV UTF-8 is the safest format.")
     if table.delimiter != ",":
@@ -680,16 +919,13 @@ def import_csv(*, club: Club, kind: str, data: bytes | str, competition: Competi
     else:
         columns = COLUMNS[kind]
     index = _map_header(table, columns, report)
+    if report.errors:
+        return report
     job = _Import(club, competition, user, report, _rows(table, index, report))
-    if report.errors and any(e["line"] == table.header_line for e in report.errors):
-        return report
-    store = CHECKS[kind](job, index)
-    if kind != RESULTS and report.errors:
-        return report
     try:
         with transaction.atomic():
-            store()
-            if report.errors:
+            IMPORTERS[kind](job, index)
+            if report.errors or report.unlisted_errors:
                 raise _RollBack
     except _RollBack:
         report.created.clear()
@@ -701,85 +937,92 @@ def import_csv(*, club: Club, kind: str, data: bytes | str, competition: Competi
 
 
 # ----------------------------------------------------------------------------- players
-def _check_players(job: _Import, index: dict[str, int]) -> Callable[[], None]:
+class _NameLines:
+    """The line of each player's name seen so far (0: stored before the import), by club. The keys are 64-bit
+    digests of the compared names, so that a file of hundreds of thousands of names stays small in memory
+    (two different names share a digest with a chance of about 1 in 10^8 at a million names)."""
+
+    def __init__(self) -> None:
+        self.lines: dict[int, int] = {}
+        self.clubs: set[int] = set()
+
+    @staticmethod
+    def key(club_id: int, name: str) -> int:
+        digest = hashlib.blake2b(f"{club_id}\x00{name_key(name)}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def line_of(self, club: Club, name: str) -> int | None:
+        if club.pk not in self.clubs:
+            self.clubs.add(club.pk)
+            for stored in Player.objects.filter(home_club=club).values_list("name", flat=True).iterator(5000):
+                self.lines.setdefault(self.key(club.pk, stored), 0)
+        return self.lines.get(self.key(club.pk, name))
+
+    def add(self, club: Club, name: str, line: int) -> None:
+        self.lines[self.key(club.pk, name)] = line
+
+
+def _import_players(job: _Import, index: dict[str, int]) -> None:
+    """Players are not made by a service of their own: checked here (a name unique in its club, so that later
+    files can name them) and written in batches as the file is read."""
     clubs = ClubIndex()
-    existing = {(club_id, name_key(name)) for club_id, name in Player.objects.values_list("home_club_id", "name")}
-    seen: dict[tuple[int, str], int] = {}
-    new: list[Player] = []
+    names = _NameLines()
+    batch: list[Player] = []
+
+    def flush() -> None:
+        if batch and not job.report.errors:  # once the file has an error nothing is kept: only check the rest
+            Player.objects.bulk_create(batch)
+            job.report.count("players", len(batch))
+        batch.clear()
+
     for row in job.rows:
         if not job.required(row, "name", "the player's name"):
             continue
-        name = job.cell(row, "name", lambda t: check_length(t, 120))
-        nickname = job.cell(row, "nickname", lambda t: check_length(t, 60), "")
+        name = job.cell(row, "name", lambda t: check_length(t, NAME_MAX))
+        nickname = job.cell(row, "nickname", lambda t: check_length(t, NICKNAME_MAX), "")
         club = job.cell(row, "club", clubs.find, job.club)
         if name is None or nickname is None or club is None:
             continue
         if club.pk != job.club.pk and job.user is not None and not is_organiser(job.user, club):
             job.fail(row, "club", f"only organisers of {club.name} can add its players")
             continue
-        key = (club.pk, name_key(name))
-        if key in seen:
-            job.fail(row, "name", f"{name!r} is already on line {seen[key]}")
-        elif key in existing:
+        line = names.line_of(club, name)
+        if line:
+            job.fail(row, "name", f"{name!r} is already on line {line}")
+        elif line == 0:
             job.fail(row, "name", f"{club.name} already has a player called {name!r}")
         else:
-            seen[key] = row.line
-            new.append(Player(name=name, nickname=nickname, home_club=club))
+            names.add(club, name, row.line)
+            batch.append(Player(name=name, nickname=nickname, home_club=club))
+            if len(batch) >= STORE_BATCH:
+                flush()
+    flush()
 
-    def store() -> None:
-        Player.objects.bulk_create(new)
-        job.report.count("players", len(new))
 
-    return store
+NAME_MAX = Player._meta.get_field("name").max_length
+NICKNAME_MAX = Player._meta.get_field("nickname").max_length
 
 
 # ----------------------------------------------------------------------------- partnerships
-def _check_partnerships(job: _Import, index: dict[str, int]) -> Callable[[], None]:
+PARTNERSHIP_FIELDS = {"player_one": "player_one", "player_two": "player_two", "name": "name"}
+
+
+def _import_partnerships(job: _Import, index: dict[str, int]) -> None:
+    """Each row through ``league.entries.new_partnership``, the rules of a new partnership."""
     players = PlayerIndex(Player.objects.filter(home_club=job.club), f"of {job.club.name}")
-    partnerships = list(_club_partnerships(job.club))
-    by_players = {_pair(p.player_one_id, p.player_two_id): p for p in partnerships}
-    names = {name_key(p.name): p for p in partnerships if p.name}
-    seen_pairs: dict[frozenset, int] = {}
-    seen_names: dict[str, int] = {}
-    new: list[Partnership] = []
     for row in job.rows:
         if not job.required(row, "player_one", "the first player"):
             continue
         one = job.cell(row, "player_one", players.find)
         two = job.cell(row, "player_two", players.find)
-        name = job.cell(row, "name", lambda t: check_length(t, 120), "")
+        name = job.cell(row, "name", lambda t: check_length(t, setup.PARTNERSHIP_NAME_MAX), "")
         if one is None or (row["player_two"] and two is None) or name is None:
             continue
-        if two is not None and two.pk == one.pk:
-            job.fail(row, "player_two", f"{two.name} cannot partner themselves")
-            continue
-        pair = _pair(one.pk, two.pk if two else None)
-        if pair in seen_pairs:
-            job.fail(row, "player_one", f"the same players are already a partnership on line {seen_pairs[pair]}")
-            continue
-        if pair in by_players:
-            job.fail(row, "player_one", f"these players are already the partnership {by_players[pair].display_name}")
-            continue
-        if name and name_key(name) in seen_names:
-            job.fail(row, "name", f"{name!r} is already on line {seen_names[name_key(name)]}")
-            continue
-        if name and name_key(name) in names:
-            job.fail(row, "name", f"{job.club.name} already has a partnership called {name!r}")
-            continue
-        seen_pairs[pair] = row.line
-        if name:
-            seen_names[name_key(name)] = row.line
-        new.append(Partnership(name=name, player_one=one, player_two=two, club=job.club))
-
-    def store() -> None:
-        Partnership.objects.bulk_create(new)
-        job.report.count("partnerships", len(new))
-
-    return store
-
-
-def _pair(one: int, two: int | None) -> frozenset:
-    return frozenset({one, two} - {None})
+        made = job.setup_call(row, PARTNERSHIP_FIELDS, lambda one=one, two=two, name=name: setup.new_partnership(
+            club=job.club, player_one=one, player_two=two, name=name))
+        if made is not None:
+            job.stored(made, row)
+            job.report.count("partnerships")
 
 
 def _side_of(job: _Import, row: Row, partnerships: PartnershipIndex) -> tuple[Partnership | None, str]:
@@ -805,129 +1048,126 @@ def _competitions(club: Club) -> dict[str, Competition]:
     return found
 
 
-def _check_size(job: _Import, row: Row, column: str, partnership: Partnership, competition: Competition) -> bool:
-    if partnership.size * 2 == competition.players:
-        return True
-    each = "a pair" if competition.players == 4 else "one player"
-    job.fail(row, column, f"{partnership.display_name} has {partnership.size} player(s), but {competition.name} is "
-                          f"a {competition.players}-player game: each side is {each}")
-    return False
+def _refresh_after_commit(competitions: Iterable[int]) -> None:
+    """The standings of the competitions the import entered into, once each (the services were told not to)."""
+    for competition_id in sorted(set(competitions)):
+        refresh_standings_after_commit(competition_id)
 
 
 # ----------------------------------------------------------------------------- teams
-def _check_teams(job: _Import, index: dict[str, int]) -> Callable[[], None]:
+@dataclass
+class _Team:
+    competition: Competition
+    name: str
+    club: Club
+    row: Row
+    partnerships: list[Partnership] = field(default_factory=list)
+    rows: dict[int, Row] = field(default_factory=dict)  # partnership pk → its row
+
+
+def _import_teams(job: _Import, index: dict[str, int]) -> None:
+    """Rows grouped by competition and team name; each team through ``league.entries.create_team`` (its name, its
+    pairs' sizes and players, a pair in one team of a competition, the entry from the next unpaired round)."""
     if "partnership" not in index and "player_one" not in index:
         job.fail(HEADER_LINE, "partnership", "no partnership column (or player_one and player_two): each row names "
                                              "a pair of the team")
-        return lambda: None
+        return
     competitions = _competitions(job.club)
     clubs = ClubIndex()
     indexes: dict[int, PartnershipIndex] = {}
-    teams: dict[tuple[int, str], dict[str, Any]] = {}
-    placed: dict[tuple[int, int], tuple[str, int]] = {}
-    for competition_id, team_name, partnership_id in Team.partnerships.through.objects.filter(
-            team__competition__club=job.club).values_list("team__competition_id", "team__name", "partnership_id"):
-        placed[(competition_id, partnership_id)] = (team_name, 0)
-    existing = set(Team.objects.filter(competition__club=job.club).values_list("competition_id", "name"))
-    existing = {(c, name_key(n)) for c, n in existing}
+    teams: dict[tuple[int, str], _Team] = {}
     for row in job.rows:
         competition = job.competition_of(row, competitions)
         has_name = job.required(row, "team", "the team's name")
         club = job.cell(row, "club", clubs.find, job.club)
-        if competition is None or not has_name or club is None:
+        name = job.cell(row, "team", lambda t: check_length(t, TEAM_NAME_MAX)) if has_name else None
+        if competition is None or name is None or club is None:
             continue
-        if competition.entrant_kind != Competition.TEAMS:
-            kind = competition.get_entrant_kind_display().lower()
-            job.fail(row, "competition", f"{competition.name} is a competition of {kind}, not of club teams")
-            continue
-        name = job.cell(row, "team", lambda t: check_length(t, 120))
-        if name is None:
-            continue
-        key = (competition.pk, name_key(name))
-        if key in existing:
-            job.fail(row, "team", f"{competition.name} already has a team called {name!r}")
-            continue
-        team = teams.setdefault(key, {"competition": competition, "name": name, "club": club, "line": row.line,
-                                      "partnerships": []})
-        if team["club"].pk != club.pk:
-            job.fail(row, "club", f"team {name!r} is of {team['club'].name} on line {team['line']}")
+        team = teams.setdefault((competition.pk, name_key(name)), _Team(competition, name, club, row))
+        if team.club.pk != club.pk:
+            job.fail(row, "club", f"team {name!r} is of {team.club.name} on line {team.row.line}")
             continue
         if club.pk not in indexes:
             indexes[club.pk] = PartnershipIndex(_club_partnerships(club), f"of {club.name}")
         partnership, column = _side_of(job, row, indexes[club.pk])
-        if partnership is None or not _check_size(job, row, column, partnership, competition):
+        if partnership is None:
             continue
-        where = placed.get((competition.pk, partnership.pk))
-        if where is not None:
-            team_name, line = where
-            on = f" on line {line}" if line else ""
-            job.fail(row, column, f"{partnership.display_name} is already in team {team_name!r}{on}")
+        if partnership.pk in team.rows:
+            job.fail(row, column, f"{partnership.display_name} is already in team {name!r} on line "
+                                  f"{team.rows[partnership.pk].line}")
             continue
-        placed[(competition.pk, partnership.pk)] = (name, row.line)
-        team["partnerships"].append(partnership)
+        team.partnerships.append(partnership)
+        team.rows[partnership.pk] = row
+    for team in teams.values():
+        _store_team(job, team)
+    _refresh_after_commit(team.competition.pk for team in teams.values())
 
-    def store() -> None:
-        for team in teams.values():
-            created = Team.objects.create(competition=team["competition"], club=team["club"], name=team["name"])
-            created.partnerships.add(*team["partnerships"])
-            Entry.objects.create(competition=team["competition"], team=created)
-            job.report.count("teams")
-            job.report.count("team places", len(team["partnerships"]))
 
-    return store
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+
+
+def _store_team(job: _Import, team: _Team) -> None:
+    try:
+        with transaction.atomic():
+            made = setup.create_team(competition=team.competition, name=team.name, club=team.club,
+                                     partnerships=team.partnerships, refresh=False)
+    except setup.SetupError as error:
+        row = team.rows.get(getattr(error.item, "pk", None), team.row)
+        column = "team" if error.field == "name" else ("partnership" if row["partnership"] else "player_one")
+        if error.field == "entrant_kind" or (error.field == "name" and "not a team competition" in error.reason):
+            column = "competition"
+        reason = error.reason
+        line = job.stored_by.get((type(error.clash).__name__, getattr(error.clash, "pk", None)))
+        if line is not None:
+            reason += f" (on line {line})"
+        job.fail(row, job.column_for(column, {}), reason)
+        return
+    job.stored(made, team.row)
+    job.report.count("teams")
+    job.report.count("team places", len(team.partnerships))
 
 
 # ----------------------------------------------------------------------------- entries
-def _check_entries(job: _Import, index: dict[str, int]) -> Callable[[], None]:
+ENTRY_FIELDS = {"seed": "seed", "group": "group"}
+
+
+def _import_entries(job: _Import, index: dict[str, int]) -> None:
+    """Each row through ``league.entries.enter``, as on the entries page: the entrant's kind and size, a player in
+    one partnership of a competition, seeds and groups, and a late entry's first round."""
     competitions = _competitions(job.club)
     if not {"partnership", "player_one", "team", "player"} & set(index):
         kind = job.competition.entrant_kind if job.competition else Competition.PAIRS
         column = {Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}.get(kind, "partnership")
         job.fail(HEADER_LINE, column, f"no {column} column: each row names the entrant")
-        return lambda: None
+        return
     pairs = PartnershipIndex(_club_partnerships(job.club), f"of {job.club.name}")
     players = PlayerIndex(Player.objects.filter(home_club=job.club), f"of {job.club.name}")
     teams: dict[int, dict[str, Team]] = defaultdict(dict)
     for team in Team.objects.filter(competition__club=job.club):
         teams[team.competition_id][name_key(team.name)] = team
-    entered: dict[tuple[int, str, int], int] = {}
-    for competition_id, partnership_id, team_id, player_id in Entry.objects.filter(
-            competition__club=job.club).values_list("competition_id", "partnership_id", "team_id", "player_id"):
-        for kind, pk in (("partnership", partnership_id), ("team", team_id), ("player", player_id)):
-            if pk is not None:
-                entered[(competition_id, kind, pk)] = 0
-    new: list[Entry] = []
+    entered: set[int] = set()
     for row in job.rows:
         competition = job.competition_of(row, competitions)
-        seed = job.cell(row, "seed", lambda t: parse_int(t, minimum=1))
-        group = job.cell(row, "group", lambda t: check_length(t, 20), "")
+        seed = job.cell(row, "seed", lambda t: parse_int(t, minimum=1, maximum=db_max(Entry, "seed")))
+        group = job.cell(row, "group", lambda t: check_length(t, setup.GROUP_MAX), "")
         if competition is None:
             continue
         entrant, column = _entrant_of(job, row, competition, pairs, players, teams[competition.pk])
-        if entrant is None:
+        if entrant is None or (row["seed"] and seed is None) or group is None:
             continue
-        kind = column if column in ("team", "player") else "partnership"
-        key = (competition.pk, kind, entrant.pk)
-        if key in entered:
-            line = entered[key]
-            name = getattr(entrant, "display_name", None) or str(entrant)
-            job.fail(row, column, f"{name} is already entered in {competition.name}"
-                                  + (f" on line {line}" if line else ""))
-            continue
-        entered[key] = row.line
-        if (row["seed"] and seed is None) or group is None:
-            continue
-        new.append(Entry(competition=competition, seed=seed, group=group or "", **{kind: entrant}))
-
-    def store() -> None:
-        Entry.objects.bulk_create(new)
-        job.report.count("entries", len(new))
-
-    return store
+        kind = {"team": "team", "player": "player"}.get(column, "partnership")
+        made = job.setup_call(row, {**ENTRY_FIELDS, kind: column}, lambda c=competition, e=entrant, k=kind, s=seed,
+                              g=group: setup.enter(competition=c, seed=s, group=g or "", refresh=False, **{k: e}))
+        if made is not None:
+            job.stored(made, row)
+            job.report.count("entries")
+            entered.add(competition.pk)
+    _refresh_after_commit(entered)
 
 
 def _entrant_of(job: _Import, row: Row, competition: Competition, pairs: PartnershipIndex, players: PlayerIndex,
                 teams: dict[str, Team]) -> tuple[Any, str]:
+    """The row's entrant, found by name, and its column (the kind and size are the service's to check)."""
     if competition.entrant_kind == Competition.TEAMS:
         if job.required(row, "team", f"the team ({competition.name} is a competition of teams)"):
             team = teams.get(name_key(row["team"]))
@@ -944,8 +1184,6 @@ def _entrant_of(job: _Import, row: Row, competition: Competition, pairs: Partner
         job.fail(row, "partnership" if "partnership" in job.report.positions else "player_one",
                  "the partnership is required")
         return None, ""
-    if partnership is None or not _check_size(job, row, column, partnership, competition):
-        return None, column
     return partnership, column
 
 
@@ -980,48 +1218,59 @@ class _Match:
 SERVICE_FIELDS = {"number": "game", "match": "", "first_dealer": "", "competition": "", "outcome": "outcome"}
 
 
-def _check_results(job: _Import, index: dict[str, int]) -> Callable[[], None]:
+MAX_RESULT_ROWS = 20_000  # a results file's rows at most: each match is stored through the services, one by one
+
+
+def _limited(job: _Import, rows: Iterable[Row]) -> Iterator[Row]:
+    """The rows of a results file, up to ``MAX_RESULT_ROWS`` (a results file is held whole: a match's games may be
+    on any of its rows)."""
+    for n, row in enumerate(rows, start=1):
+        if n > MAX_RESULT_ROWS:
+            job.fail(row, "", f"a results file has at most {MAX_RESULT_ROWS:,} rows: split it into several files "
+                              "(nothing after this line was read)")
+            return
+        yield row
+
+
+def _import_results(job: _Import, index: dict[str, int]) -> None:
     competition = job.competition
     if competition is None:
         job.fail(HEADER_LINE, "", "choose the competition the results belong to")
-        return lambda: None
+        return
     if competition.entrant_kind != Competition.PAIRS:
         job.fail(HEADER_LINE, "", f"results can be imported into a competition of partnerships; {competition.name} "
                                   f"is of {competition.get_entrant_kind_display().lower()}")
-        return lambda: None
+        return
     entered = Partnership.objects.filter(entries__competition=competition).select_related("player_one", "player_two")
     sides = PartnershipIndex(entered, f"entered in {competition.name}")
     club_sides = PartnershipIndex(_club_partnerships(job.club), f"of {job.club.name}")
+    job.rows = _limited(job, job.rows)
     matches = (_match_rows if job.report.level == MATCH_LEVEL else _game_rows)(job, sides, club_sides)
     _check_duplicates(job, matches, competition)
-
-    def store() -> None:
-        rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-        bad_lines = {error["line"] for error in job.report.errors}
-        for match in matches:
-            if match.bad or bad_lines.intersection(match.lines):
-                continue
-            try:
-                with transaction.atomic():
-                    _store_match(job, competition, match, rounds)
-            except _MatchFailed:
-                rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-
-    return store
+    rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
+    bad_lines = {error["line"] for error in job.report.errors}
+    for match in matches:
+        if match.bad or bad_lines.intersection(match.lines):
+            continue
+        try:
+            with transaction.atomic():
+                _store_match(job, competition, match, rounds)
+        except _MatchFailed:
+            rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
 
 
 def _read_side(job: _Import, row: Row, key: str, sides: PartnershipIndex, club_sides: PartnershipIndex,
                competition: Competition) -> Partnership | None:
+    """The side named by the cell: among the competition's entries first, else among the club's partnerships
+    (``games.services.create_match`` then says whether it may play)."""
     text = row[key]
     try:
         return sides.find(text)
     except LookupError_ as error:
         try:
-            known = club_sides.find(text)
+            return club_sides.find(text)
         except LookupError_:
             job.fail(row, key, str(error))
-        else:
-            job.fail(row, key, f"{known.display_name} is not entered in {competition.name}: import the entries first")
     return None
 
 
@@ -1029,24 +1278,22 @@ def _read_common(job: _Import, row: Row, match: _Match, sides: PartnershipIndex,
                  club_sides: PartnershipIndex) -> None:
     competition = job.competition
     assert competition is not None
-    match.round = job.cell(row, "round", parse_round)
+    match.round = job.cell(row, "round", lambda t: parse_round(t, maximum=db_max(Round, "number")))
     match.date = job.cell(row, "date", parse_date)
-    match.table = job.cell(row, "table", lambda t: check_length(t, 40), "")
+    match.table = job.cell(row, "table", lambda t: check_length(t, Match._meta.get_field("table").max_length), "")
     for key in ("side_a", "side_b"):
         if job.required(row, key, f"side {key[-1].upper()}"):
             setattr(match, key, _read_side(job, row, key, sides, club_sides, competition))
     if match.side_a is None or match.side_b is None or (row["round"] and match.round is None) \
             or (row["date"] and match.date is None) or match.table is None:
         match.bad = True
-    elif match.side_a.pk == match.side_b.pk:
-        job.fail(row, "side_b", "a side cannot play itself")
-        match.bad = True
 
 
-def _pair_of_ints(job: _Import, row: Row, keys: tuple[str, str], what: str) -> tuple[int | None, int | None, bool]:
+def _pair_of_ints(job: _Import, row: Row, keys: tuple[str, str], what: str,
+                  maximum: int) -> tuple[int | None, int | None, bool]:
     """Two cells that are both filled or both blank; the third value says whether they could be read."""
-    a = job.cell(row, keys[0], parse_int)
-    b = job.cell(row, keys[1], parse_int)
+    a = job.cell(row, keys[0], lambda t: parse_int(t, maximum=maximum))
+    b = job.cell(row, keys[1], lambda t: parse_int(t, maximum=maximum))
     ok = (a is not None or not row[keys[0]]) and (b is not None or not row[keys[1]])
     if ok and (a is None) != (b is None):
         blank = keys[0] if a is None else keys[1]
@@ -1069,10 +1316,11 @@ def _match_rows(job: _Import, sides: PartnershipIndex, club_sides: PartnershipIn
     for row in job.rows:
         match = _Match(row, lines=[row.line])
         _read_common(job, row, match, sides, club_sides)
-        games_a, games_b, ok_games = _pair_of_ints(job, row, ("games_a", "games_b"), "the games won")
-        chalks_a, chalks_b, ok_chalks = _pair_of_ints(job, row, ("chalks_a", "chalks_b"), "the chalks")
-        hang_a = job.cell(row, "hang_jacks_a", parse_int, 0)
-        hang_b = job.cell(row, "hang_jacks_b", parse_int, 0)
+        games_a, games_b, ok_games = _pair_of_ints(job, row, ("games_a", "games_b"), "the games won",
+                                                   MAX_GAMES)
+        chalks_a, chalks_b, ok_chalks = _pair_of_ints(job, row, ("chalks_a", "chalks_b"), "the chalks", MAX_CHALKS)
+        hang_a = job.cell(row, "hang_jacks_a", _hang_jacks, 0)
+        hang_b = job.cell(row, "hang_jacks_b", _hang_jacks, 0)
         outcome = job.cell(row, "outcome", parse_outcome, Match.PLAYED)
         if not ok_games or not ok_chalks or hang_a is None or hang_b is None or outcome is None:
             match.bad = True
@@ -1099,6 +1347,16 @@ def _match_rows(job: _Import, sides: PartnershipIndex, club_sides: PartnershipIn
     return matches
 
 
+# the database's ranges of a match's totals, which its games' figures add up to (engine-derived bounds: to come)
+MAX_GAMES = db_max(Match, "games_a")
+MAX_CHALKS = db_max(Match, "chalks_a")
+MAX_HANG_JACKS = db_max(Match, "hang_jacks_a")
+
+
+def _hang_jacks(text: str) -> int:
+    return parse_int(text, maximum=MAX_HANG_JACKS)
+
+
 def _check_winner(job: _Import, row: Row, match: _Match, games_a: int, games_b: int) -> None:
     assert match.side_a is not None and match.side_b is not None
     try:
@@ -1107,7 +1365,8 @@ def _check_winner(job: _Import, row: Row, match: _Match, games_a: int, games_b: 
         job.fail(row, "winner", str(error))
         match.bad = True
         return
-    won = "a" if games_a > games_b else "b" if games_b > games_a else ""
+    assert job.competition is not None
+    won = services.format_winner(job.competition, games_a, games_b)  # the winner as the services derive it
     if said != won:
         name = (match.side_a if said == "a" else match.side_b).display_name
         job.fail(row, "winner", f"says {name} won, but the games are {games_a}–{games_b}")
@@ -1134,10 +1393,12 @@ def _game_rows(job: _Import, sides: PartnershipIndex, club_sides: PartnershipInd
         elif not match.bad:
             _same_match(job, row, match, sides, club_sides)
         match.lines.append(row.line)
-        number = job.cell(row, "game", lambda t: parse_int(t, minimum=1, what="the game's number"))
-        hang_a = job.cell(row, "hang_jacks_a", parse_int, 0)
-        hang_b = job.cell(row, "hang_jacks_b", parse_int, 0)
-        score_a, score_b, ok_scores = _pair_of_ints(job, row, ("score_a", "score_b"), "the game's chalks")
+        number = job.cell(row, "game", lambda t: parse_int(t, minimum=1, maximum=MAX_GAMES,
+                                                           what="the game's number"))
+        hang_a = job.cell(row, "hang_jacks_a", _hang_jacks, 0)
+        hang_b = job.cell(row, "hang_jacks_b", _hang_jacks, 0)
+        score_a, score_b, ok_scores = _pair_of_ints(job, row, ("score_a", "score_b"), "the game's chalks",
+                                                    MAX_CHALKS)
         winner = None
         if job.required(row, "winner", "the game's winner") and not match.bad:
             winner = job.cell(row, "winner", functools.partial(parse_side, names=_side_names(match)))
@@ -1148,7 +1409,20 @@ def _game_rows(job: _Import, sides: PartnershipIndex, club_sides: PartnershipInd
         match.games.append(_Game(row, number, winner, (hang_a, hang_b), (score_a, score_b)))
     for match in groups.values():
         _check_game_numbers(job, match)
+        _check_game_sums(job, match)
     return list(groups.values())
+
+
+def _check_game_sums(job: _Import, match: _Match) -> None:
+    """A match's hang jacks and chalks are its games' added up: the sums must fit the match's totals."""
+    for side, key in ((0, "a"), (1, "b")):
+        for what, column, total, bound in (
+                ("hang jacks", f"hang_jacks_{key}", sum(g.hang_jacks[side] for g in match.games), MAX_HANG_JACKS),
+                ("chalks", f"score_{key}", sum(g.scores[side] or 0 for g in match.games), MAX_CHALKS)):
+            if total > bound and not match.bad:
+                job.fail(match.games[-1].row, column, f"the match's games add up to {total:,} {what} for side "
+                                                      f"{key.upper()}; at most {bound:,}")
+                match.bad = True
 
 
 def _same_match(job: _Import, row: Row, match: _Match, sides: PartnershipIndex, club_sides: PartnershipIndex) -> None:
@@ -1172,11 +1446,7 @@ def _check_game_numbers(job: _Import, match: _Match) -> None:
             job.fail(game.row, "game", f"game {game.number} of this match is already on line {seen[game.number]}")
             match.bad = True
         seen.setdefault(game.number, game.row.line)
-    match.games.sort(key=lambda g: g.number)
-    for expected, game in enumerate(match.games, start=1):
-        if game.number != expected and not match.bad:
-            job.fail(game.row, "game", f"game {expected} of this match is missing: games are numbered 1, 2, 3, …")
-            match.bad = True
+    match.games.sort(key=lambda g: g.number)  # stored in order: games.services says which game comes next
 
 
 def _check_duplicates(job: _Import, matches: list[_Match], competition: Competition) -> None:
@@ -1284,11 +1554,14 @@ def _store_match(job: _Import, competition: Competition, match: _Match, rounds: 
                 reason = f"{error.field}: {reason}"
         job.fail(row, column, reason)
         raise _MatchFailed from None
+    except DatabaseError as error:  # a value the database refuses: the row's error, never a failed import
+        job.fail(row, "", f"could not be stored: {error}")
+        raise _MatchFailed from None
 
 
-CHECKS: dict[str, Callable[[_Import, dict[str, int]], Callable[[], None]]] = {
-    PLAYERS: _check_players, PARTNERSHIPS: _check_partnerships, TEAMS: _check_teams, ENTRIES: _check_entries,
-    RESULTS: _check_results,
+IMPORTERS: dict[str, Callable[[_Import, dict[str, int]], None]] = {
+    PLAYERS: _import_players, PARTNERSHIPS: _import_partnerships, TEAMS: _import_teams, ENTRIES: _import_entries,
+    RESULTS: _import_results,
 }
 
 

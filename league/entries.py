@@ -30,24 +30,29 @@ from league.standings import StandingsError, StandingsSettings
 
 __all__ = [
     "SetupError", "arrange", "check_competition", "create_partnership", "create_team", "edit_team", "enter",
-    "last_published_round", "next_round_number", "reinstate", "remove_entry", "set_groups", "set_published",
-    "set_seeds", "update_competition", "withdraw",
+    "last_published_round", "new_partnership", "next_round_number", "reinstate", "remove_entry", "set_groups",
+    "set_published", "set_seeds", "update_competition", "withdraw",
 ]
 
 KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
 KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}
 LOCKED_BY_MATCHES = ("players", "ruleset")
 GROUP_MAX = Entry._meta.get_field("group").max_length
+PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
 
 
 class SetupError(ValueError):
     """A setup the organiser asked for that cannot be made: ``field`` names the input (``partnership``,
-    ``tiebreaks``, ``seed_12`` for entry 12's seed), ``reason`` says what is wrong with it."""
+    ``tiebreaks``, ``seed_12`` for entry 12's seed), ``reason`` says what is wrong with it. When the input is a
+    list (a team's partnerships), ``item`` is the element at fault; ``clash`` is the stored object the input
+    collides with, if any (the entry already made, the partnership of the same players)."""
 
-    def __init__(self, field: str, reason: str) -> None:
+    def __init__(self, field: str, reason: str, *, item: Any = None, clash: Any = None) -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+        self.item = item
+        self.clash = clash
 
 
 # ----------------------------------------------------------------------------- the competition's options
@@ -201,14 +206,15 @@ def _check_players_free(competition: Competition, partnership: Partnership) -> N
     if clash is not None:
         shared = players & _players_of(clash.partnership)
         name = Player.objects.get(pk=min(shared)).name
-        raise SetupError("partnership", f"{name} already plays in {clash.partnership.display_name}")
+        raise SetupError("partnership", f"{name} already plays in {clash.partnership.display_name}", clash=clash)
 
 
 def enter(*, competition: Competition, partnership: Partnership | None = None, team: Team | None = None,
-          player: Player | None = None, seed: int | None = None, group: str = "") -> Entry:
+          player: Player | None = None, seed: int | None = None, group: str = "", refresh: bool = True) -> Entry:
     """Enter a partnership, a team or a player, as the competition's ``entrant_kind`` asks. Once a round has
     been paired the entry is a late one: it plays from :func:`next_round_number` on. Entering a withdrawn
-    entrant again reinstates it (and sets the seed and group given)."""
+    entrant again reinstates it (and sets the seed and group given). ``refresh=False``: the caller refreshes
+    the standings itself (once for many entries, as the CSV import does)."""
     wanted = KIND_FIELD[competition.entrant_kind]
     given = {"partnership": partnership, "team": team, "player": player}
     for name, value in given.items():
@@ -226,7 +232,7 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
     group = _clean_group(group, "group")
     existing = Entry.objects.filter(competition=competition, **{wanted: entrant}).first()
     if existing is not None and not existing.withdrawn:
-        raise SetupError(wanted, f"{existing.display_name} is already entered")
+        raise SetupError(wanted, f"{existing.display_name} is already entered", clash=existing)
     _check_seed_free(competition, seed, existing, "seed")
     _check_group_count(competition, {group} if group else set(), existing, "group")
     with transaction.atomic():
@@ -242,7 +248,8 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
                                                  joined_round=next_round_number(competition), **{wanted: entrant})
             except IntegrityError:  # entered by someone else a moment ago
                 raise SetupError(wanted, f"{entrant} is already entered") from None
-        refresh_standings_after_commit(competition.pk)
+        if refresh:
+            refresh_standings_after_commit(competition.pk)
     return entry
 
 
@@ -314,7 +321,7 @@ def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | 
         taken = taken.exclude(pk=entry.pk)
     other = taken.first()
     if other is not None:
-        raise SetupError(field, f"seed {seed} is already {other.display_name}'s")
+        raise SetupError(field, f"seed {seed} is already {other.display_name}'s", clash=other)
 
 
 def _clean_group(group: object, field: str) -> str:
@@ -413,25 +420,55 @@ def _check_seeds_differ(competition: Competition, seeds: Mapping[int, int | None
 
 
 # ----------------------------------------------------------------------------- partnerships and teams
-def create_partnership(*, club: Club | None, player_one: Player, player_two: Player | None = None,
-                       name: str = "") -> Partnership:
-    """The partnership of these players (made on the spot for an entry): an existing one of the same
-    players (either order) and name is reused."""
+def _check_partners(player_one: Player | None, player_two: Player | None) -> None:
     if player_one is None:
         raise SetupError("player_one", "choose the first player")
     if player_two is not None and player_two.pk == player_one.pk:
         raise SetupError("player_two", "the partners must be two different players")
-    name = (name or "").strip()
-    same = Partnership.objects.filter(name=name)
+
+
+def _same_players(player_one: Player, player_two: Player | None):
+    """Partnerships of exactly these players, in either order."""
     if player_two is None:
-        same = same.filter(player_one=player_one, player_two__isnull=True)
-    else:
-        same = same.filter(Q(player_one=player_one, player_two=player_two)
-                           | Q(player_one=player_two, player_two=player_one))
-    existing = same.order_by("id").first()
+        return Partnership.objects.filter(player_one=player_one, player_two__isnull=True)
+    return Partnership.objects.filter(Q(player_one=player_one, player_two=player_two)
+                                      | Q(player_one=player_two, player_two=player_one))
+
+
+def create_partnership(*, club: Club | None, player_one: Player, player_two: Player | None = None,
+                       name: str = "") -> Partnership:
+    """The partnership of these players (made on the spot for an entry): an existing one of the same
+    players (either order) and name is reused."""
+    _check_partners(player_one, player_two)
+    name = (name or "").strip()
+    existing = _same_players(player_one, player_two).filter(name=name).order_by("id").first()
     if existing is not None:
         return existing
     return Partnership.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+
+
+def new_partnership(*, club: Club, player_one: Player, player_two: Player | None = None,
+                    name: str = "") -> Partnership:
+    """A partnership the club does not have yet (the CSV import's): refused when the players are already one of
+    the club's partnerships, or when another of its partnerships has the name (names must tell them apart)."""
+    _check_partners(player_one, player_two)
+    name = (name or "").strip()
+    if len(name) > PARTNERSHIP_NAME_MAX:
+        raise SetupError("name", f"a partnership's name has at most {PARTNERSHIP_NAME_MAX} characters")
+    existing = _same_players(player_one, player_two).filter(_of_club(club)).order_by("id").first()
+    if existing is not None:
+        raise SetupError("player_one", f"these players are already the partnership {existing.display_name}",
+                         clash=existing)
+    if name:
+        named = Partnership.objects.filter(_of_club(club), name__iexact=name).order_by("id").first()
+        if named is not None:
+            raise SetupError("name", f"{club.name} already has a partnership called {name!r}", clash=named)
+    return Partnership.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+
+
+def _of_club(club: Club) -> Q:
+    """The club's partnerships: its own, and those without a club whose first player is of the club."""
+    return Q(club=club) | Q(club__isnull=True, player_one__home_club=club)
 
 
 def _check_team(competition: Competition, name: str, partnerships: list[Partnership],
@@ -445,34 +482,41 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
     if team is not None:
         taken = taken.exclude(pk=team.pk)
     if taken.exists():
-        raise SetupError("name", f"{competition.name} already has a team {name!r}")
+        raise SetupError("name", f"{competition.name} already has a team {name!r}", clash=taken.first())
     for partnership in partnerships:
-        _check_partnership(competition, partnership, field="partnerships")
+        try:
+            _check_partnership(competition, partnership, field="partnerships")
+        except SetupError as error:
+            raise SetupError(error.field, error.reason, item=partnership) from None
     seen: dict[int, Partnership] = {}
     for partnership in partnerships:
         for player in _players_of(partnership):
             if player in seen and seen[player].pk != partnership.pk:
                 raise SetupError("partnerships", f"{Player.objects.get(pk=player).name} is in both "
-                                                 f"{seen[player].display_name} and {partnership.display_name}")
+                                                 f"{seen[player].display_name} and {partnership.display_name}",
+                                 item=partnership)
             seen[player] = partnership
     clash = (Team.partnerships.through.objects
              .filter(team__competition=competition, partnership__in=[p.pk for p in partnerships])
              .exclude(team_id=getattr(team, "pk", None)).select_related("team").first())
     if clash is not None:
         other = next(p for p in partnerships if p.pk == clash.partnership_id)
-        raise SetupError("partnerships", f"{other.display_name} already plays for {clash.team.name}")
+        raise SetupError("partnerships", f"{other.display_name} already plays for {clash.team.name}", item=other,
+                         clash=clash.team)
     return name
 
 
 def create_team(*, competition: Competition, name: str, club: Club | None = None,
-                partnerships: Iterable[Partnership] = (), seed: int | None = None, group: str = "") -> Team:
-    """A club's team of pairs for a team competition, entered in it (from the next unpaired round)."""
+                partnerships: Iterable[Partnership] = (), seed: int | None = None, group: str = "",
+                refresh: bool = True) -> Team:
+    """A club's team of pairs for a team competition, entered in it (from the next unpaired round);
+    ``refresh`` as for :func:`enter`."""
     partnerships = list(partnerships)
     name = _check_team(competition, name, partnerships)
     with transaction.atomic():
         team = Team.objects.create(competition=competition, club=club, name=name)
         team.partnerships.set(partnerships)
-        enter(competition=competition, team=team, seed=seed, group=group)
+        enter(competition=competition, team=team, seed=seed, group=group, refresh=refresh)
     return team
 
 

@@ -195,16 +195,80 @@ def _players() -> Any:
     return Player.objects.select_related("home_club").order_by("name", "id")
 
 
-class PlayerChoiceField(forms.ModelChoiceField):
+LONG_CHOICES = 300  # past this many choices a select would make the page huge: the name is typed instead
+
+
+class TypedNameChoiceMixin:
+    """A choice among a model's rows that is a select list while there are few, and a text box past
+    ``LONG_CHOICES`` (after a big import there may be hundreds of thousands): then the name is typed, and
+    ``find`` looks it up in the same choices."""
+
+    what = "one"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.typed = self.queryset[:LONG_CHOICES + 1].count() > LONG_CHOICES  # type: ignore[attr-defined]
+        if self.typed:
+            self.widget = forms.TextInput(attrs={"autocomplete": "off", "maxlength": 200})
+            self.help_text = f"Type the {self.what}'s name (too many to list)."
+
+    def find(self, text: str) -> Any:  # the rows of the choices that the text names
+        raise NotImplementedError
+
+    def to_python(self, value: Any) -> Any:
+        if not self.typed:
+            return super().to_python(value)  # type: ignore[misc]
+        text = " ".join(str(value or "").split())[:200]
+        if not text:
+            return None
+        found = list(self.find(text)[:2])
+        if not found:
+            raise forms.ValidationError(f"no {self.what} called “{text}”", code="invalid_choice")
+        if len(found) > 1:
+            raise forms.ValidationError(f"more than one {self.what} is called “{text}”: add the nickname, as "
+                                        "“Name (Nickname)”", code="invalid_choice")
+        return found[0]
+
+    def prepare_value(self, value: Any) -> Any:
+        if self.typed and hasattr(value, "pk"):
+            return str(value)
+        return super().prepare_value(value)  # type: ignore[misc]
+
+
+def _named(queryset: Any, text: str) -> Any:
+    """Players of ``queryset`` called ``text``, or "Name (Nickname)"."""
+    name, nickname = text, ""
+    if text.endswith(")") and " (" in text:
+        name, nickname = text[:-1].split(" (", 1)
+    found = queryset.filter(name__iexact=name)
+    return found.filter(nickname__iexact=nickname) if nickname else found
+
+
+class PlayerChoiceField(TypedNameChoiceMixin, forms.ModelChoiceField):
+    what = "player"
+
     def label_from_instance(self, obj: Player) -> str:
         return f"{obj} · {obj.home_club.name}" if obj.home_club_id else str(obj)
 
+    def find(self, text: str) -> Any:
+        return _named(self.queryset, text)
 
-class PartnershipChoiceField(forms.ModelChoiceField):
+
+class PartnershipChoiceField(TypedNameChoiceMixin, forms.ModelChoiceField):
+    what = "partnership"
+
     def label_from_instance(self, obj: Partnership) -> str:
         players = " & ".join(p.name for p in (obj.player_one, obj.player_two) if p is not None)
         label = f"{obj.name} ({players})" if obj.name else players
         return f"{label} · {obj.club.name}" if obj.club_id else label
+
+    def find(self, text: str) -> Any:
+        by_name = self.queryset.filter(name__iexact=text)
+        if by_name.exists() or "&" not in text:
+            return by_name
+        one, two = (part.strip() for part in text.split("&", 1))
+        return self.queryset.filter(Q(player_one__name__iexact=one, player_two__name__iexact=two)
+                                    | Q(player_one__name__iexact=two, player_two__name__iexact=one))
 
 
 class PartnershipsField(forms.ModelMultipleChoiceField):

@@ -54,13 +54,14 @@ def dealer_label(names: list[str], seat: int) -> str:
 
 # ----------------------------------------------------------------------------- home, club, competition
 def home_page(user: Any) -> dict[str, Any]:
-    competitions = visible_competitions(user).select_related("club").order_by("club__name", "-created_at")
-    return {"clubs": list(Club.objects.order_by("name")), "competitions": list(competitions)}
+    """The clubs and the competitions the user may see, as querysets (the page shows them a page at a time)."""
+    competitions = visible_competitions(user).select_related("club").order_by("club__name", "-created_at", "id")
+    return {"clubs": Club.objects.order_by("name", "id"), "competitions": competitions}
 
 
 def club_page(club: Club, user: Any) -> dict[str, Any]:
-    competitions = visible_competitions(user).filter(club=club).order_by("-created_at", "name")
-    return {"club": club, "competitions": list(competitions)}
+    competitions = visible_competitions(user).filter(club=club).order_by("-created_at", "name", "id")
+    return {"club": club, "competitions": competitions}
 
 
 def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition | None:

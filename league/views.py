@@ -11,19 +11,30 @@ from django.shortcuts import get_object_or_404, render
 
 from league import selectors
 from league.models import Club, Competition
+from league.pagination import paginate
 from league.permissions import can_view_competition, is_organiser
 from league.views_setup import standings_context
 
+COMPETITIONS_PER_PAGE = 30
+CLUBS_PER_PAGE = 60
+ROUNDS_PER_PAGE = 10  # rounds of fixtures a page
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/home.html", selectors.home_page(request.user))
+    found = selectors.home_page(request.user)
+    competitions = paginate(request, found["competitions"], per_page=COMPETITIONS_PER_PAGE)
+    clubs = paginate(request, found["clubs"], per_page=CLUBS_PER_PAGE, param="clubs_page")
+    return render(request, "league/home.html", {"competitions": list(competitions), "competitions_page": competitions,
+                                                "clubs": list(clubs), "clubs_page": clubs})
 
 
 def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
-    context = selectors.club_page(club, request.user)
-    context["is_organiser"] = is_organiser(request.user, club)
-    return render(request, "league/club.html", context)
+    competitions = paginate(request, selectors.club_page(club, request.user)["competitions"],
+                            per_page=COMPETITIONS_PER_PAGE)
+    return render(request, "league/club.html", {"club": club, "competitions": list(competitions),
+                                                "competitions_page": competitions,
+                                                "is_organiser": is_organiser(request.user, club)})
 
 
 def visible_competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
@@ -43,9 +54,10 @@ def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> Ht
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
+    rounds = paginate(request, selectors.fixtures_by_round(competition, include_drafts=organiser),
+                      per_page=ROUNDS_PER_PAGE, param="rounds_page")
     return render(request, "league/competition.html", {
-        "competition": competition, "club": competition.club,
-        "rounds": selectors.fixtures_by_round(competition, include_drafts=organiser),
+        "competition": competition, "club": competition.club, "rounds": list(rounds), "rounds_page": rounds,
         "is_organiser": organiser, **_standings(competition),
     })
 

@@ -20,7 +20,7 @@ from league.models import Club, Competition
 from league.permissions import is_organiser
 from league.views import visible_competition
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # a page's import answers within a request's time; larger files: import_csv
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
@@ -63,6 +63,11 @@ class ImportForm(forms.Form):
         label="Competition", queryset=Competition.objects.none(), required=False, empty_label="—",
         help_text="Needed for results; for teams and entries unless the file has a competition column.")
     file = forms.FileField(label="CSV file", help_text="UTF-8 (Excel: “CSV UTF-8”); commas or semicolons.")
+    encoding = forms.ChoiceField(
+        label="Encoding", required=False, initial="",
+        choices=[("", "UTF-8 (Excel: CSV UTF-8) or UTF-16"), *csv_io.ENCODINGS.items()],
+        help_text="Only for a file not saved as CSV UTF-8: the encoding it was saved in. A file that does not read "
+                  "in it is refused rather than stored with its accents garbled.")
 
     def __init__(self, *args, club: Club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -106,8 +111,9 @@ def import_page(request: HttpRequest, club_slug: str) -> HttpResponse:
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES, club=club)
         if form.is_valid():
-            report = csv_io.import_csv(club=club, kind=form.cleaned_data["kind"], data=form.cleaned_data["file"].read(),
-                                       competition=form.cleaned_data["competition"], user=request.user)
+            report = csv_io.import_csv(club=club, kind=form.cleaned_data["kind"], data=form.cleaned_data["file"],
+                                       competition=form.cleaned_data["competition"], user=request.user,
+                                       encoding=form.cleaned_data["encoding"])  # the upload is read as a stream
             status = 200 if report.ok else 422
         else:
             status = 422

@@ -21,6 +21,7 @@ from django.utils.timezone import localtime
 
 from games.models import Match
 from league.models import Competition, Partnership, Player, PlayerRating, RatingPoint
+from league.pagination import paginate, search, search_text
 from league.permissions import public_match_filter
 from league.ratings import BASE, PLAYED_AT, player_matches_filter
 
@@ -36,23 +37,38 @@ class TableRow:
     rating: PlayerRating | None
 
 
-def ratings_table() -> tuple[list[TableRow], list[TableRow]]:
-    """Rated players best first (equal ratings share a rank), then players without a rated match."""
-    ratings = (PlayerRating.objects.select_related("player__home_club")
-               .order_by("-ordinal", "player__name", "player_id"))
-    rated: list[TableRow] = []
-    previous = None
-    for position, rating in enumerate(ratings, start=1):
-        rank = rated[-1].rank if previous is not None and rating.ordinal == previous else position
-        rated.append(TableRow(rank, rating.player, rating))
-        previous = rating.ordinal
-    unrated = Player.objects.filter(rating__isnull=True).select_related("home_club").order_by("name", "id")
-    return rated, [TableRow(None, player, None) for player in unrated]
+RATED_PER_PAGE = 50
+UNRATED_PER_PAGE = 100
+
+
+def ranks(ordinals: list[float]) -> dict[float, int]:
+    """Each rating's place among all rated players (equal ratings share it), in one query."""
+    distinct = sorted(set(ordinals))
+    if not distinct:
+        return {}
+    above = PlayerRating.objects.aggregate(**{f"r{i}": Count("id", filter=Q(ordinal__gt=value))
+                                              for i, value in enumerate(distinct)})
+    return {value: above[f"r{i}"] + 1 for i, value in enumerate(distinct)}
+
+
+def ratings_table(request: HttpRequest) -> dict:
+    """A page of the rated players, best first (with their places in the whole table), and a page of the players
+    without a rated match, both filtered by the search ``?q=`` (a name or nickname)."""
+    text = search_text(request)
+    ratings = search(PlayerRating.objects.select_related("player__home_club"), text, "player__name",
+                     "player__nickname").order_by("-ordinal", "player__name", "player_id")
+    rated = paginate(request, ratings, per_page=RATED_PER_PAGE)
+    places = ranks([rating.ordinal for rating in rated])
+    unrated = search(Player.objects.filter(rating__isnull=True).select_related("home_club"), text, "name",
+                     "nickname").order_by("name", "id")
+    unrated_page = paginate(request, unrated, per_page=UNRATED_PER_PAGE, param="unrated_page")
+    return {"rated": [TableRow(places[rating.ordinal], rating.player, rating) for rating in rated],
+            "rated_page": rated, "unrated": [TableRow(None, player, None) for player in unrated_page],
+            "unrated_page": unrated_page, "q": text}
 
 
 def players(request: HttpRequest) -> HttpResponse:
-    rated, unrated = ratings_table()
-    return render(request, "league/players.html", {"rated": rated, "unrated": unrated, "base_rating": int(BASE)})
+    return render(request, "league/players.html", {**ratings_table(request), "base_rating": int(BASE)})
 
 
 # ----------------------------------------------------------------------------- the chart

@@ -20,6 +20,7 @@ from games.models import Match, TeamMatch
 from league import round_selectors, rounds, selectors
 from league.forms_rounds import EditForm, MatchForm, PairByesForm, SwapForm
 from league.models import Bye, Competition, Partnership, Round
+from league.pagination import paginate
 from league.permissions import can_view_competition, is_organiser
 from league.views import visible_competition
 
@@ -192,14 +193,19 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
     })
 
 
+ROUNDS_PER_PAGE = 10  # rounds of results a page
+
+
 @require_GET
 def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     """Results by round: every published round with its matches and byes; organisers also get every round's
     state and the way to pair the next one."""
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
-    context = {"competition": competition, "club": competition.club, "rounds": round_selectors.results_by_round(
-        competition), "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
+    rounds = paginate(request, round_selectors.results_by_round(competition), per_page=ROUNDS_PER_PAGE,
+                      param="rounds_page")
+    context = {"competition": competition, "club": competition.club, "rounds": list(rounds), "rounds_page": rounds,
+               "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
     if organiser:
         context.update(round_selectors.organiser_rounds(competition))
     return render(request, "league/rounds/list.html", context)

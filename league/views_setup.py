@@ -29,6 +29,7 @@ from league import entries as setup
 from league import selectors, services
 from league.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
 from league.models import Club, Competition, Entry, StandingRow, Team
+from league.pagination import paginate, search, search_text
 from league.permissions import can_view_competition, is_organiser
 from league.standings import METRICS
 
@@ -116,9 +117,14 @@ def competition_publish(request: HttpRequest, competition: Competition) -> HttpR
 
 
 # ----------------------------------------------------------------------------- entries
-def _entries(competition: Competition) -> list[Entry]:
-    return list(competition.entries.select_related(*ENTRY_RELATED)
-                .order_by(F("seed").asc(nulls_last=True), "id"))
+ENTRIES_PER_PAGE = 50
+
+
+def _entries(competition: Competition, text: str = "") -> Any:
+    """The competition's entries, seeds first; those whose entrant's name holds ``text`` when given."""
+    entries = search(competition.entries.select_related(*ENTRY_RELATED), text, "partnership__name",
+                     "partnership__player_one__name", "partnership__player_two__name", "team__name", "player__name")
+    return entries.order_by(F("seed").asc(nulls_last=True), "id")
 
 
 def _entry_action(request: HttpRequest, competition: Competition) -> HttpResponse | None:
@@ -138,7 +144,7 @@ def _entry_action(request: HttpRequest, competition: Competition) -> HttpRespons
                 messages.error(request, error.reason)
             else:
                 messages.success(request, f"{name} {done}.")
-            return redirect("competition_entries", competition.club.slug, competition.slug)
+            return redirect(request.get_full_path())  # the same page of the list
     return None
 
 
@@ -169,7 +175,9 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
         done = _entry_action(request, competition)
         if done is not None:
             return done
-    rows = _entries(competition)
+    text = search_text(request)
+    page = paginate(request, _entries(competition, text), per_page=ENTRIES_PER_PAGE)
+    rows = list(page)  # seeds and groups are arranged a page at a time
     add_form, arrange_form = EntryForm(competition=competition), ArrangeForm(entries=rows)
     action = request.POST.get("action")
     if request.method == "POST" and action == "add":
@@ -188,16 +196,16 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
                 add_setup_error(arrange_form, error)
             else:
                 messages.success(request, f"Seeds and groups saved ({len(changed)} changed).")
-                return redirect("competition_entries", competition.club.slug, competition.slug)
+                return redirect(request.get_full_path())
     elif request.method == "POST":
         messages.error(request, "Unknown action.")
         return redirect("competition_entries", competition.club.slug, competition.slug)
     teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
                                                                              "partnerships__player_two"))
     return render(request, "league/setup/entries.html", {
-        "club": competition.club, "competition": competition, "rows": rows, "add_form": add_form,
-        "arrange_form": arrange_form, "next_round": setup.next_round_number(competition),
-        "active": sum(1 for entry in rows if not entry.withdrawn), "teams": teams,
+        "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
+        "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.next_round_number(competition),
+        "active": competition.entries.filter(withdrawn=False).count(), "teams": teams,
     }, status=_status(add_form, arrange_form))
 
 

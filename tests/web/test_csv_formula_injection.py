@@ -122,6 +122,9 @@ def test_point9_every_csv_the_app_writes_goes_through_the_escape(client, league)
 
 
 def test_point9_an_exported_results_file_imports_back_with_its_names(league, django_capture_on_commit_callbacks):
+    # a name with a line break in it is refused where names are entered, and an import refuses a cell that
+    # spans lines (point 11): the match of the pair made with one directly in the database stays out of this
+    Match.objects.filter(competition=league, side_b=league.pairs["carriage return"]).delete()
     exported = csv_io.export_results(league)
     assert "'" + EVIL["equals"] in exported
     replay = Competition.objects.create(club=league.club, name="Replay", slug="replay")

@@ -344,7 +344,7 @@ def test_the_private_link_enters_game_results_too(client, scene, commit):
     assert commit(client.post, url, {"number": 1, "winner": "b"}).status_code == 302
     assert fresh(match).games_b == 1
     services.revoke_entry_link(match=match)
-    assert client.get(url).status_code == 403
+    assert client.get(url).status_code == 404
 
 
 def test_match_totals_page(client, scene, commit):

@@ -7,6 +7,7 @@ stderr as ``line N, column C: reason`` and the command exits with status 2. ``FI
 from __future__ import annotations
 
 import sys
+from typing import BinaryIO
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -25,9 +26,13 @@ class Command(BaseCommand):
         parser.add_argument("--kind", required=True, choices=csv_io.KINDS, help="what the file holds")
         parser.add_argument("--competition", help="the competition's slug (results; teams and entries unless the "
                                                   "file has a competition column)")
+        parser.add_argument("--encoding", default="", choices=["", "utf-8", *csv_io.ENCODINGS],
+                            help="the encoding of a file not saved as UTF-8 (UTF-8 and UTF-16 with a byte-order mark "
+                                 "are recognised); a file that does not read in it is refused")
         parser.add_argument("file", help="the CSV file, or - for stdin")
 
-    def handle(self, *args, club: str, kind: str, competition: str | None, file: str, **options) -> None:
+    def handle(self, *args, club: str, kind: str, competition: str | None, file: str, encoding: str = "",
+               **options) -> None:
         found_club = Club.objects.filter(slug=club).first()
         if found_club is None:
             raise CommandError(f"--club: no club with the slug {club!r}", returncode=BAD_INPUT)
@@ -38,14 +43,18 @@ class Command(BaseCommand):
                 raise CommandError(f"--competition: {found_club.name} has no competition with the slug "
                                    f"{competition!r}", returncode=BAD_INPUT)
         try:
-            if file == "-":
-                data = sys.stdin.buffer.read()
+            if file == "-":  # not seekable: read, up to one byte past the limit (the import refuses it then)
+                data: bytes | BinaryIO = sys.stdin.buffer.read(csv_io.MAX_IMPORT_BYTES + 1)
             else:
-                with open(file, "rb") as handle:
-                    data = handle.read()
+                data = open(file, "rb")  # noqa: SIM115 — read as a stream by the import, closed below
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror or error}", returncode=BAD_INPUT) from None
-        report = csv_io.import_csv(club=found_club, kind=kind, data=data, competition=found_competition)
+        try:
+            report = csv_io.import_csv(club=found_club, kind=kind, data=data, competition=found_competition,
+                                       encoding=encoding)
+        finally:
+            if not isinstance(data, bytes):
+                data.close()
         for note in report.notes:
             self.stdout.write(note)
         if not report.ok:
