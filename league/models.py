@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
 
@@ -71,6 +72,11 @@ class Partnership(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(player_one=models.F("player_two")), name="partners_differ"),
+            # the same two players are one partnership, in either order and whatever its name
+            models.UniqueConstraint(Least("player_one", "player_two"), Greatest("player_one", "player_two"),
+                                    condition=Q(player_two__isnull=False), name="unique_partners"),
+            models.UniqueConstraint(fields=["player_one"], condition=Q(player_two__isnull=True),
+                                    name="unique_single_partner"),
         ]
 
     @property

@@ -14,7 +14,7 @@ from django.db.models import Prefetch, QuerySet
 
 from games.models import SIDE_A, SIDE_B, Game, Hand, Match
 from games.selectors import competition_matches
-from league.models import Club, Competition, Round, StandingRow
+from league.models import Bye, Club, Competition, Round, StandingRow
 from league.permissions import visible_competitions
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
@@ -72,6 +72,7 @@ def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition |
 class RoundOfMatches:
     round: Round | None
     matches: list[Match]
+    byes: list[Bye] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -81,7 +82,7 @@ class RoundOfMatches:
 def fixtures_by_round(competition: Competition, *, include_drafts: bool = False) -> list[RoundOfMatches]:
     """The competition's matches grouped by round, in round order (matches without a round last); the matches
     of draft rounds only for the organisers (``include_drafts``)."""
-    from league.round_selectors import public_matches
+    from league.round_selectors import BYE_RELATED, public_matches
 
     groups: dict[int | None, RoundOfMatches] = {}
     matches = competition_matches(competition).select_related(  # the fixtures link each player's page
@@ -93,6 +94,11 @@ def fixtures_by_round(competition: Competition, *, include_drafts: bool = False)
         if key not in groups:
             groups[key] = RoundOfMatches(match.round, [])
         groups[key].matches.append(match)
+    byes = Bye.objects.filter(round__competition=competition).select_related("round", *BYE_RELATED).order_by("id")
+    if not include_drafts:
+        byes = byes.filter(round__status=Round.PUBLISHED)
+    for bye in byes:  # a bye shows as soon as its round is published
+        groups.setdefault(bye.round_id, RoundOfMatches(bye.round, [])).byes.append(bye)
     return sorted(groups.values(), key=lambda g: (g.round is None, g.round.number if g.round else 0))
 
 

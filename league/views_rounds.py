@@ -69,9 +69,9 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
         if round_ is None:
             messages.error(request, f"Round {number} has not been paired yet.")
             return back
-        if action == "publish":
-            rounds.publish_round(round_, user)
-            messages.success(request, f"{round_} is published: its pairings are public.")
+        if action in ("publish", "publish_both"):
+            round_ = rounds.publish_round(round_, user, with_competition=action == "publish_both")
+            messages.success(request, rounds.published_message(round_))
         elif action == "unpublish":
             rounds.unpublish_round(round_, user)
             messages.success(request, f"{round_} is a draft again: only organisers see it.")

@@ -487,7 +487,7 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
     client.logout()
     with django_assert_num_queries(5):  # match with sides and players, games, hands, versions, result history
         client.get(reverse("match_sheet", args=[match.pk]))
-    with django_assert_num_queries(3):  # competition, matches, standings
+    with django_assert_num_queries(4):  # competition, matches, byes, standings
         client.get(reverse("competition", args=[scene["club"].slug, scene["competition"].slug]))
 
 
