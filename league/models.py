@@ -105,6 +105,9 @@ def default_tiebreaks() -> list[str]:
     return ["wins", "bullseye_difference", "chalk_difference"]
 
 
+PLAYER_CHOICES = [(2, "2 players (All Twos)"), (4, "4 players")]
+
+
 class Competition(models.Model):
     SINGLE, BEST_OF, FIRST_TO = "single", "best_of", "first_to"
     MATCH_FORMATS = [(SINGLE, "A single game"), (BEST_OF, "Best of N games"), (FIRST_TO, "First to N games")]
@@ -126,7 +129,7 @@ class Competition(models.Model):
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160)
     season = models.CharField(max_length=60, blank=True)
-    players = models.PositiveSmallIntegerField(choices=[(2, "2 players (All Twos)"), (4, "4 players")], default=4)
+    players = models.PositiveSmallIntegerField(choices=PLAYER_CHOICES, default=4)
     ruleset = models.JSONField(default=dict, blank=True, validators=[validate_ruleset])
     match_format = models.CharField(max_length=10, choices=MATCH_FORMATS, default=SINGLE)
     match_games = models.PositiveSmallIntegerField(default=1)
