@@ -70,7 +70,8 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
 
     system, kind, players = get("system"), get("entrant_kind"), get("players")
     if get("match_format") == Competition.BEST_OF and get("match_games") % 2 == 0:
-        raise SetupError("match_games", "best of N needs an odd N (3, 5, 7, …)")
+        raise SetupError("match_games", f"best of {get('match_games')} games has no majority: a best-of match "
+                                        "needs an odd number of games (3, 5, 7, …)")
     if system == Competition.SWISS and not get("planned_rounds"):
         raise SetupError("planned_rounds", "a Swiss event declares its number of rounds")
     if system == Competition.GROUPS_KNOCKOUT:

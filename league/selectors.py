@@ -37,8 +37,8 @@ def card_label(text: str | None) -> str:
 
 
 def seat_names(match: Match, players: int) -> list[str]:
-    """Who sits where: side A holds seats 0 and 2 (its first and second player), side B seats 1 and 3;
-    in a 2-player match seat 0 is side A's player and seat 1 side B's."""
+    """Who sits where, by seat index: side A holds indexes 0 and 2 (seats 1 and 3: its first and second player),
+    side B indexes 1 and 3 (seats 2 and 4); in a 2-player match seat 1 is side A's player and seat 2 side B's."""
     a, b = match.side_a, match.side_b
     if players == 2:
         return [a.player_one.name, b.player_one.name]
@@ -48,7 +48,7 @@ def seat_names(match: Match, players: int) -> list[str]:
 
 def dealer_label(names: list[str], seat: int) -> str:
     side = "A" if seat % 2 == 0 else "B"
-    name = names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat}"
+    name = names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
     return f"{name} ({side})"
 
 

@@ -93,7 +93,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             sides = Partnership.objects.in_bulk([form.cleaned_data["side_a"], form.cleaned_data["side_b"]])
             _warned(request, rounds.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
                                                  side_b=sides[form.cleaned_data["side_b"]], user=user),
-                    f"Table {match.table} changed.")
+                    f"{match.table_label or 'The match'} changed.")
         elif action == "sit_out":
             form = MatchForm(request.POST)
             if not form.is_valid():

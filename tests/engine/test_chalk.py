@@ -327,7 +327,8 @@ def test_r21_hang_jack_is_the_jack_object_not_a_second_field(key):
 
 def test_r24_score_before_must_be_below_the_target():
     rejects(chalk(score_before=[14, 0]), "score_before[0]", "side A has 14, already the target 14: that game is over")
-    rejects(chalk(ruleset={"target": 7}, score_before=[3, 7]), "score_before[1]", "side B has 7, already the target 7: that game is over")
+    rejects(chalk(ruleset={"target": 7}, score_before=[3, 7]), "score_before[1]",
+            "side B has 7, already the target 7: that game is over")
 
 
 # --------------------------------------------------------------------------- kicks and the beg (R5–R12)

@@ -171,7 +171,8 @@ def test_r25_r26_r27_penalty_round_trips_through_json(penalty):
     ({"kind": "renege", "team": 0, "trump_honour": 1}, "penalty.trump_honour", "must be true or false, got 1"),
     ({"kind": "renege", "team": 0, "trump_honour": False, "seat": 1}, "penalty.seat",
      "unknown field for a renege (fields are kind, team, trump_honour)"),
-    ({"kind": "exposed_card", "seat": 4, "card": "AS"}, "penalty.seat", "must be a seat index from 0 to 3 (seat 1 to seat 4), got 4"),
+    ({"kind": "exposed_card", "seat": 4, "card": "AS"}, "penalty.seat",
+     "must be a seat index from 0 to 3 (seat 1 to seat 4), got 4"),
     ({"kind": "exposed_card", "seat": 0, "card": "1S"}, "penalty.card", "'1S' is not a card"),
     ({"kind": "misdeal", "dealer": 1}, "penalty.dealer", "the hand's dealer is seat 3 (index 2), not 1"),
 ])
