@@ -176,6 +176,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # names for the choice sets that hand entry's schema (games/entry_schema.py) shares with other components
+    "ENUM_NAME_OVERRIDES": {
+        "ModeEnum": "games.models.Hand.MODES",
+        "ChalkModeEnum": ["chalk"],
+        "RecordModeEnum": ["record"],
+        "PlayersEnum": "league.models.PLAYER_CHOICES",
+        "TablePlayersEnum": [(2, 2), (4, 4)],
+    },
 }
 
 if PRODUCTION:

@@ -12,7 +12,7 @@ order of R23, into the result format of HAND_RECORD.md (``tricks`` is empty) plu
 >>> result["points"], result["score_after"], result["winner"]
 ([5, 4], [14, 16], 1)
 
-Team 1 reaches 14 with the Hang Jack, before team 0's Game point (R23).
+Side B (team 1) reaches 14 with the Hang Jack, before side A's Game point (R23).
 
 >>> score_chalk({**entry, "low": {"team": 1, "card": "3H"}})
 Traceback (most recent call last):
@@ -44,6 +44,7 @@ from engine.hand import (
 from engine.penalties import ExposedCard, Misdeal, Penalty, PenaltyEffect, Renege, penalty_effect, penalty_from_dict
 from engine.record import check_score_before
 from engine.rules import DEFAULT_RULESET, Ruleset
+from engine.words import seat_index_range, side, team_value
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "kicks", "beg", "high", "low", "jack", "game", "penalty")
 PLAY_FIELDS = ("high", "low", "jack", "game")
@@ -161,7 +162,7 @@ def read_chalk(data: Any) -> ChalkEntry:
     >>> read_chalk({"players": 4, "dealer": 0, "jack": {"team": 2}})
     Traceback (most recent call last):
     ...
-    engine.errors.RecordError: jack.team: must be team 0 or 1, got 2
+    engine.errors.RecordError: jack.team: must be 0 (side A) or 1 (side B), got 2
     """
     if not isinstance(data, Mapping):
         raise RecordError("entry", f"must be a JSON object, got {_kind(data)}")
@@ -171,7 +172,7 @@ def read_chalk(data: Any) -> ChalkEntry:
         raise RecordError("players", f"must be 2 or 4, got {players!r}")
     dealer = data.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer < players:
-        raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
+        raise RecordError("dealer", f"must be {seat_index_range(players)}, got {dealer!r}")
     ruleset = _ruleset(data.get("ruleset"))
     penalty = data.get("penalty")
     return ChalkEntry(
@@ -244,7 +245,7 @@ def _game(value: Any) -> GameChalk | None:
         return None
     _check_object(value, ("team", "counts"), "game")
     if "team" not in value:
-        raise RecordError("game.team", "missing: 0 or 1, or null for a tie (R22)")
+        raise RecordError("game.team", f"missing: {team_value(0)} or {team_value(1)}, or null for a tie (R22)")
     team = value["team"]
     counts = value.get("counts")
     if counts is not None:
@@ -263,7 +264,7 @@ def _card(text: Any, field: str) -> Card:
 
 def _team(value: Any, field: str) -> int:
     if not _is_int(value) or value not in (0, 1):
-        raise RecordError(field, f"must be team 0 or 1, got {value!r}")
+        raise RecordError(field, f"must be {team_value(0)} or {team_value(1)}, got {value!r}")
     return value
 
 
@@ -381,8 +382,9 @@ def _why_decided(state: HandState) -> str:
     if state.redeal:
         return "the hand is a redeal and no card is played (R12)"
     if state.beg == "give":
-        return f"the beg point took team {state.winner} to the target before any card was played (R23)"
-    return f"the kick {CARDS[state.kicks[-1]]} took team {state.winner} to the target before any card was played (R23)"
+        return f"the beg point took {side(state.winner)} to the target before any card was played (R23)"
+    return (f"the kick {CARDS[state.kicks[-1]]} took {side(state.winner)} to the target before any card was played "
+            "(R23)")
 
 
 def _check_nothing_played(entry: ChalkEntry, state: HandState) -> None:
@@ -473,8 +475,8 @@ def _check_jack(entry: ChalkEntry, trump: int, complete: bool) -> None:
     holder = 1 - jack.team if jack.hang else jack.team
     if known is not None and known[0] != holder:
         team, role = known
-        claim = f"only team {1 - team} can hang it (R21)" if jack.hang else f"only team {team} can score Jack (R20)"
-        raise RecordError("jack.team", f"{jack_card} was dealt to team {team} (it was {role}), so {claim}")
+        claim = f"only {side(1 - team)} can hang it (R21)" if jack.hang else f"only {side(team)} can score Jack (R20)"
+        raise RecordError("jack.team", f"{jack_card} was dealt to {side(team)} (it was {role}), so {claim}")
 
 
 def _known_holder(high: Holding | None, low: Holding | None, jack_card: Card) -> tuple[int, str] | None:
@@ -497,10 +499,10 @@ def _check_game(entry: ChalkEntry, kicked: int) -> None:
                                          f"({PACK_COUNT} less the kicks) (R22)")
     scorer = game_team((a, b), entry.dealer, entry.players, rules)
     if a != b and game.team != scorer:
-        raise RecordError("game.team", f"team {scorer} counted more ({a} to {b}), so team {scorer} "
+        raise RecordError("game.team", f"{side(scorer)} counted more ({a} to {b}), so {side(scorer)} "
                                        "has Game (R22)")
     if a == b and game.team is not None and game.team != scorer:
-        who = "nobody scores Game" if scorer is None else f"team {scorer}, the non-dealer's, scores it"
+        who = "nobody scores Game" if scorer is None else f"{side(scorer)}, the non-dealer's, scores it"
         raise RecordError("game.team", f"the counts are equal ({a} each): {who} (R22, game_tie {rules.game_tie})")
 
 

@@ -32,6 +32,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from engine.words import seat as seat_name
+from engine.words import seat_index_range, side
+
 if TYPE_CHECKING:
     from engine.game import GameState
     from engine.hand import Action, HandState, SeatView
@@ -108,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         help="play many games between two bots and summarise them",
         description=(
-            "Play N whole games: team 0 (seats 0 and 2; seat 0 with 2 players) is played by bot A, team 1 by "
+            "Play N whole games: side A (seats 1 and 3; seat 1 with 2 players) is played by bot A, side B by "
             "bot B. Game i is "
             "seeded from (seed, i), so the same seed gives the same games with any number of workers."
         ),
@@ -116,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--games", type=_whole(1), default=100, metavar="N", help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the run (default 0)")
     simulate.add_argument("--bots", default="random,random", metavar="A,B",
-                          help="bot of team 0 and of team 1: random, heuristic or montecarlo (default random,random)")
+                          help="bot of side A and of side B: random, heuristic or montecarlo (default random,random)")
     simulate.add_argument("--players", type=int, choices=(2, 4), default=4, help="2 or 4 players (default 4)")
     simulate.add_argument("--workers", type=_whole(0), default=1, metavar="K",
                           help="processes to play in (0: one per CPU; default 1)")
@@ -135,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the deals (default: random)")
     play.add_argument("--players", type=int, choices=(2, 4), default=4, help="2 or 4 players (default 4)")
     play.add_argument("--bot", default="heuristic", help="bot for the other seats (default heuristic)")
-    play.add_argument("--seat", type=_whole(0), default=0, metavar="N", help="your seat (default 0)")
+    play.add_argument("--seat", type=_whole(0), default=0, metavar="N", help="your seat index (default 0: seat 1)")
     _add_rules_options(play)
     play.set_defaults(run=cmd_play)
     return parser
@@ -394,7 +397,7 @@ def parse_bots(text: str) -> tuple[str, str]:
     if len(names) == 1:
         names *= 2
     if len(names) != 2 or not all(names):
-        raise CliError(f"--bots: must be two bot names A,B (team 0, team 1), got {text!r}")
+        raise CliError(f"--bots: must be two bot names A,B (side A, side B), got {text!r}")
     return names[0], names[1]
 
 
@@ -464,7 +467,7 @@ def format_summary(summary: dict[str, Any], target: int = 14) -> str:
     rate = summary.get("hands_per_second")
     lines = [
         f"{games} games, {summary.get('players', 4)} players, seed {summary.get('seed')}, target {target}: "
-        f"team 0 = {bots[0]}, team 1 = {bots[1]}",
+        f"side A = {bots[0]}, side B = {bots[1]}",
         f"  games     {games}",
         f"  hands     {summary['hands']}",
         f"  seconds   {summary['seconds']:.2f}",
@@ -473,7 +476,7 @@ def format_summary(summary: dict[str, Any], target: int = 14) -> str:
     for team in summary["teams"]:
         low, high = team["ci95"]
         lines.append(
-            f"  team {team['team']} ({team.get('bot', bots[team['team']])}): {team['wins']} wins, "
+            f"  {side(team['team'])} ({team.get('bot', bots[team['team']])}): {team['wins']} wins, "
             f"win rate {100 * team['win_rate']:.1f}% (95% CI {100 * low:.1f}% to {100 * high:.1f}%)"
         )
     return "\n".join(lines) + "\n"
@@ -486,7 +489,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.game import GameState
 
     if args.seat >= args.players:
-        raise CliError(f"--seat: must be a seat from 0 to {args.players - 1}, got {args.seat}")
+        raise CliError(f"--seat: must be {seat_index_range(args.players)}, got {args.seat}")
     try:
         bot = make_bot(args.bot)
     except EngineError as error:
@@ -597,8 +600,8 @@ class PlaySession:
         if seat == self.human:
             return "You"
         if self.players == 4 and seat % 2 == self.human % 2:
-            return f"Seat {seat} (partner)"
-        return f"Seat {seat} (opponent)"
+            return f"{seat_name(seat, capital=True)} (partner)"
+        return f"{seat_name(seat, capital=True)} (opponent)"
 
     def does(self, seat: int, verb: str) -> str:
         """``You play`` / ``Seat 1 (opponent) plays``."""
@@ -625,8 +628,8 @@ class PlaySession:
     # ------------------------------------------------------------ the game
     def run(self) -> int:
         game = self.game
-        self.say(f"All Fours, {self.players} players, game to {game.ruleset.target}. You are seat {self.human}"
-                 + (f", your partner is seat {(self.human + 2) % 4}." if self.players == 4 else ".")
+        self.say(f"All Fours, {self.players} players, game to {game.ruleset.target}. You are {seat_name(self.human)}"
+                 + (f", your partner is {seat_name((self.human + 2) % 4)}." if self.players == 4 else ".")
                  + f" Bots: {self.bot_name}. Seed {game.seed}. Type 'help' at a prompt for help.")
         try:
             while not game.is_over:

@@ -22,6 +22,7 @@ from engine.cards import CARD_NAMES, JACK
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import OVER, Action, HandState, SeatView
 from engine.rules import Ruleset
+from engine.words import seat_index_range
 
 
 class GameState:
@@ -64,7 +65,7 @@ class GameState:
         if dealer is None:
             dealer, cards = choose_first_dealer(players, rules, random.Random(f"{seed}:first"))
         elif not (isinstance(dealer, int) and 0 <= dealer < players):
-            raise EngineError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer!r}")
+            raise EngineError(f"dealer: must be {seat_index_range(players)}, got {dealer!r}")
         return cls(players, rules, seed, dealer, cards)
 
     # ------------------------------------------------------------------ play

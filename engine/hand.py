@@ -38,6 +38,8 @@ from engine.cards import (
 )
 from engine.errors import EngineError, IllegalActionError
 from engine.rules import DEFAULT_RULESET, Ruleset
+from engine.words import seat as seat_name
+from engine.words import seat_index_range
 
 BEG, GIVE, PLAY, OVER = "beg", "give", "play", "over"
 HAND_SIZE = 6
@@ -124,7 +126,7 @@ class HandState:
         if players not in (2, 4):
             raise EngineError(f"players: must be 2 or 4, got {players!r}")
         if not (isinstance(dealer, int) and 0 <= dealer < players):
-            raise EngineError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer!r}")
+            raise EngineError(f"dealer: must be {seat_index_range(players)}, got {dealer!r}")
         self.ruleset = rules = ruleset or DEFAULT_RULESET
         self.players = players
         self.dealer = dealer
@@ -273,7 +275,7 @@ class HandState:
         if rules.give_one_needs_trump and not self.hands[self.dealer] & SUIT_MASKS[self.begged]:
             return "the dealer holds no trump and give_one_needs_trump is on"
         if not rules.give_one_to_win and self.score[self.eldest % 2] + 1 >= rules.target:
-            return "the point would take the eldest's team to the target and give_one_to_win is off"
+            return "the point would take the eldest's side to the target and give_one_to_win is off"
         return None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -297,13 +299,14 @@ class HandState:
         if self.phase == OVER:
             return "the hand is over"
         if seat != self.turn:
-            return f"it is seat {self.turn}'s turn, not seat {seat}'s"
+            return f"it is {seat_name(self.turn)}'s turn, not {seat_name(seat)}'s"
         if action.kind == "play":
             return self._why_card_illegal(seat, action.card.index)
         if self.phase == PLAY:
             return f"cards are being played; {action.kind} is not possible now"
         if self.phase == BEG and action.kind not in ("stand", "beg"):
-            return f"the eldest (seat {seat}) must stand or beg; {action.kind} is the dealer's choice after a beg"
+            return (f"the eldest ({seat_name(seat)}) must stand or beg; {action.kind} is the dealer's choice "
+                    "after a beg")
         if self.phase == GIVE:
             if action.kind == "give":
                 return self.can_give()
@@ -317,20 +320,21 @@ class HandState:
             return f"no card can be played before the beg is settled ({self.phase})"
         hand = self.hands[seat]
         if not hand >> index & 1:
-            return f"{name} is not in seat {seat}'s hand"
+            return f"{name} is not in {seat_name(seat)}'s hand"
         if self.legal_mask() >> index & 1:
             return None
         led = self.trick[0] // 13
         trumps = hand & SUIT_MASKS[self.trump]
         if led == self.trump:
-            return (f"{name} is not a legal play for seat {seat}: trump was led and seat {seat} "
+            return (f"{name} is not a legal play for {seat_name(seat)}: trump was led and {seat_name(seat)} "
                     f"holds {', '.join(names_of(trumps)[::-1])}")
         if hand & SUIT_MASKS[led] and index // 13 != self.trump:
-            return (f"{name} is not a legal play for seat {seat}: {SUIT_NAMES[led]} were led and seat {seat} "
-                    f"holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
-        return (f"{name} is not a legal play for seat {seat}: the trick is trumped with "
+            return (f"{name} is not a legal play for {seat_name(seat)}: {SUIT_NAMES[led]} were led and "
+                    f"{seat_name(seat)} holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or "
+                    "trump")
+        return (f"{name} is not a legal play for {seat_name(seat)}: the trick is trumped with "
                 f"{CARD_NAMES[self.winning_card()]} and undertrumping is banned (R16) "
-                f"while seat {seat} holds a card that is not a trump")
+                f"while {seat_name(seat)} holds a card that is not a trump")
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -1049,7 +1053,7 @@ class SeatView:
 
     def __init__(self, state: HandState, seat: int) -> None:
         if not (isinstance(seat, int) and 0 <= seat < state.players):
-            raise EngineError(f"seat: must be from 0 to {state.players - 1}, got {seat!r}")
+            raise EngineError(f"seat: must be {seat_index_range(state.players)}, got {seat!r}")
         self.seat = seat
         self.players = state.players
         self.dealer = state.dealer

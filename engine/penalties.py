@@ -8,7 +8,7 @@ to each team, a lost game, a barred Game point, a new deal) with an explanation 
 >>> effect.points, effect.game_barred, effect.loses_game
 ((1, 0), 1, None)
 >>> print(effect.explanation)
-Team 1 reneged: team 0 scores 1 and team 1 cannot score Game this hand (R25, renege_penalty standard).
+Side B reneged: side A scores 1 and side B cannot score Game this hand (R25, renege_penalty standard).
 >>> {setting: e.loses_game for setting, e in effects_under_each_setting(Renege(0, trump_honour=True)).items()}
 {'standard': 0, 'lose_game': 0, 'one_point': None, 'fourteen_points': None}
 >>> penalty_effect(Misdeal(dealer=3), Ruleset(misdeal="deal_passes")).next_dealer
@@ -24,6 +24,8 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import EngineError, InvalidCardError, RecordError
 from engine.rules import CHOICES, DEFAULT_RULESET, Ruleset
+from engine.words import seat as seat_name
+from engine.words import seat_index_range, side
 
 RENEGE_POINTS = {"standard": 1, "one_point": 1, "fourteen_points": 14}
 """Points the opponents score for a renege that does not lose the game, by ``renege_penalty``."""
@@ -74,7 +76,7 @@ class ExposedCard:
 
     def __post_init__(self) -> None:
         if not _is_int(self.seat) or not 0 <= self.seat < 4:
-            raise EngineError(f"seat: must be a seat from 0 to 3, got {self.seat!r}")
+            raise EngineError(f"seat: must be {seat_index_range(4)}, got {self.seat!r}")
         if not isinstance(self.card, Card):
             raise EngineError(f"card: must be a Card, got {self.card!r}")
 
@@ -105,7 +107,7 @@ class Misdeal:
         if self.players not in (2, 4) or isinstance(self.players, bool):
             raise EngineError(f"players: must be 2 or 4, got {self.players!r}")
         if not _is_int(self.dealer) or not 0 <= self.dealer < self.players:
-            raise EngineError(f"dealer: must be a seat from 0 to {self.players - 1}, got {self.dealer!r}")
+            raise EngineError(f"dealer: must be {seat_index_range(self.players)}, got {self.dealer!r}")
 
     @property
     def team(self) -> int:
@@ -213,7 +215,7 @@ def penalty_from_dict(data: Any, players: int, dealer: int, path: str = "penalty
     >>> penalty_from_dict({"kind": "exposed_card", "seat": 3, "card": "10h"}, players=2, dealer=0)
     Traceback (most recent call last):
     ...
-    engine.errors.RecordError: penalty.seat: must be a seat from 0 to 1, got 3
+    engine.errors.RecordError: penalty.seat: must be a seat index from 0 to 1 (seat 1 to seat 2), got 3
     """
     if not isinstance(data, Mapping):
         raise RecordError(path, f"must be an object with a \"kind\" ({', '.join(KINDS)})")
@@ -230,7 +232,7 @@ def penalty_from_dict(data: Any, players: int, dealer: int, path: str = "penalty
         _check_keys(data, ("kind", "seat", "card"), path)
         seat = data.get("seat")
         if not _is_int(seat) or not 0 <= seat < players:
-            raise RecordError(f"{path}.seat", f"must be a seat from 0 to {players - 1}, got {seat!r}")
+            raise RecordError(f"{path}.seat", f"must be {seat_index_range(players)}, got {seat!r}")
         try:
             card = Card.parse(data.get("card"))
         except InvalidCardError as error:
@@ -238,23 +240,24 @@ def penalty_from_dict(data: Any, players: int, dealer: int, path: str = "penalty
         return _build(ExposedCard, path, seat=seat, card=card)
     _check_keys(data, ("kind", "dealer"), path)
     if data.get("dealer", dealer) != dealer:
-        raise RecordError(f"{path}.dealer", f"the hand's dealer is seat {dealer}, not {data['dealer']!r}")
+        raise RecordError(f"{path}.dealer", f"the hand's dealer is {seat_name(dealer)} (index {dealer}), not "
+                                            f"{data['dealer']!r}")
     return _build(Misdeal, path, dealer=dealer, players=players)
 
 
 def _renege_effect(renege: Renege, setting: str) -> PenaltyEffect:
     team, other = renege.team, 1 - renege.team
-    what = (f"Team {team} failed to trump a trump lead while holding A, K, Q, J or 10 of trumps"
-            if renege.trump_honour else f"Team {team} reneged")
+    what = (f"{side(team, capital=True)} failed to trump a trump lead while holding A, K, Q, J or 10 of trumps"
+            if renege.trump_honour else f"{side(team, capital=True)} reneged")
     why = f"(R25, renege_penalty {setting})"
     if setting == "lose_game" or (setting == "standard" and renege.trump_honour):
         return PenaltyEffect(renege, setting, loses_game=team,
-                             explanation=f"{what}: team {team} loses the game {why}.")
+                             explanation=f"{what}: {side(team)} loses the game {why}.")
     points = RENEGE_POINTS[setting]
-    scores = f"team {other} scores {points}"
+    scores = f"{side(other)} scores {points}"
     if setting == "standard":
         return PenaltyEffect(renege, setting, _to_team(other, points), game_barred=team,
-                             explanation=f"{what}: {scores} and team {team} cannot score Game this hand {why}.")
+                             explanation=f"{what}: {scores} and {side(team)} cannot score Game this hand {why}.")
     return PenaltyEffect(renege, setting, _to_team(other, points), explanation=f"{what}: {scores} {why}.")
 
 
@@ -263,18 +266,18 @@ def _misdeal_effect(misdeal: Misdeal, setting: str) -> PenaltyEffect:
     next_dealer = dealer if setting == "redeal_same_dealer" else (dealer + 1) % misdeal.players
     return PenaltyEffect(
         misdeal, setting, _to_team(other, MISDEAL_POINTS), redeal=True, next_dealer=next_dealer,
-        explanation=(f"Seat {dealer} (team {misdeal.team}) misdealt: team {other} scores {MISDEAL_POINTS} "
-                     f"and seat {next_dealer} deals the hand again (R27, misdeal {setting})."),
+        explanation=(f"{seat_name(dealer, capital=True)} ({side(misdeal.team)}) misdealt: {side(other)} scores "
+                     f"{MISDEAL_POINTS} and {seat_name(next_dealer)} deals the hand again (R27, misdeal {setting})."),
     )
 
 
 def _exposed_effect(exposed: ExposedCard) -> PenaltyEffect:
-    seat, card = exposed.seat, exposed.card
+    where, card = seat_name(exposed.seat), exposed.card
     return PenaltyEffect(
         exposed, None,
-        explanation=(f"Seat {seat} exposed {card}: it stays face up, and an opponent (team {1 - exposed.team}) "
-                     f"may call it to be played to any later trick where it is a legal play; seat {seat} "
-                     f"must then play it. No points (R26)."),
+        explanation=(f"{seat_name(exposed.seat, capital=True)} exposed {card}: it stays face up, and an opponent "
+                     f"({side(1 - exposed.team)}) may call it to be played to any later trick where it is a legal "
+                     f"play; {where} must then play it. No points (R26)."),
     )
 
 
@@ -298,7 +301,7 @@ def _check_keys(data: Mapping[str, Any], known: tuple[str, ...], path: str) -> N
 
 def _check_team(team: Any, field: str) -> None:
     if not _is_int(team) or team not in (0, 1):
-        raise EngineError(f"{field}: must be 0 or 1, got {team!r}")
+        raise EngineError(f"{field}: must be 0 (side A) or 1 (side B), got {team!r}")
 
 
 def _is_int(value: Any) -> bool:

@@ -11,7 +11,7 @@
 >>> score_record({**record, "plays": ["QS", "KH"]})
 Traceback (most recent call last):
 ...
-engine.errors.RecordError: plays[1]: KH is not a legal play for seat 0: trump was led and seat 0 holds AS, 9S
+engine.errors.RecordError: plays[1]: KH is not a legal play for seat 1: trump was led and seat 1 holds AS, 9S
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from engine.cards import CARD_NAMES, parse_card_index
 from engine.errors import InvalidCardError, RecordError, RulesetError
 from engine.hand import BEG, OVER, PLAY, HandState, StockExhausted
 from engine.rules import Ruleset
+from engine.words import seat_index_range, side
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "hands", "kick", "beg", "runs", "plays")
 _FIELD_SET = frozenset(FIELDS)
@@ -62,7 +63,7 @@ def replay_record(data: Any) -> HandState:
         raise RecordError("players", f"must be 2 or 4, got {players!r}")
     dealer = get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-        raise RecordError("dealer", f"must be a seat from 0 to {players - 1}, got {dealer!r}")
+        raise RecordError("dealer", f"must be {seat_index_range(players)}, got {dealer!r}")
     try:
         ruleset = Ruleset.from_dict(get("ruleset"))
     except RulesetError as error:
@@ -184,7 +185,8 @@ def check_score_before(value: Any, ruleset: Ruleset) -> list[int]:
         raise RecordError("score_before", f"must be two whole numbers of 0 or more, got {value!r}")
     for team, points in enumerate(value):
         if points >= ruleset.target:
-            raise RecordError(f"score_before[{team}]", f"{points} has already reached the target {ruleset.target}")
+            raise RecordError(f"score_before[{team}]", f"{side(team)} has {points}, already the target "
+                                                       f"{ruleset.target}: that game is over")
     return value
 
 

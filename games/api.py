@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import services, team_services
+from games.entry_schema import HAND_CORRECTION, HAND_ENTRY, HAND_ENTRY_EXAMPLES
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match, TeamMatch
 from games.selectors import match_sheet, team_match_page
 from games.serializers import (
@@ -193,7 +194,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
                  .order_by("game__number", "number"))
         return Response(HandSerializer(hands, many=True).data)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandEntrySerializer,
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HAND_ENTRY, examples=HAND_ENTRY_EXAMPLES,
                    responses={201: HandSerializer, **ENTRY_ERRORS})
     @hands.mapping.post
     def enter_hand(self, request: Request, pk: str | None = None) -> Response:
@@ -472,7 +473,7 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HAND_CORRECTION,
                    responses={200: HandSerializer, **ENTRY_ERRORS})
     def update(self, request: Request, pk: str | None = None) -> Response:
         """Correct the hand: a new version; the later hands and the totals are recomputed."""
@@ -485,7 +486,7 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=HandCorrectionSerializer,
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=HAND_CORRECTION,
                    responses={200: HandSerializer, **ENTRY_ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Same as PUT; ``mode`` may be left out (the hand's current mode)."""

@@ -1,6 +1,6 @@
 """What is played: matches between two partnerships, games to the target, and hands with versions.
 
-Side A is the engine's team 0 (seats 0 and 2), side B team 1 (seats 1 and 3).
+Side A is the engine's team 0 (seat indexes 0 and 2: seats 1 and 3), side B team 1 (seats 2 and 4).
 """
 
 from __future__ import annotations
@@ -15,6 +15,19 @@ SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
 HAND_LEVEL, GAME_LEVEL, MATCH_LEVEL = "hand", "game", "match"
 RESULT_LEVELS = [(HAND_LEVEL, "Hand by hand"), (GAME_LEVEL, "Game by game"), (MATCH_LEVEL, "Match totals")]
+
+
+def table_label(table: str) -> str:
+    """A match's table as people say it: "Table 3" for a table given as a number (or as "table 3"), else the
+    club's own name for it ("Verandah"); "" for none.
+
+    >>> table_label("3"), table_label("Table 3"), table_label("table 3"), table_label("verandah"), table_label("")
+    ('Table 3', 'Table 3', 'Table 3', 'Verandah', '')
+    """
+    text = " ".join((table or "").split())
+    if text.isdigit():
+        return f"Table {text}"
+    return text[:1].upper() + text[1:]
 
 
 class TeamMatch(models.Model):
@@ -110,6 +123,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.side_a_name} v {self.side_b_name}"
+
+    @property
+    def table_label(self) -> str:
+        return table_label(self.table)
 
     def side_name(self, side: str) -> str:
         return self.side_a_name if side == SIDE_A else self.side_b_name

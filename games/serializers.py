@@ -107,7 +107,7 @@ class MatchSerializer(serializers.ModelSerializer):
 class NextHandSerializer(serializers.Serializer):
     game = serializers.IntegerField(source="game.number", help_text="The game's number in the match")
     number = serializers.IntegerField()
-    dealer = serializers.IntegerField(help_text="The dealer's seat")
+    dealer = serializers.IntegerField(help_text="The dealer's seat index (0 to 3: seat 1 to seat 4)")
     score_before = serializers.ListField(child=serializers.IntegerField(), help_text="[side A, side B]")
 
 

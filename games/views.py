@@ -135,7 +135,7 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
                  "games": access.url("game_results"), "totals": access.url("match_totals")},
         "by_hand": by_hand,
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
-        "seat_names": [name or f"Seat {seat}" for seat, name in enumerate(names)],
+        "seat_names": [name or f"Seat {seat + 1}" for seat, name in enumerate(names)],
         "can_view_sheet": can_view_match(request.user, match) or access.token is None,
     }
 

@@ -98,9 +98,22 @@ class PlayerViewSet(ClubObjectViewSet):
 
 
 class PartnershipViewSet(ClubObjectViewSet):
+    """Partnerships: the same players (either order) are one partnership, whatever its name."""
+
     queryset = Partnership.objects.select_related("player_one", "player_two", "club")
     serializer_class = PartnershipSerializer
     doing = "add or change its partnerships"
+
+    def perform_create(self, serializer) -> None:
+        require_organiser(self.request.user, serializer.validated_data[self.club_field], self.doing)
+        serializer.instance = _setup(setup.create_partnership, reuse=False, **serializer.validated_data)
+
+    def perform_update(self, serializer) -> None:
+        new_club = serializer.validated_data.get(self.club_field)
+        if new_club is not None:
+            require_organiser(self.request.user, new_club, self.doing)
+        serializer.instance = _setup(setup.update_partnership, partnership=serializer.instance,
+                                     **serializer.validated_data)
 
 
 class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):

@@ -29,9 +29,10 @@ from league.services import refresh_standings_after_commit
 from league.standings import StandingsError, StandingsSettings
 
 __all__ = [
-    "SetupError", "arrange", "check_competition", "create_partnership", "create_team", "edit_team", "enter",
-    "last_published_round", "new_partnership", "next_round_number", "reinstate", "remove_entry", "set_groups",
-    "set_published", "set_seeds", "update_competition", "withdraw",
+    "SetupError", "already_partners", "arrange", "check_competition", "create_partnership", "create_team", "edit_team",
+    "enter", "last_published_round", "new_partnership", "next_round_number", "partnerships_of", "reinstate",
+    "remove_entry", "set_groups", "set_published", "set_seeds", "update_competition", "update_partnership",
+    "withdraw",
 ]
 
 KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
@@ -75,7 +76,8 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
 
     system, kind, players = get("system"), get("entrant_kind"), get("players")
     if get("match_format") == Competition.BEST_OF and get("match_games") % 2 == 0:
-        raise SetupError("match_games", "best of N needs an odd N (3, 5, 7, …)")
+        raise SetupError("match_games", f"best of {get('match_games')} games has no majority: a best-of match "
+                                        "needs an odd number of games (3, 5, 7, …)")
     if system == Competition.SWISS and not get("planned_rounds"):
         raise SetupError("planned_rounds", "a Swiss event declares its number of rounds")
     if system == Competition.GROUPS_KNOCKOUT:
@@ -427,24 +429,66 @@ def _check_partners(player_one: Player | None, player_two: Player | None) -> Non
         raise SetupError("player_two", "the partners must be two different players")
 
 
-def _same_players(player_one: Player, player_two: Player | None):
-    """Partnerships of exactly these players, in either order."""
+def partnerships_of(player_one: Player, player_two: Player | None = None) -> Any:
+    """The partnership of exactly these players, in either order (of the one player in the 2-player game):
+    at most one, as the ``unique_partners`` and ``unique_single_partner`` constraints hold."""
     if player_two is None:
         return Partnership.objects.filter(player_one=player_one, player_two__isnull=True)
     return Partnership.objects.filter(Q(player_one=player_one, player_two=player_two)
                                       | Q(player_one=player_two, player_two=player_one))
 
 
+def already_partners(existing: Partnership) -> str:
+    """Why a partnership of these players cannot be made again: it names the one there is."""
+    if existing.player_two_id is None:
+        players = f"{existing.player_one.name} already has a partnership"
+    else:
+        players = f"{existing.player_one.name} & {existing.player_two.name} are already a partnership"
+    name = f"“{existing.name}”" if existing.name else "without a name"
+    return f"{players}: {name} (id {existing.pk}); choose that one"
+
+
 def create_partnership(*, club: Club | None, player_one: Player, player_two: Player | None = None,
-                       name: str = "") -> Partnership:
-    """The partnership of these players (made on the spot for an entry): an existing one of the same
-    players (either order) and name is reused."""
+                       name: str = "", reuse: bool = True) -> Partnership:
+    """A new partnership of these players. The same players (either order) are one partnership, whatever its
+    name: with ``reuse`` (an entry made on the spot) the existing one is returned when the name asked for is
+    empty or its own; otherwise a ``SetupError`` names it (on ``name`` when only the name differs)."""
     _check_partners(player_one, player_two)
     name = (name or "").strip()
-    existing = _same_players(player_one, player_two).filter(name=name).order_by("id").first()
-    if existing is not None:
+    existing = _existing_partnership(player_one, player_two)
+    if existing is None:
+        try:
+            with transaction.atomic():
+                return Partnership.objects.create(club=club, player_one=player_one, player_two=player_two,
+                                                  name=name)
+        except IntegrityError:  # made at the same moment by another request
+            existing = _existing_partnership(player_one, player_two)
+            if existing is None:
+                raise
+    if reuse and (not name or name.casefold() == existing.name.casefold()):
         return existing
-    return Partnership.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+    raise SetupError("name" if reuse else "player_one", already_partners(existing))
+
+
+def update_partnership(*, partnership: Partnership, **changes: Any) -> Partnership:
+    """Change a partnership's name, players or club; its players may not be another partnership's."""
+    for field, value in changes.items():
+        setattr(partnership, field, value)
+    if partnership.player_two_id is not None and partnership.player_two_id == partnership.player_one_id:
+        raise SetupError("player_two", "the partners must be two different players")
+    other = _existing_partnership(partnership.player_one, partnership.player_two, exclude=partnership.pk)
+    if other is not None:
+        raise SetupError("player_one", already_partners(other))
+    partnership.save()
+    return partnership
+
+
+def _existing_partnership(player_one: Player, player_two: Player | None,
+                          exclude: int | None = None) -> Partnership | None:
+    found = partnerships_of(player_one, player_two).select_related("player_one", "player_two")
+    if exclude is not None:
+        found = found.exclude(pk=exclude)
+    return found.order_by("id").first()
 
 
 def new_partnership(*, club: Club, player_one: Player, player_two: Player | None = None,
@@ -455,7 +499,7 @@ def new_partnership(*, club: Club, player_one: Player, player_two: Player | None
     name = (name or "").strip()
     if len(name) > PARTNERSHIP_NAME_MAX:
         raise SetupError("name", f"a partnership's name has at most {PARTNERSHIP_NAME_MAX} characters")
-    existing = _same_players(player_one, player_two).filter(_of_club(club)).order_by("id").first()
+    existing = _existing_partnership(player_one, player_two)  # the same players are one partnership, anywhere
     if existing is not None:
         raise SetupError("player_one", f"these players are already the partnership {existing.display_name}",
                          clash=existing)

@@ -4,13 +4,24 @@ seeds and groups, and teams. Forms check the shape of the input; ``league.entrie
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
 from django.db.models import Q
 
 from league.entries import SetupError, check_competition
-from league.models import Club, Competition, Entry, Partnership, Player, Team, default_tiebreaks
+from league.models import (
+    Club,
+    Competition,
+    Entry,
+    Partnership,
+    Player,
+    Team,
+    default_tiebreaks,
+    match_format_words,
+    team_mode_words,
+)
 from league.standings import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
@@ -81,7 +92,7 @@ class CompetitionForm(forms.ModelForm):
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
             "advance_per_group": "Go through from each group", "third_place_match": "Play a third-place match",
-            "match_games": "N (games)", "result_level": "Results kept", "points_win": "Points for a win",
+            "match_games": "Games in a match", "result_level": "Results kept", "points_win": "Points for a win",
             "points_draw": "Points for a draw", "points_loss": "Points for a loss", "bye_policy": "A bye counts as",
             "team_tables": "Tables a team match", "team_mode": "A team match is won by",
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
@@ -112,11 +123,32 @@ class CompetitionForm(forms.ModelForm):
         self.fields["tiebreaks"].widget.slots = _slots(chosen)
         self.fields["tiebreaks"].initial = chosen
         self._chosen = chosen
+        self._say_the_numbers()
         score = self.instance.bye_score if self.instance.pk else {}
         for key in BYE_SCORE_KEYS:
             help_text = "Left blank: the games a match needs." if key == "bullseyes_for" else "Left blank: 0."
             self.fields[f"bye_{key}"] = forms.IntegerField(label=BYE_LABELS[key], required=False, min_value=0,
                                                            initial=score.get(key), help_text=help_text)
+
+    def _number(self, name: str) -> int | str:
+        """The form's value of a number field as shown now (typed, stored or the default); "N" if not a number."""
+        if self.is_bound:
+            text = str(self.data.get(self.add_prefix(name), "")).strip()
+        else:
+            text = str(self.initial.get(name, getattr(self.instance, name)))
+        return int(text) if text.isdigit() else "N"
+
+    def _say_the_numbers(self) -> None:
+        """Choices with this competition's numbers ("Best of 3 games"); competition_form.js keeps them in step
+        as the numbers are changed, from the wording in ``data-words`` (the one and the many)."""
+        games, target, per_table = (self._number(name) for name in ("match_games", "team_target",
+                                                                       "team_games_per_table"))
+        formats = self.fields["match_format"]
+        formats.choices = [(value, match_format_words(value, games)) for value, _ in formats.choices]
+        formats.widget.attrs["data-words"] = json.dumps(
+            {value: [match_format_words(value, 1), match_format_words(value, "{n}")] for value, _ in formats.choices})
+        modes = self.fields["team_mode"]
+        modes.choices = [(value, team_mode_words(value, target, per_table)) for value, _ in modes.choices]
 
     # --- what the template draws
     def tiebreak_slots(self) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
 
@@ -71,6 +72,11 @@ class Partnership(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(player_one=models.F("player_two")), name="partners_differ"),
+            # the same two players are one partnership, in either order and whatever its name
+            models.UniqueConstraint(Least("player_one", "player_two"), Greatest("player_one", "player_two"),
+                                    condition=Q(player_two__isnull=False), name="unique_partners"),
+            models.UniqueConstraint(fields=["player_one"], condition=Q(player_two__isnull=True),
+                                    name="unique_single_partner"),
         ]
 
     @property
@@ -99,9 +105,29 @@ def default_tiebreaks() -> list[str]:
     return ["wins", "bullseye_difference", "chalk_difference"]
 
 
+PLAYER_CHOICES = [(2, "2 players (All Twos)"), (4, "4 players")]
+
+
+def match_format_words(match_format: str, games: int | str) -> str:
+    """A match format in words with its number of games: "Best of 3 games", "First to 1 game", "A single
+    game". Where the number is not known (a choice's label) ``games`` names the field that holds it."""
+    if match_format == "single":
+        return "A single game"
+    plural = "" if games == 1 else "s"
+    return f"{'Best of' if match_format == 'best_of' else 'First to'} {games} game{plural}"
+
+
+def team_mode_words(team_mode: str, target: int | str, games_per_table: int | str) -> str:
+    """How a team match is won, in words: "First team to 22 bullseyes", "Most bullseyes after 3 games a
+    table" (a choice's label names the fields instead)."""
+    if team_mode == "race":
+        return f"First team to {target} bullseyes"
+    return f"Most bullseyes after {games_per_table} game{'' if games_per_table == 1 else 's'} a table"
+
+
 class Competition(models.Model):
     SINGLE, BEST_OF, FIRST_TO = "single", "best_of", "first_to"
-    MATCH_FORMATS = [(SINGLE, "A single game"), (BEST_OF, "Best of N games"), (FIRST_TO, "First to N games")]
+    MATCH_FORMATS = [(value, match_format_words(value, "match_games")) for value in (SINGLE, BEST_OF, FIRST_TO)]
     ROUND_ROBIN, DOUBLE_ROUND_ROBIN, SWISS, KNOCKOUT, GROUPS_KNOCKOUT, MANUAL = (
         "round_robin", "double_round_robin", "swiss", "knockout", "groups_knockout", "manual")
     SYSTEMS = [(ROUND_ROBIN, "Round robin"), (DOUBLE_ROUND_ROBIN, "Double round robin"), (SWISS, "Swiss"),
@@ -114,13 +140,14 @@ class Competition(models.Model):
     BYE_FIXED, BYE_AVERAGE = "fixed", "average"
     BYE_POLICIES = [(BYE_FIXED, "A win with set scores"), (BYE_AVERAGE, "The pair's averages from its other matches")]
     TEAM_RACE, TEAM_FIXED = "race", "fixed"
-    TEAM_MODES = [(TEAM_RACE, "First team to N bullseyes"), (TEAM_FIXED, "Most bullseyes after N games a table")]
+    TEAM_MODES = [(value, team_mode_words(value, "team_target", "team_games_per_table"))
+                  for value in (TEAM_RACE, TEAM_FIXED)]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="competitions")
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160)
     season = models.CharField(max_length=60, blank=True)
-    players = models.PositiveSmallIntegerField(choices=[(2, "2 players (All Twos)"), (4, "4 players")], default=4)
+    players = models.PositiveSmallIntegerField(choices=PLAYER_CHOICES, default=4)
     ruleset = models.JSONField(default=dict, blank=True, validators=[validate_ruleset])
     match_format = models.CharField(max_length=10, choices=MATCH_FORMATS, default=SINGLE)
     match_games = models.PositiveSmallIntegerField(default=1)
@@ -167,10 +194,12 @@ class Competition(models.Model):
     @property
     def format_label(self) -> str:
         """The match format in words: "A single game", "Best of 3 games", "First to 2 games"."""
-        if self.match_format == self.SINGLE:
-            return "A single game"
-        plural = "s" if self.match_games != 1 else ""
-        return f"{'Best of' if self.match_format == self.BEST_OF else 'First to'} {self.match_games} game{plural}"
+        return match_format_words(self.match_format, self.match_games)
+
+    @property
+    def team_mode_label(self) -> str:
+        """How a team match is won, in words: "First team to 22 bullseyes"."""
+        return team_mode_words(self.team_mode, self.team_target, self.team_games_per_table)
 
     def games_to_win(self) -> int:
         """Games a side needs to win a match under the match format."""
@@ -182,7 +211,8 @@ class Competition(models.Model):
 
     def clean(self) -> None:
         if self.match_format == self.BEST_OF and self.match_games % 2 == 0:
-            raise ValidationError({"match_games": "best of N needs an odd N (3, 5, 7, …)"})
+            raise ValidationError({"match_games": f"best of {self.match_games} games has no majority: a best-of "
+                                                  "match needs an odd number of games (3, 5, 7, …)"})
         if not isinstance(self.tiebreaks, list) or not all(isinstance(key, str) for key in self.tiebreaks):
             raise ValidationError({"tiebreaks": "must be a list of metric names"})
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 
-from games.models import Match, TeamMatch
+from games.models import Match, TeamMatch, table_label
 from league.models import Bye, Competition, Entry, Round
 from league.permissions import published_round_filter
 from league.rounds import (
@@ -117,6 +117,10 @@ class Fixture:
     side_a_id: int
     side_b_id: int
     obj: Any = None
+
+    @property
+    def table_label(self) -> str:
+        return table_label(self.table)
 
     @property
     def played(self) -> bool:

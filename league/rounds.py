@@ -55,8 +55,10 @@ from django.utils import timezone
 
 from games.models import HAND_LEVEL, Game, Hand, Match, TeamMatch
 from league import dispatch
+from league.entries import create_partnership, set_published
 from league.models import Bye, Competition, Entry, Partnership, PlayerRating, Round
 from league.pairing import PairingError
+from league.services import refresh_standings_after_commit
 
 logger = logging.getLogger(__name__)
 
@@ -990,12 +992,8 @@ def _side_partnership(field_: Field, units: tuple[str, ...]) -> Partnership:
 def partnership_of(one, two) -> Partnership:
     """The partnership of these two players: an existing one (either order) or a new one, with their club
     when they share one."""
-    found = (Partnership.objects.filter(Q(player_one=one, player_two=two) | Q(player_one=two, player_two=one))
-             .select_related("player_one", "player_two").order_by("id").first())
-    if found is not None:
-        return found
     club = one.home_club if one.home_club_id and one.home_club_id == two.home_club_id else None
-    return Partnership.objects.create(player_one=one, player_two=two, club=club)
+    return create_partnership(club=club, player_one=one, player_two=two)
 
 
 def _create_match(competition: Competition, round_: Round, side_a: Partnership, side_b: Partnership, *,
@@ -1473,8 +1471,10 @@ def _check_individual(field_: Field, round_: Round, matches: list[dict], byes: l
 
 
 # ----------------------------------------------------------------------------- publishing
-def publish_round(round_: Round, user=None) -> Round:
-    """Publish a draft round: its pairings become public and its matches can be played."""
+def publish_round(round_: Round, user=None, *, with_competition: bool = False) -> Round:
+    """Publish a draft round: its pairings become public (once the competition is: ``with_competition``
+    publishes it too) and its matches can be played. Its byes count in the standings from now on, so they
+    are refreshed."""
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         if round_.is_published:
@@ -1487,9 +1487,20 @@ def publish_round(round_: Round, user=None) -> Round:
             raise RoundError("round", f"{round_} has no pairings to publish")
         round_.status, round_.published_at = Round.PUBLISHED, timezone.now()
         round_.save(update_fields=["status", "published_at"])
+        if with_competition and not round_.competition.published:
+            set_published(competition=round_.competition, published=True)
         _round_visibility_changed(round_)
     logger.info("%s published %s", user, round_)
     return round_
+
+
+def published_message(round_: Round) -> str:
+    """What the organiser is told after publishing: whether visitors can see the round yet."""
+    competition = round_.competition
+    if competition.published:
+        return f"{round_} is published: its pairings are public."
+    return (f"{round_} is published, but {competition.name} is still a draft: visitors cannot see the round "
+            "until the competition is published.")
 
 
 def unpublish_round(round_: Round, user=None) -> Round:
@@ -1514,7 +1525,6 @@ def _round_visibility_changed(round_: Round) -> None:
     """The standings and the ratings count a round's byes and results only while it is published: refresh
     them once the change commits."""
     from league.ratings import rebuild_ratings_after_commit
-    from league.services import refresh_standings_after_commit
 
     refresh_standings_after_commit(round_.competition_id)
     rebuild_ratings_after_commit()
@@ -1528,6 +1538,7 @@ def next_round_number(competition: Competition) -> int:
 __all__ = [
     "Draft", "Field", "Plan", "RoundError", "Slot", "check_round", "edit_pairing", "is_active", "load_field",
     "move_to_bye", "next_round_number", "pair_byes", "partnership_of", "plan_round", "publish_round",
+    "published_message",
     "request_pairing", "results_entered", "round_slots", "run_pairing", "swap_pairings", "swap_slots",
     "swap_with_bye", "unpublish_round",
 ]

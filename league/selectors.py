@@ -14,7 +14,7 @@ from django.db.models import Prefetch, QuerySet
 
 from games.models import SIDE_A, SIDE_B, Game, Hand, Match
 from games.selectors import competition_matches
-from league.models import Club, Competition, Round, StandingRow
+from league.models import Bye, Club, Competition, Round, StandingRow
 from league.permissions import visible_competitions
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
@@ -37,8 +37,8 @@ def card_label(text: str | None) -> str:
 
 
 def seat_names(match: Match, players: int) -> list[str]:
-    """Who sits where: side A holds seats 0 and 2 (its first and second player), side B seats 1 and 3;
-    in a 2-player match seat 0 is side A's player and seat 1 side B's."""
+    """Who sits where, by seat index: side A holds indexes 0 and 2 (seats 1 and 3: its first and second player),
+    side B indexes 1 and 3 (seats 2 and 4); in a 2-player match seat 1 is side A's player and seat 2 side B's."""
     a, b = match.side_a, match.side_b
     if players == 2:
         return [a.player_one.name, b.player_one.name]
@@ -48,7 +48,7 @@ def seat_names(match: Match, players: int) -> list[str]:
 
 def dealer_label(names: list[str], seat: int) -> str:
     side = "A" if seat % 2 == 0 else "B"
-    name = names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat}"
+    name = names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
     return f"{name} ({side})"
 
 
@@ -73,6 +73,7 @@ def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition |
 class RoundOfMatches:
     round: Round | None
     matches: list[Match]
+    byes: list[Bye] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -82,6 +83,8 @@ class RoundOfMatches:
 def fixtures_by_round(competition: Competition, *, include_drafts: bool = False) -> list[RoundOfMatches]:
     """The competition's matches grouped by round, in round order (matches without a round last); the matches
     of draft rounds only for the organisers (``include_drafts``)."""
+    from league.round_selectors import BYE_RELATED
+
     groups: dict[int | None, RoundOfMatches] = {}
     matches = competition_matches(competition, include_drafts=include_drafts).select_related(
         "side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")  # players' links
@@ -90,6 +93,11 @@ def fixtures_by_round(competition: Competition, *, include_drafts: bool = False)
         if key not in groups:
             groups[key] = RoundOfMatches(match.round, [])
         groups[key].matches.append(match)
+    byes = Bye.objects.filter(round__competition=competition).select_related("round", *BYE_RELATED).order_by("id")
+    if not include_drafts:
+        byes = byes.filter(round__status=Round.PUBLISHED)
+    for bye in byes:  # a bye shows as soon as its round is published
+        groups.setdefault(bye.round_id, RoundOfMatches(bye.round, [])).byes.append(bye)
     return sorted(groups.values(), key=lambda g: (g.round is None, g.round.number if g.round else 0))
 
 

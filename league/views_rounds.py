@@ -71,9 +71,9 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
         if round_ is None:
             messages.error(request, f"Round {number} has not been paired yet.")
             return back
-        if action == "publish":
-            rounds.publish_round(round_, user)
-            messages.success(request, f"{round_} is published: its pairings are public.")
+        if action in ("publish", "publish_both"):
+            round_ = rounds.publish_round(round_, user, with_competition=action == "publish_both")
+            messages.success(request, rounds.published_message(round_))
         elif action == "unpublish":
             rounds.unpublish_round(round_, user)
             messages.success(request, f"{round_} is a draft again: only organisers see it.")
@@ -95,7 +95,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             sides = Partnership.objects.in_bulk([form.cleaned_data["side_a"], form.cleaned_data["side_b"]])
             _warned(request, rounds.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
                                                  side_b=sides[form.cleaned_data["side_b"]], user=user),
-                    f"Table {match.table} changed.")
+                    f"{match.table_label or 'The match'} changed.")
         elif action == "sit_out":
             form = MatchForm(request.POST)
             if not form.is_valid():

@@ -164,7 +164,7 @@ def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
             return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
                                player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "")
     except setup.SetupError as error:
-        add_setup_error(form, error)
+        add_setup_error(form, error, {"name": "pair_name"})
         return None
 
 

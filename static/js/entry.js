@@ -1,8 +1,9 @@
-// The entry page's small helpers: the card picker (rank then suit, or suit then rank, into the kick field
+// The entry page's small helpers: the card picker (rank then suit, or suit then rank, into the card field
 // being filled), a confirm on Undo, and one submission per tap. The page works without it.
 (function () {
   "use strict";
   var CARD = /^(10|[2-9TJQKA])?([CDHS])?$/;
+  var KICK = /^(kick|run_kick_\d+)$/; // the first kick, then the kick of each run of the pack
 
   function parse(value) {
     var m = CARD.exec((value || "").toUpperCase().replace(/\s+/g, "").replace(/^T/, "10"));
@@ -13,22 +14,60 @@
     return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
   }
 
+  // The picker fills one field at a time, its "target". A whole card tapped (its rank and its suit, in either
+  // order) moves the target on to the next kick still to fill; a tap of only a rank or a suit corrects that part
+  // of the card and stays, so the other part can follow. Choosing "Run the pack" moves on from a kick already
+  // given to the run's kick; choosing another beg hides the runs' kicks and brings the picker back to the kick.
   function setupPicker(form) {
     var picker = form.querySelector("[data-picker]");
     if (!picker) return;
     picker.hidden = false;
     var inputs = Array.prototype.slice.call(form.querySelectorAll("input.card-input"));
     var label = picker.querySelector("[data-picker-target]");
-    var target = form.querySelector("input[name=kick]") || inputs[0];
+    var given = picker.querySelector("[data-picker-kicks]");
+    var first = form.querySelector("input[name=kick]") || inputs[0];
+    var target = null;
+    var tapped = {}; // the parts of a card tapped since the target was chosen
 
     function labelOf(input) {
       var l = form.querySelector("label[for='" + input.id + "']");
       return l ? l.textContent : input.name;
     }
 
+    function whole(input) {
+      var card = parse(input.value);
+      return !!(card.rank && card.suit);
+    }
+
+    function kicks() {
+      return inputs.filter(function (i) { return KICK.test(i.name) && visible(i); });
+    }
+
+    // the first kick showing after ``after`` (or the first of all) that is not yet a whole card
+    function openKick(after) {
+      var list = kicks();
+      var from = after ? list.indexOf(after) + 1 : 0;
+      if (after && !from) return null;
+      for (var n = from; n < list.length; n++) {
+        if (!whole(list[n])) return list[n];
+      }
+      return null;
+    }
+
+    function choose(input) {
+      target = input;
+      tapped = {};
+      show();
+    }
+
     function show() {
       inputs.forEach(function (i) { i.classList.toggle("picking", i === target); });
       if (label && target) label.textContent = labelOf(target);
+      if (given) {
+        // the kicks so far, in order: a run's kick field may be below the fold while the picker is in view
+        var list = kicks().filter(function (i) { return i.value; }).map(function (i) { return i.value.toUpperCase(); });
+        given.textContent = list.length ? "Kicks: " + list.join(" \u2192 ") : "";
+      }
       var card = parse(target ? target.value : "");
       picker.querySelectorAll("[data-rank]").forEach(function (b) {
         b.classList.toggle("on", b.getAttribute("data-rank") === card.rank);
@@ -38,35 +77,43 @@
       });
     }
 
-    function advance() {
-      // after a whole card, move on to the next empty kick field that is showing (a run of the pack)
-      var kicks = inputs.filter(function (i) { return /^(kick|run_kick_\d+)$/.test(i.name) && visible(i); });
-      var at = kicks.indexOf(target);
-      for (var n = at + 1; n < kicks.length; n++) {
-        if (!kicks[n].value) { target = kicks[n]; return; }
-      }
+    function put(text) {
+      target.value = text;
+      target.dispatchEvent(new Event("input", { bubbles: true }));
+      target.dispatchEvent(new Event("change", { bubbles: true }));
     }
 
     inputs.forEach(function (input) {
-      input.addEventListener("focus", function () { target = input; show(); });
+      input.addEventListener("focus", function () { if (input !== target) choose(input); });
+      input.addEventListener("click", function () { choose(input); });
       input.addEventListener("input", show);
     });
     picker.addEventListener("click", function (event) {
       var button = event.target.closest("button");
       if (!button || !target) return;
+      if (button.hasAttribute("data-picker-clear")) {
+        put("");
+        choose(target);
+        return;
+      }
       var card = parse(target.value);
-      if (button.hasAttribute("data-rank")) card.rank = button.getAttribute("data-rank");
-      if (button.hasAttribute("data-suit")) card.suit = button.getAttribute("data-suit");
-      target.value = card.rank + card.suit;
-      target.dispatchEvent(new Event("change", { bubbles: true }));
-      var complete = card.rank && card.suit;
-      show();
-      if (complete) { advance(); show(); }
+      if (button.hasAttribute("data-rank")) { card.rank = button.getAttribute("data-rank"); tapped.rank = true; }
+      if (button.hasAttribute("data-suit")) { card.suit = button.getAttribute("data-suit"); tapped.suit = true; }
+      put(card.rank + card.suit);
+      if (tapped.rank && tapped.suit) {
+        var next = KICK.test(target.name) ? openKick(target) : null;
+        choose(next || target);
+      } else {
+        show();
+      }
     });
     form.addEventListener("change", function (event) {
-      if (event.target.name === "beg") { show(); }
+      if (event.target.name !== "beg") return;
+      if (!visible(target)) choose(openKick(null) || first);
+      else if (KICK.test(target.name) && whole(target)) choose(openKick(target) || target);
+      else show();
     });
-    show();
+    choose(openKick(null) || first);
   }
 
   function setupOnce(form) {

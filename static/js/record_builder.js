@@ -25,7 +25,7 @@
   for (var i = 0; i < players; i++) dealOrder.push((eldest + i) % players);
 
   function seatName(seat) {
-    var name = seatNames[seat] || "Seat " + seat;
+    var name = seatNames[seat] || "Seat " + (seat + 1);
     return name + " (" + (seat % 2 === 0 ? "A" : "B") + ")";
   }
   function label(card) { return (card[0] === "T" ? "10" : card[0]) + SYMBOL[card[1]]; }

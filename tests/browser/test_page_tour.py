@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from games import services, team_services
-from games.models import Match
+from games.models import Hand, Match
 from league import rounds
 from league.models import Competition, Entry, Partnership, Player, Round, Team
 from league.ratings import rebuild_ratings
@@ -23,7 +23,7 @@ from tests.web.factories import make_club, make_organiser, make_user
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pw-for-tests-1"
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # long names on purpose: the pages must wrap them on a phone, not widen
 PAIRS = {
     "Lions": ("Marcia Baptiste-Ramkissoon", "Dexter Ali"),
@@ -93,9 +93,23 @@ def build_league() -> dict:
                                          strict=True):
         services.record_match_totals(table, games_a=games_a, games_b=games_b, author_label="tour")
 
+    # a league kept hand by hand, its table named as some clubs name it ("Table 1"): two hands, one a renege
+    weekly = competition(club, "Tuesday Hand League", "tuesday", tiebreaks=[
+        "bullseyes_for", "bullseyes_against", "hang_jacks_for", "hang_jacks_against", "chalk_difference"])
+    for name in ("Jaguars", "Hawks"):
+        Entry.objects.create(competition=weekly, partnership=pairs[name])
+    hands = services.create_match(competition=weekly, side_a=pairs["Jaguars"], side_b=pairs["Hawks"], table="Table 1")
+    services.enter_hand(match=hands, number=1, mode=Hand.CHALK, author_label="tour", entry={
+        "kicks": ["5C", "9H"], "beg": "run", "high": {"team": 0}, "low": {"team": 1}, "jack": {"team": 0},
+        "game": {"team": 1}})
+    services.enter_hand(match=hands, number=2, mode=Hand.CHALK, author_label="tour", entry={
+        "kicks": ["4D"], "beg": "stand", "high": {"team": 1}, "low": {"team": 1}, "game": {"team": 0},
+        "penalty": {"kind": "renege", "team": 0, "trump_honour": False}})
+
     rebuild_ratings()
     return {"club": club, "organiser": organiser, "swiss": swiss, "knockout": knockout, "teams": teams,
-            "team_match": team_match, "sheet": matches[0], "player": pairs["Lions"].player_one}
+            "team_match": team_match, "sheet": matches[0], "player": pairs["Lions"].player_one,
+            "weekly": weekly, "hands": hands}
 
 
 def tour(league: dict) -> dict[str, str]:
@@ -120,17 +134,34 @@ def tour(league: dict) -> dict[str, str]:
         "player": reverse("player", args=[league["player"].pk]),
         "sheet": reverse("match_sheet", args=[league["sheet"].pk]),
         "print": reverse("match_print", args=[league["sheet"].pk]),
+        "hand-league": reverse("competition", args=of(league["weekly"])),
+        "hand-standings": reverse("competition_standings", args=of(league["weekly"])),
+        "hand-sheet": reverse("match_sheet", args=[league["hands"].pk]),
+        "hand-print": reverse("match_print", args=[league["hands"].pk]),
     }
 
 
 def organiser_tour(league: dict) -> dict[str, str]:
     club, swiss = league["club"], league["swiss"]
+    hand = Hand.objects.get(game__match=league["hands"], number=2)
     return {
         "org-club": reverse("club", args=[club.slug]),
         "org-competition": reverse("competition", args=[club.slug, swiss.slug]),
         "org-round-manage": reverse("round_manage", args=[club.slug, swiss.slug, 2]),
         "org-entries": reverse("competition_entries", args=[club.slug, swiss.slug]),
         "org-teams": reverse("competition", args=[club.slug, league["teams"].slug]),
+        "org-setup": reverse("competition_edit", args=[club.slug, swiss.slug]),
+        "org-new-competition": reverse("competition_create", args=[club.slug]),
+        "org-import": reverse("club_import", args=[club.slug]),
+        "org-match-manage": reverse("match_manage", args=[league["sheet"].pk]),
+        "org-forfeit": reverse("match_forfeit", args=[league["sheet"].pk]),
+        "org-game-results": reverse("match_game_results", args=[league["sheet"].pk]),
+        "org-totals": reverse("match_match_totals", args=[league["sheet"].pk]),
+        "org-team-match-new": reverse("team_match_new", args=[club.slug, league["teams"].slug]),
+        "org-team-totals": reverse("team_match_totals", args=[league["team_match"].pk]),
+        "org-enter": reverse("match_enter", args=[league["hands"].pk]),
+        "org-enter-record": reverse("match_enter_record", args=[league["hands"].pk]),
+        "org-hand-edit": reverse("match_hand_edit", args=[league["hands"].pk, hand.pk]),
     }
 
 
@@ -195,3 +226,45 @@ def test_every_page_opens_and_fits_the_screen(live_server, browser, shots, viewp
             assert response.status == 200, (competition_, link, response.status)
     context.close()
     assert not [problem for problem in problems if problem], problems
+
+
+STANDINGS_GEOMETRY = """() => {
+  const wrap = document.querySelector("table.standings").closest(".table-wrap");
+  const box = element => element.getBoundingClientRect();
+  const row = document.querySelector("table.standings tbody tr");
+  const last = document.querySelector("table.standings thead th:last-child");
+  return {scrollWidth: wrap.scrollWidth, clientWidth: wrap.clientWidth, wrapLeft: box(wrap).left,
+          wrapRight: box(wrap).right, rankLeft: box(row.querySelector(".rank")).left,
+          rankRight: box(row.querySelector(".rank")).right, nameLeft: box(row.querySelector("th.name")).left,
+          lastRight: box(last).right, screen: window.innerWidth};
+}"""
+
+
+def test_point18_the_standings_show_every_column_at_1280_and_scroll_beside_fixed_names_on_a_phone(
+        live_server, browser, shots):
+    league = build_league()
+    club = league["club"]
+    pages = {name: live_server.url + reverse("competition_standings", args=[club.slug, league[name].slug])
+             for name in ("swiss", "weekly")}
+
+    desk = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    for name, url in pages.items():
+        desk.goto(url)
+        at = desk.evaluate(STANDINGS_GEOMETRY)
+        assert at["scrollWidth"] <= at["clientWidth"] + 1, (name, at)  # nothing hidden beyond the right edge
+        assert at["lastRight"] <= at["screen"], (name, at)
+    desk.context.close()
+
+    phone = browser.new_context(viewport=VIEWPORTS["phone"], is_mobile=True, has_touch=True).new_page()
+    phone.goto(pages["weekly"])
+    before = phone.evaluate(STANDINGS_GEOMETRY)
+    assert before["scrollWidth"] > before["clientWidth"], before  # the figures scroll…
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # …inside their box, not the page
+    phone.eval_on_selector("table.standings", "t => { const w = t.closest('.table-wrap'); "
+                                              "w.scrollLeft = w.scrollWidth; }")
+    after = phone.evaluate(STANDINGS_GEOMETRY)
+    phone.screenshot(path=str(shots / "phone-standings-scrolled.png"), full_page=True)
+    assert abs(after["rankLeft"] - after["wrapLeft"]) <= 1, after  # the place and the name stay put…
+    assert abs(after["nameLeft"] - after["rankRight"]) <= 1 and after["nameLeft"] == before["nameLeft"], after
+    assert after["lastRight"] <= after["wrapRight"] + 1, after  # …while the last column comes into view
+    phone.context.close()

@@ -95,8 +95,9 @@ def test_organiser_runs_a_swiss_event(live_server, browser, shots):
     page.select_option("#id_system", label="Swiss")
     page.fill("#id_planned_rounds", "3")
     page.select_option("#id_players", label="4 players")
-    page.select_option("#id_match_format", label="Best of N games")
+    page.select_option("#id_match_format", value="best_of")
     page.fill("#id_match_games", "3")
+    assert page.eval_on_selector("#id_match_format", "s => s.selectedOptions[0].textContent") == "Best of 3 games"
     page.select_option("#id_result_level", label="Match totals only")
     page.select_option("#id_tiebreaks_1", label="Won")
     page.select_option("#id_tiebreaks_2", label="Buchholz")

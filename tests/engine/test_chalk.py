@@ -261,7 +261,7 @@ def test_r26_exposed_card_scores_nothing():
     result = score_chalk(chalk(penalty={"kind": "exposed_card", "seat": 3, "card": "KD"}))
     assert result["points"] == [3, 1]
     assert result["penalty"]["kind"] == "exposed_card"
-    assert "an opponent (team 0) may call it" in result["penalty"]["explanation"]
+    assert "an opponent (side A) may call it" in result["penalty"]["explanation"]
 
 
 def test_r27_misdeal_entry_gives_the_opponents_one_and_the_same_dealer_deals_again():
@@ -289,7 +289,7 @@ def test_r27_misdeal_point_can_win_the_game():
     (chalk(tricks=[]), "tricks", "unknown field (fields are players, dealer"),
     (chalk(players=3), "players", "must be 2 or 4, got 3"),
     (chalk(players=True), "players", "must be 2 or 4, got True"),
-    (chalk(dealer=4), "dealer", "must be a seat from 0 to 3, got 4"),
+    (chalk(dealer=4), "dealer", "must be a seat index from 0 to 3 (seat 1 to seat 4), got 4"),
     (chalk(ruleset={"targte": 7}), "ruleset.targte", "unknown variant key"),
     (chalk(ruleset={"target": 0}), "ruleset.target", "must be a whole number from 1 to 1000, got 0"),
     (chalk(score_before=[1]), "score_before", "must be two whole numbers of 0 or more, got [1]"),
@@ -297,11 +297,11 @@ def test_r27_misdeal_point_can_win_the_game():
     (chalk(kicks="5S"), "kicks", "must be a list of cards, got str"),
     (chalk(beg="pass"), "beg", "must be one of stand, give, run, got 'pass'"),
     (chalk(high=[0]), "high", "must be an object with team, card, or null, got list"),
-    (chalk(high={"team": 2}), "high.team", "must be team 0 or 1, got 2"),
-    (chalk(low={"team": True}), "low.team", "must be team 0 or 1, got True"),
+    (chalk(high={"team": 2}), "high.team", "must be 0 (side A) or 1 (side B), got 2"),
+    (chalk(low={"team": True}), "low.team", "must be 0 (side A) or 1 (side B), got True"),
     (chalk(high={"team": 0, "rank": "A"}), "high.rank", "unknown field (fields are team, card)"),
     (chalk(jack={"team": 0, "hang": "yes"}), "jack.hang", "must be true (Hang Jack, R21) or false (Jack, R20)"),
-    (chalk(game={"counts": [40, 20]}), "game.team", "missing: 0 or 1, or null for a tie (R22)"),
+    (chalk(game={"counts": [40, 20]}), "game.team", "missing: 0 (side A) or 1 (side B), or null for a tie (R22)"),
     (chalk(game={"team": 0, "counts": [40]}), "game.counts", "must be two whole numbers of 0 or more"),
     (chalk(penalty={"kind": "revoke"}), "penalty.kind", "must be one of renege, exposed_card, misdeal"),
 ])
@@ -326,8 +326,9 @@ def test_r21_hang_jack_is_the_jack_object_not_a_second_field(key):
 
 
 def test_r24_score_before_must_be_below_the_target():
-    rejects(chalk(score_before=[14, 0]), "score_before[0]", "14 has already reached the target 14")
-    rejects(chalk(ruleset={"target": 7}, score_before=[3, 7]), "score_before[1]", "7 has already reached the target 7")
+    rejects(chalk(score_before=[14, 0]), "score_before[0]", "side A has 14, already the target 14: that game is over")
+    rejects(chalk(ruleset={"target": 7}, score_before=[3, 7]), "score_before[1]",
+            "side B has 7, already the target 7: that game is over")
 
 
 # --------------------------------------------------------------------------- kicks and the beg (R5–R12)
@@ -377,26 +378,26 @@ def test_r7_beg_is_required_after_a_kick_that_does_not_win():
 
 def test_r23_nothing_follows_a_kick_that_wins():
     won = chalk(score_before=[13, 0], kicks=["AS"])
-    rejects(won, "beg", "must be absent: the kick AS took team 0 to the target before any card was played (R23)")
-    rejects({**won, "beg": None}, "high", "must be absent: the kick AS took team 0 to the target")
-    rejects({**won, "beg": None, "kicks": ["AS", "7D"]}, "kicks[1]", "the kick AS took team 0 to the target")
+    rejects(won, "beg", "must be absent: the kick AS took side A to the target before any card was played (R23)")
+    rejects({**won, "beg": None}, "high", "must be absent: the kick AS took side A to the target")
+    rejects({**won, "beg": None, "kicks": ["AS", "7D"]}, "kicks[1]", "the kick AS took side A to the target")
 
 
 def test_r23_nothing_follows_a_run_kick_that_wins():
     rejects(chalk(score_before=[12, 0], kicks=["5S", "6S", "7D"], beg="run", **NO_PLAY), "kicks[2]",
-            "the kick 6S took team 0 to the target before any card was played (R23)")
+            "the kick 6S took side A to the target before any card was played (R23)")
 
 
 def test_r23_nothing_follows_a_beg_point_that_wins():
     rejects(chalk(score_before=[0, 13], beg="give"), "high",
-            "must be absent: the beg point took team 1 to the target before any card was played (R23)")
+            "must be absent: the beg point took side B to the target before any card was played (R23)")
     rejects(chalk(score_before=[0, 13], beg="give", **NO_PLAY, penalty=renege(1)), "penalty",
-            "must be absent: a renege happens in play, and the beg point took team 1 to the target")
+            "must be absent: a renege happens in play, and the beg point took side B to the target")
 
 
 def test_r8_give_one_to_win_off_forbids_the_winning_point():
     rejects(chalk(ruleset={"give_one_to_win": False}, score_before=[0, 13], beg="give"), "beg",
-            "the dealer may not give one: the point would take the eldest's team to the target and "
+            "the dealer may not give one: the point would take the eldest's side to the target and "
             "give_one_to_win is off")
 
 
@@ -488,9 +489,9 @@ def test_r20_jack_as_high_or_low_names_its_holder():
     assert score_chalk(chalk(high={"team": 0, "card": "JS"}))["jack"]["team"] == 0
     assert score_chalk(chalk(high={"team": 0, "card": "JS"}, jack={"team": 1, "hang": True}))["points"] == [2, 4]
     rejects(chalk(high={"team": 0, "card": "JS"}, jack={"team": 1}), "jack.team",
-            "JS was dealt to team 0 (it was High), so only team 0 can score Jack (R20)")
+            "JS was dealt to side A (it was High), so only side A can score Jack (R20)")
     rejects(chalk(low={"team": 1, "card": "JS"}, jack={"team": 1, "hang": True}), "jack.team",
-            "JS was dealt to team 1 (it was Low), so only team 0 can hang it (R21)")
+            "JS was dealt to side B (it was Low), so only side A can hang it (R21)")
 
 
 def test_r20_jack_in_play_scores_for_someone():
@@ -504,15 +505,15 @@ def test_r22_game_is_required_after_play():
 
 def test_r22_game_goes_to_the_higher_count():
     rejects(chalk(game={"team": 0, "counts": [20, 30]}), "game.team",
-            "team 1 counted more (20 to 30), so team 1 has Game (R22)")
-    rejects(chalk(game={"team": None, "counts": [31, 30]}), "game.team", "team 0 counted more (31 to 30)")
+            "side B counted more (20 to 30), so side B has Game (R22)")
+    rejects(chalk(game={"team": None, "counts": [31, 30]}), "game.team", "side A counted more (31 to 30)")
 
 
 def test_r22_equal_counts_are_a_tie():
     rejects(chalk(game={"team": 1, "counts": [25, 25]}), "game.team",
             "the counts are equal (25 each): nobody scores Game (R22, game_tie none)")
     rejects(chalk(ruleset={"game_tie": "non_dealer"}, game={"team": 0, "counts": [25, 25]}), "game.team",
-            "the counts are equal (25 each): team 1, the non-dealer's, scores it (R22, game_tie non_dealer)")
+            "the counts are equal (25 each): side B, the non-dealer's, scores it (R22, game_tie non_dealer)")
 
 
 def test_r22_counts_cannot_exceed_the_cards_in_play():
@@ -550,7 +551,7 @@ def test_r27_misdeal_entry_holds_only_the_misdeal():
     rejects({"players": 4, "dealer": 0, "game": {"team": 0}, "penalty": {"kind": "misdeal"}}, "game",
             "must be absent: a misdeal")
     rejects({"players": 4, "dealer": 0, "penalty": {"kind": "misdeal", "dealer": 1}}, "penalty.dealer",
-            "the hand's dealer is seat 0, not 1")
+            "the hand's dealer is seat 1 (index 0), not 1")
 
 
 # --------------------------------------------------------------------------- the engine and the chalk agree

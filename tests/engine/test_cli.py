@@ -102,7 +102,7 @@ DOC_RECORD = {"players": 2, "dealer": 0, "hands": [["AS", "KH", "2C", "TD", "9S"
 
 def test_illegal_play_names_the_field():
     record = {**DOC_RECORD, "plays": ["QS", "KH"]}
-    expected = "plays[1]: KH is not a legal play for seat 0: trump was led and seat 0 holds AS, 9S"
+    expected = "plays[1]: KH is not a legal play for seat 1: trump was led and seat 1 holds AS, 9S"
     with pytest.raises(EngineError, match=r"plays\[1\]"):
         score_record(record)
     done = run("score", "--jsonl", stdin=json.dumps(DOC_RECORD) + "\n" + json.dumps(record) + "\n")
@@ -188,7 +188,7 @@ def test_simulate_readable_summary_with_target_and_ruleset():
     done = run("simulate", "--games", "4", "--seed", "3", "--bots", "random,random", "--players", "2",
                "--target", "7", "--ruleset", '{"hang_jack_points": 6}')
     assert done.returncode == 0, done.stderr
-    for words in ("games     4", "hands", "seconds", "hands/s", "team 0 (random)", "team 1 (random)", "win rate",
+    for words in ("games     4", "hands", "seconds", "hands/s", "side A (random)", "side B (random)", "win rate",
                   "95% CI", "target 7"):
         assert words in done.stdout
 

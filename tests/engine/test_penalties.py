@@ -31,28 +31,28 @@ def test_r25_standard_renege_gives_opponents_one_and_bars_game():
     effect = penalty_effect(Renege(team=1, trump_honour=False))
     assert (effect.points, effect.loses_game, effect.game_barred) == ((1, 0), None, 1)
     assert (effect.redeal, effect.next_dealer, effect.setting) == (False, None, "standard")
-    assert effect.explanation == ("Team 1 reneged: team 0 scores 1 and team 1 cannot score Game this hand "
+    assert effect.explanation == ("Side B reneged: side A scores 1 and side B cannot score Game this hand "
                                   "(R25, renege_penalty standard).")
 
 
 def test_r25_standard_trump_honour_renege_loses_the_game():
     effect = penalty_effect(Renege(team=0, trump_honour=True))
     assert (effect.points, effect.loses_game, effect.game_barred) == ((0, 0), 0, None)
-    assert "holding A, K, Q, J or 10 of trumps: team 0 loses the game" in effect.explanation
+    assert "holding A, K, Q, J or 10 of trumps: side A loses the game" in effect.explanation
 
 
 @pytest.mark.parametrize("honour", [False, True])
 def test_r25_lose_game_setting_every_renege_loses(honour):
     effect = effect_under(Renege(team=1, trump_honour=honour), renege_penalty="lose_game")
     assert (effect.points, effect.loses_game, effect.game_barred) == ((0, 0), 1, None)
-    assert effect.explanation.endswith("team 1 loses the game (R25, renege_penalty lose_game).")
+    assert effect.explanation.endswith("side B loses the game (R25, renege_penalty lose_game).")
 
 
 @pytest.mark.parametrize("honour", [False, True])
 def test_r25_one_point_setting_gives_one_without_barring_game(honour):
     effect = effect_under(Renege(team=0, trump_honour=honour), renege_penalty="one_point")
     assert (effect.points, effect.loses_game, effect.game_barred) == ((0, 1), None, None)
-    assert effect.explanation.endswith("team 1 scores 1 (R25, renege_penalty one_point).")
+    assert effect.explanation.endswith("side B scores 1 (R25, renege_penalty one_point).")
 
 
 @pytest.mark.parametrize("honour", [False, True])
@@ -80,7 +80,7 @@ def test_r25_effects_under_each_setting_keep_the_rest_of_the_ruleset():
 
 
 def test_r25_renege_team_must_be_0_or_1():
-    with pytest.raises(EngineError, match=r"^team: must be 0 or 1, got 2$"):
+    with pytest.raises(EngineError, match=r"^team: must be 0 \(side A\) or 1 \(side B\), got 2$"):
         Renege(team=2)
     with pytest.raises(EngineError, match=r"^trump_honour: must be true or false"):
         Renege(team=0, trump_honour="yes")
@@ -92,14 +92,14 @@ def test_r26_exposed_card_scores_nothing_and_may_be_called_by_an_opponent():
     assert (effect.points, effect.loses_game, effect.game_barred, effect.redeal) == ((0, 0), None, None, False)
     assert effect.setting is None
     assert effect.explanation == (
-        "Seat 2 exposed AS: it stays face up, and an opponent (team 1) may call it to be played to any later "
-        "trick where it is a legal play; seat 2 must then play it. No points (R26).")
+        "Seat 3 exposed AS: it stays face up, and an opponent (side B) may call it to be played to any later "
+        "trick where it is a legal play; seat 3 must then play it. No points (R26).")
 
 
 def test_r26_exposed_card_has_one_effect_under_every_setting():
     effects = effects_under_each_setting(ExposedCard(seat=1, card=Card.parse("TD")))
     assert list(effects) == [ALL_SETTINGS]
-    assert "opponent (team 0)" in effects[ALL_SETTINGS].explanation
+    assert "opponent (side A)" in effects[ALL_SETTINGS].explanation
 
 
 def test_r26_exposed_card_needs_a_card():
@@ -111,7 +111,7 @@ def test_r26_exposed_card_needs_a_card():
 def test_r27_misdeal_same_dealer_deals_again():
     effect = penalty_effect(Misdeal(dealer=2))
     assert (effect.points, effect.redeal, effect.next_dealer) == ((0, 1), True, 2)
-    assert effect.explanation == ("Seat 2 (team 0) misdealt: team 1 scores 1 and seat 2 deals the hand again "
+    assert effect.explanation == ("Seat 3 (side A) misdealt: side B scores 1 and seat 3 deals the hand again "
                                   "(R27, misdeal redeal_same_dealer).")
 
 
@@ -131,7 +131,7 @@ def test_r27_effects_under_each_misdeal_setting():
 
 
 def test_r27_misdeal_dealer_must_be_a_seat():
-    with pytest.raises(EngineError, match=r"^dealer: must be a seat from 0 to 1, got 2$"):
+    with pytest.raises(EngineError, match=r"^dealer: must be a seat index from 0 to 1 \(seat 1 to seat 2\), got 2$"):
         Misdeal(dealer=2, players=2)
     with pytest.raises(EngineError, match=r"^players: must be 2 or 4"):
         Misdeal(dealer=0, players=3)
@@ -151,7 +151,7 @@ def test_r25_r27_effect_to_dict_is_json_ready():
         "kind": "renege", "team": 0, "trump_honour": False, "rule": "R25", "variant": "renege_penalty",
         "setting": "standard", "points": [0, 1], "loses_game": None, "game_barred": 0, "redeal": False,
         "next_dealer": None,
-        "explanation": "Team 0 reneged: team 1 scores 1 and team 0 cannot score Game this hand "
+        "explanation": "Side A reneged: side B scores 1 and side A cannot score Game this hand "
                        "(R25, renege_penalty standard).",
     }
     misdeal = penalty_effect(Misdeal(dealer=1), Ruleset(misdeal="deal_passes")).to_dict()
@@ -167,13 +167,14 @@ def test_r25_r26_r27_penalty_round_trips_through_json(penalty):
     ("renege", "penalty", 'must be an object with a "kind"'),
     ({"kind": "revoke"}, "penalty.kind", "must be one of renege, exposed_card, misdeal, got 'revoke'"),
     ({"kind": "renege", "team": 1}, "penalty.trump_honour", "missing: true when a trump lead was not trumped"),
-    ({"kind": "renege", "team": 3, "trump_honour": False}, "penalty.team", "must be 0 or 1, got 3"),
+    ({"kind": "renege", "team": 3, "trump_honour": False}, "penalty.team", "must be 0 (side A) or 1 (side B), got 3"),
     ({"kind": "renege", "team": 0, "trump_honour": 1}, "penalty.trump_honour", "must be true or false, got 1"),
     ({"kind": "renege", "team": 0, "trump_honour": False, "seat": 1}, "penalty.seat",
      "unknown field for a renege (fields are kind, team, trump_honour)"),
-    ({"kind": "exposed_card", "seat": 4, "card": "AS"}, "penalty.seat", "must be a seat from 0 to 3, got 4"),
+    ({"kind": "exposed_card", "seat": 4, "card": "AS"}, "penalty.seat",
+     "must be a seat index from 0 to 3 (seat 1 to seat 4), got 4"),
     ({"kind": "exposed_card", "seat": 0, "card": "1S"}, "penalty.card", "'1S' is not a card"),
-    ({"kind": "misdeal", "dealer": 1}, "penalty.dealer", "the hand's dealer is seat 2, not 1"),
+    ({"kind": "misdeal", "dealer": 1}, "penalty.dealer", "the hand's dealer is seat 3 (index 2), not 1"),
 ])
 def test_r25_r26_r27_penalty_from_dict_names_the_field(data, field, reason):
     with pytest.raises(RecordError) as error:

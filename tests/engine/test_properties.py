@@ -73,12 +73,12 @@ def check_turn_against_oracle(hand: HandState, rng: random.Random) -> None:
         reason = hand.why_illegal(card)
         assert (reason is None) == (card in expected), (card, reason)
         if reason is not None:
-            assert reason.startswith(f"{card} is not a legal play for seat {seat}: ")
+            assert reason.startswith(f"{card} is not a legal play for seat {seat + 1}: ")
     for other in range(hand.players):
         if other != seat and hand.hands[other]:
             stranger = rng.choice(hand.hand_of(other))
-            assert hand.why_illegal(stranger) == f"{stranger} is not in seat {seat}'s hand"
-            assert hand.why_illegal(stranger, other) == f"it is seat {seat}'s turn, not seat {other}'s"
+            assert hand.why_illegal(stranger) == f"{stranger} is not in seat {seat + 1}'s hand"
+            assert hand.why_illegal(stranger, other) == f"it is seat {seat + 1}'s turn, not seat {other + 1}'s"
     illegal = [c for c in cards if c not in expected]
     if illegal:
         before = hand.to_dict()

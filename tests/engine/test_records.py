@@ -253,15 +253,15 @@ def test_error_card_dealt_twice():
 def test_error_illegal_play_names_the_play_the_seat_and_the_reason():
     plays = RENEGE_PLAYS[:13] + ["5C"] + RENEGE_PLAYS[14:]
     assert record_error(renege_record(plays=plays)) == (
-        "plays[13]: 5C is not a legal play for seat 2: trump was led and seat 2 holds JD"
+        "plays[13]: 5C is not a legal play for seat 3: trump was led and seat 3 holds JD"
     )
     plays = RENEGE_PLAYS[:1] + ["5C"]
     assert record_error(renege_record(plays=plays)) == (
-        "plays[1]: 5C is not a legal play for seat 2: spades were led and seat 2 holds 4S, 3S, 2S; "
+        "plays[1]: 5C is not a legal play for seat 3: spades were led and seat 3 holds 4S, 3S, 2S; "
         "follow suit or trump"
     )
     plays = RENEGE_PLAYS[:1] + ["AS"]
-    assert record_error(renege_record(plays=plays)) == "plays[1]: AS is not in seat 2's hand"
+    assert record_error(renege_record(plays=plays)) == "plays[1]: AS is not in seat 3's hand"
 
 
 def test_error_undertrump_in_a_record():
@@ -274,7 +274,7 @@ def test_error_undertrump_in_a_record():
     record = {"players": 4, "dealer": 3, "ruleset": {"undertrump_ban": True}, "hands": hands, "kick": "2H",
               "beg": "stand", "plays": ["AC", "QH", "3H"]}
     message = record_error(record)
-    assert message.startswith("plays[2]: 3H is not a legal play for seat 2: the trick is trumped with QH")
+    assert message.startswith("plays[2]: 3H is not a legal play for seat 3: the trick is trumped with QH")
 
 
 def test_error_unknown_field():
@@ -384,14 +384,15 @@ def test_error_cards_after_the_game_was_decided_by_a_kick():
     ({"players": "4"}, "players: must be 2 or 4, got '4'"),
     ({"players": True}, "players: must be 2 or 4, got True"),
     ({"players": 4.0}, "players: must be 2 or 4, got 4.0"),
-    ({"dealer": 4}, "dealer: must be a seat from 0 to 3, got 4"),
-    ({"dealer": -1}, "dealer: must be a seat from 0 to 3, got -1"),
-    ({"dealer": 1.0}, "dealer: must be a seat from 0 to 3, got 1.0"),
-    ({"dealer": None}, "dealer: must be a seat from 0 to 3, got None"),
+    ({"dealer": 4}, "dealer: must be a seat index from 0 to 3 (seat 1 to seat 4), got 4"),
+    ({"dealer": -1}, "dealer: must be a seat index from 0 to 3 (seat 1 to seat 4), got -1"),
+    ({"dealer": 1.0}, "dealer: must be a seat index from 0 to 3 (seat 1 to seat 4), got 1.0"),
+    ({"dealer": None}, "dealer: must be a seat index from 0 to 3 (seat 1 to seat 4), got None"),
     ({"score_before": [0]}, "score_before: must be two whole numbers of 0 or more, got [0]"),
     ({"score_before": [-1, 0]}, "score_before: must be two whole numbers of 0 or more, got [-1, 0]"),
-    ({"score_before": [14, 0]}, "score_before[0]: 14 has already reached the target 14"),
-    ({"score_before": [0, 7], "ruleset": {"target": 7}}, "score_before[1]: 7 has already reached the target 7"),
+    ({"score_before": [14, 0]}, "score_before[0]: side A has 14, already the target 14: that game is over"),
+    ({"score_before": [0, 7], "ruleset": {"target": 7}},
+     "score_before[1]: side B has 7, already the target 7: that game is over"),
     ({"hands": "AS KS"}, "hands: must be a list of 4 hands, got str"),
     ({"hands": RENEGE_HANDS[:3]}, "hands: 3 hands, expected 4"),
     ({"hands": [RENEGE_HANDS[0], "AS", RENEGE_HANDS[2], RENEGE_HANDS[3]]},

@@ -553,7 +553,7 @@ def test_r14_trump_led_must_follow_with_trump():
     hand.apply("3H")  # trump led
     assert [str(a) for a in hand.legal_actions()] == ["4H"]
     reason = hand.why_illegal("KC")
-    assert reason == "KC is not a legal play for seat 1: trump was led and seat 1 holds 4H"
+    assert reason == "KC is not a legal play for seat 2: trump was led and seat 2 holds 4H"
     with pytest.raises(IllegalActionError, match="trump was led"):
         hand.apply("KC")
     hand.apply("4H")
@@ -581,7 +581,7 @@ def test_r15_plain_suit_led_follow_or_trump_even_holding_the_suit():
     hand.apply("AC")
     assert {str(a) for a in hand.legal_actions()} == {"KC", "QC", "KH"}
     reason = hand.why_illegal("8S")
-    assert reason == "8S is not a legal play for seat 1: clubs were led and seat 1 holds KC, QC; follow suit or trump"
+    assert reason == "8S is not a legal play for seat 2: clubs were led and seat 2 holds KC, QC; follow suit or trump"
     with pytest.raises(IllegalActionError, match="clubs were led"):
         hand.apply("8S")
     hand.apply("KH")  # trumping while holding clubs is allowed

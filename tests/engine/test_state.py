@@ -105,32 +105,32 @@ def refused(hand: HandState, action: str, seat: int | None = None) -> str:
 
 def test_refused_wrong_seats_turn():
     hand = new_hand()
-    assert refused(hand, "stand", seat=2) == "it is seat 0's turn, not seat 2's"
+    assert refused(hand, "stand", seat=2) == "it is seat 1's turn, not seat 3's"
     hand.apply("stand")
-    assert refused(hand, "QS", seat=1) == "it is seat 0's turn, not seat 1's"
+    assert refused(hand, "QS", seat=1) == "it is seat 1's turn, not seat 2's"
     hand.apply("AS", seat=0)
-    assert refused(hand, "2S", seat=2) == "it is seat 1's turn, not seat 2's"
+    assert refused(hand, "2S", seat=2) == "it is seat 2's turn, not seat 3's"
 
 
 def test_refused_card_not_in_hand():
     hand = new_hand()
     hand.apply("stand")
-    assert refused(hand, "QS") == "QS is not in seat 0's hand"
+    assert refused(hand, "QS") == "QS is not in seat 1's hand"
     hand.apply("AS")
-    assert refused(hand, "AS") == "AS is not in seat 1's hand"  # already played
+    assert refused(hand, "AS") == "AS is not in seat 2's hand"  # already played
 
 
 def test_refused_renege_with_the_reason():
     hand = new_hand()
     hand.apply("stand")
     hand.apply("AS")
-    assert refused(hand, "4H") == "4H is not a legal play for seat 1: trump was led and seat 1 holds QS, JS"
+    assert refused(hand, "4H") == "4H is not a legal play for seat 2: trump was led and seat 2 holds QS, JS"
     hand.apply("JS")
     hand.apply("2S")
     hand.apply("4S")
     hand.apply("TD")  # seat 0 leads diamonds
     assert refused(hand, "4H") == (
-        "4H is not a legal play for seat 1: diamonds were led and seat 1 holds 5D; follow suit or trump"
+        "4H is not a legal play for seat 2: diamonds were led and seat 2 holds 5D; follow suit or trump"
     )
 
 

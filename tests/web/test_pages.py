@@ -203,7 +203,7 @@ def test_best_of_three_moves_on_to_game_two(client, post):
     ({"game": ""}, "game", "missing: the hand was played"),
     ({"beg": "run", "run_kick_1": "5C"}, "run_kick_1", "kicked twice"),
     ({"high_card": "3H"}, "high_card", "is not a trump"),
-    ({"jack": "b", "high_card": "JC"}, "jack", "JC was dealt to team 0"),
+    ({"jack": "b", "high_card": "JC"}, "jack", "JC was dealt to side A"),
     ({"penalty": "renege", "renege_side": ""}, "renege_side", "say which side reneged"),
     ({"game_count_a": "40"}, "game_count_a", "give both counts"),
 ])
@@ -489,7 +489,7 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
     client.logout()
     with django_assert_num_queries(5):  # match with sides and players, games, hands, versions, result history
         client.get(reverse("match_sheet", args=[match.pk]))
-    with django_assert_num_queries(3):  # competition, matches, standings
+    with django_assert_num_queries(4):  # competition, matches, byes, standings
         client.get(reverse("competition", args=[scene["club"].slug, scene["competition"].slug]))
 
 

@@ -150,7 +150,7 @@ def test_a_bad_tiebreak_order_is_shown_next_to_the_chooser(client, world, tiebre
 
 @pytest.mark.parametrize(("overrides", "field", "reason"), [
     ({"system": "swiss"}, "planned_rounds", "a Swiss event declares its number of rounds"),
-    ({"match_format": "best_of", "match_games": 4}, "match_games", "best of N needs an odd N"),
+    ({"match_format": "best_of", "match_games": 4}, "match_games", "a best-of match needs an odd number of games"),
     ({"ruleset": '{"bogus": 1}'}, "ruleset", "unknown variant key"),
     ({"ruleset": "[1,"}, "ruleset", "Enter a valid JSON"),
     ({"third_place_match": "on"}, "third_place_match", "only a knockout has a third-place match"),

@@ -262,7 +262,7 @@ def schedule_round_robin(league: Competition, entrants: list[Partnership]) -> No
             rng = random.Random(f"{LEAGUE_SLUG}/{number}/{table}")
             Match.objects.create(
                 competition=league, round=round_, side_a=a, side_b=b, side_a_name=a.display_name,
-                side_b_name=b.display_name, table=f"Table {table}", first_dealer=rng.randrange(4),
+                side_b_name=b.display_name, table=str(table), first_dealer=rng.randrange(4),
                 scheduled_at=timezone.make_aware(datetime.combine(day, clock(19, 30))))
 
 
