@@ -85,8 +85,9 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
     tap_toggle(page, "beg", "stand")
     for field in ("low", "jack", "game"):
         tap_toggle(page, field, "a")
+    # the undone hand's number goes to the hand entered in its place (issue 9, point 15)
     with page.expect_navigation():
-        page.get_by_role("button", name="Save hand 4").tap()
+        page.get_by_role("button", name="Save hand 3").tap()
     error = page.locator("#f-low .field-errors")
     assert "no Low without High" in error.inner_text()
     error.scroll_into_view_if_needed()
@@ -94,7 +95,7 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
     assert page.locator("input[name=kick]").input_value() == "5C"
     tap_toggle(page, "high", "a")
     with page.expect_navigation():
-        page.get_by_role("button", name="Save hand 4").tap()
+        page.get_by_role("button", name="Save hand 3").tap()
     assert score(page) == ("12", "0")
 
     page.locator("details.penalty summary").tap()
@@ -113,7 +114,7 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
     assert page.locator(".scorebar").bounding_box()["y"] == 0
     page.screenshot(path=str(shots / "entry-scrolled.png"))
 
-    enter_sweep_for_side_a(page, 5)
+    enter_sweep_for_side_a(page, 4)
     assert "Match over" in page.content()
     assert "Lions" in page.locator(".done").inner_text()
     page.screenshot(path=str(shots / "entry-match-over.png"))
