@@ -126,7 +126,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {
@@ -137,6 +137,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # two sets of winners named apart: a game's and a game result's (a, b), a match's and a team match's (a, b, d)
+    "ENUM_NAME_OVERRIDES": {"SideEnum": "games.models.SIDES", "ResultWinnerEnum": "games.serializers.RESULT_WINNERS"},
 }
 
 if PRODUCTION:

@@ -89,6 +89,14 @@ def require_readable(request: Request, match: Match) -> None:
 
 
 # ----------------------------------------------------------------------------- input
+MAX_ID = 2**63 - 1  # the largest id a BigAutoField holds
+
+
+def is_id(text: str) -> bool:
+    """A query parameter that can be an object's id (a larger number would overflow the database's integer)."""
+    return text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID
+
+
 def validated(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data, **kwargs)
     serializer.is_valid(raise_exception=True)
@@ -135,7 +143,7 @@ class MatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         competition = self.request.query_params.get("competition")
         if competition is None:
             return matches
-        if not competition.isdigit():
+        if not is_id(competition):
             raise ValidationError({"competition": "must be a competition's id"})
         return matches.filter(competition_id=int(competition))
 
@@ -331,7 +339,7 @@ class TeamMatchViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         competition = self.request.query_params.get("competition")
         if competition is None:
             return team_matches
-        if not competition.isdigit():
+        if not is_id(competition):
             raise ValidationError({"competition": "must be a competition's id"})
         return team_matches.filter(competition_id=int(competition))
 
