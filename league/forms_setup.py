@@ -7,10 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.exceptions import FieldDoesNotExist
+from django.core.validators import MaxValueValidator
 from django.db.models import Q
 
 from league.entries import SetupError, check_competition
-from league.models import Club, Competition, Entry, Partnership, Player, Team, default_tiebreaks
+from league.models import (
+    MAX_GROUPS,
+    MAX_PLANNED_ROUNDS,
+    MAX_SEED,
+    Club,
+    Competition,
+    Entry,
+    Partnership,
+    Player,
+    Team,
+    default_tiebreaks,
+)
 from league.standings import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
@@ -89,9 +102,10 @@ class CompetitionForm(forms.ModelForm):
         }
         help_texts = {
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
-            "planned_rounds": "A Swiss event declares its rounds.",
+            "planned_rounds": f"A Swiss event declares its rounds: 1 to {MAX_PLANNED_ROUNDS}.",
             "avoid_same_club": "",
-            "group_count": "Groups, then knockout: 2 or more. Round robins may be split into groups; 0 for none.",
+            "group_count": f"Groups, then knockout: 2 to {MAX_GROUPS}. Round robins may be split into groups; 0 for "
+                           "none.",
             "ruleset": 'Overrides of the standard game\'s variant keys (RULES.md), e.g. {"target": 10}; '
                        "{} for the standard game.",
         }
@@ -106,6 +120,10 @@ class CompetitionForm(forms.ModelForm):
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
             self.fields[name].widget.attrs["min"] = 1
+        for name, field in self.fields.items():  # the model's bounds (league.models.MAX_…), for the browser too
+            limit = _model_maximum(name)
+            if limit is not None:
+                field.widget.attrs["max"] = limit
         chosen = list(self.instance.tiebreaks if self.instance.pk else default_tiebreaks())
         if self.is_bound:
             chosen = self.fields["tiebreaks"].widget.value_from_datadict(self.data, None, self.add_prefix("tiebreaks"))
@@ -175,6 +193,15 @@ class CompetitionForm(forms.ModelForm):
         return values
 
 
+def _model_maximum(name: str) -> int | None:
+    """The bound a ``Competition`` field's validators set (``league.models.MAX_…``), or ``None``."""
+    try:
+        field = Competition._meta.get_field(name)
+    except FieldDoesNotExist:  # a form-only field (bye_…)
+        return None
+    return min((v.limit_value for v in field._validators if isinstance(v, MaxValueValidator)), default=None)
+
+
 def _say_once(errors: Any) -> None:
     """Drop repeated messages from an ``ErrorList``, keeping the first of each."""
     kept, seen = [], set()
@@ -223,7 +250,7 @@ class EntryForm(forms.Form):
     """Enter one entrant as the competition asks: an existing partnership or the players of a new one
     (pairs), a team not entered yet (teams), a player (individual events); a seed and a group if wanted."""
 
-    seed = forms.IntegerField(required=False, min_value=1, label="Seed")
+    seed = forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, label="Seed")
     group = forms.CharField(required=False, max_length=Entry._meta.get_field("group").max_length, label="Group")
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
@@ -289,7 +316,8 @@ class ArrangeForm(forms.Form):
         group_length = Entry._meta.get_field("group").max_length
         for entry in entries:
             self.fields[f"seed_{entry.pk}"] = forms.IntegerField(
-                required=False, min_value=1, initial=entry.seed, label=f"Seed of {entry.display_name}")
+                required=False, min_value=1, max_value=MAX_SEED, initial=entry.seed,
+                label=f"Seed of {entry.display_name}")
             self.fields[f"group_{entry.pk}"] = forms.CharField(
                 required=False, max_length=group_length, initial=entry.group, label=f"Group of {entry.display_name}")
             self.fields[f"seed_{entry.pk}"].widget.attrs.update({"min": 1, "class": "short"})
@@ -329,7 +357,7 @@ class TeamForm(forms.Form):
             self.fields["player_two"] = PlayerChoiceField(queryset=_players(), required=False, empty_label="—",
                                                           label="New pair: player 2")
         if team is None:
-            self.fields["seed"] = forms.IntegerField(required=False, min_value=1, label="Seed")
+            self.fields["seed"] = forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, label="Seed")
             self.fields["group"] = forms.CharField(required=False, label="Group",
                                                    max_length=Entry._meta.get_field("group").max_length)
 
