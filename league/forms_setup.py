@@ -246,11 +246,18 @@ def partnerships_for(competition: Competition) -> Any:
             .order_by("club__name", "name", "player_one__name", "id"))
 
 
+def seed_field(**kwargs: Any) -> forms.IntegerField:
+    """An entry's seed: blank for unseeded, else 1 (the strongest) to ``MAX_SEED``."""
+    wrong = f"a seed is a whole number from 1 to {MAX_SEED:,}"
+    return forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, **kwargs,
+                              error_messages={"min_value": wrong, "max_value": wrong, "invalid": wrong})
+
+
 class EntryForm(forms.Form):
     """Enter one entrant as the competition asks: an existing partnership or the players of a new one
     (pairs), a team not entered yet (teams), a player (individual events); a seed and a group if wanted."""
 
-    seed = forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, label="Seed")
+    seed = seed_field(label="Seed")
     group = forms.CharField(required=False, max_length=Entry._meta.get_field("group").max_length, label="Group")
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
@@ -315,9 +322,7 @@ class ArrangeForm(forms.Form):
         self.entries = entries
         group_length = Entry._meta.get_field("group").max_length
         for entry in entries:
-            self.fields[f"seed_{entry.pk}"] = forms.IntegerField(
-                required=False, min_value=1, max_value=MAX_SEED, initial=entry.seed,
-                label=f"Seed of {entry.display_name}")
+            self.fields[f"seed_{entry.pk}"] = seed_field(initial=entry.seed, label=f"Seed of {entry.display_name}")
             self.fields[f"group_{entry.pk}"] = forms.CharField(
                 required=False, max_length=group_length, initial=entry.group, label=f"Group of {entry.display_name}")
             self.fields[f"seed_{entry.pk}"].widget.attrs.update({"min": 1, "class": "short"})
@@ -357,7 +362,7 @@ class TeamForm(forms.Form):
             self.fields["player_two"] = PlayerChoiceField(queryset=_players(), required=False, empty_label="—",
                                                           label="New pair: player 2")
         if team is None:
-            self.fields["seed"] = forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, label="Seed")
+            self.fields["seed"] = seed_field(label="Seed")
             self.fields["group"] = forms.CharField(required=False, label="Group",
                                                    max_length=Entry._meta.get_field("group").max_length)
 
