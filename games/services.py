@@ -271,7 +271,8 @@ def check_game_result(ruleset: Ruleset, *, winner: str, hang_jacks_a: int = 0, h
     a game can hold or than its chalks are worth (R21). A game lost on a renege penalty (R25) can end below the
     target: enter it without chalks. Pure (no database): CSV import checks its rows with it too."""
     try:
-        limits.check_game_result(ruleset, winner=TEAM_OF_SIDE[winner], hang_jacks=(hang_jacks_a, hang_jacks_b),
+        limits.check_game_result(ruleset, winner=TEAM_OF_SIDE[_side("winner", winner)],
+                                 hang_jacks=(hang_jacks_a, hang_jacks_b),
                                  score=None if score_a is None else (score_a, score_b))
     except ResultError as error:
         raise _entry_error(error) from None
