@@ -1,10 +1,11 @@
 """The REST API under ``/api/``: one router for every resource, the OpenAPI schema and its Swagger UI."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from games.api import GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
+from games.api_errors import not_found
 from league.api import ClubViewSet, CompetitionViewSet, PartnershipViewSet, PlayerViewSet
 from league.auth import TokenView
 
@@ -25,4 +26,5 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     *router.urls,
+    re_path(r"^(?P<path>(?s:.*))$", not_found, name="not-found"),  # last: a JSON 404, not Django's page
 ]

@@ -165,7 +165,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},  # league.auth.LoginRateThrottle
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
 SPECTACULAR_SETTINGS = {
@@ -176,13 +176,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # names for the choice sets that hand entry's schema (games/entry_schema.py) shares with other components
+    # names for the choice sets that hand entry's schema (games/entry_schema.py) shares with other components, and
+    # two sets of winners named apart: a game's and a game result's (a, b), a match's and a team match's (a, b, d)
     "ENUM_NAME_OVERRIDES": {
         "ModeEnum": "games.models.Hand.MODES",
         "ChalkModeEnum": ["chalk"],
         "RecordModeEnum": ["record"],
         "PlayersEnum": "league.models.PLAYER_CHOICES",
         "TablePlayersEnum": [(2, 2), (4, 4)],
+        "SideEnum": "games.models.SIDES",
+        "ResultWinnerEnum": "games.serializers.RESULT_WINNERS",
     },
 }
 

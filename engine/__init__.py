@@ -17,9 +17,11 @@ _HOME = {
     "Card": "cards", "Suit": "cards",
     "parse_chalk": "chalk", "score_chalk": "chalk",
     "EngineError": "errors", "IllegalActionError": "errors", "InvalidCardError": "errors",
-    "RecordError": "errors", "RulesetError": "errors",
+    "RecordError": "errors", "ResultError": "errors", "RulesetError": "errors",
     "GameState": "game",
     "Action": "hand", "HandState": "hand", "SeatView": "hand",
+    "check_game_result": "limits", "check_match_totals": "limits", "most_chalks_at_game_end": "limits",
+    "most_hang_jacks_in_game": "limits", "most_points_in_hand": "limits",
     "ExposedCard": "penalties", "Misdeal": "penalties", "Renege": "penalties",
     "effects_under_each_setting": "penalties", "penalty_effect": "penalties",
     "replay_record": "record", "score_record": "record",
@@ -29,9 +31,16 @@ _HOME = {
 if TYPE_CHECKING:
     from engine.cards import Card, Suit
     from engine.chalk import parse_chalk, score_chalk
-    from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, RulesetError
+    from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, ResultError, RulesetError
     from engine.game import GameState
     from engine.hand import Action, HandState, SeatView
+    from engine.limits import (
+        check_game_result,
+        check_match_totals,
+        most_chalks_at_game_end,
+        most_hang_jacks_in_game,
+        most_points_in_hand,
+    )
     from engine.penalties import ExposedCard, Misdeal, Renege, effects_under_each_setting, penalty_effect
     from engine.record import replay_record, score_record
     from engine.rules import Ruleset
@@ -52,6 +61,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Action", "Card", "EngineError", "ExposedCard", "GameState", "HandState", "IllegalActionError",
-    "InvalidCardError", "Misdeal", "RecordError", "Renege", "Ruleset", "RulesetError", "SeatView", "Suit",
-    "effects_under_each_setting", "parse_chalk", "penalty_effect", "replay_record", "score_chalk", "score_record",
+    "InvalidCardError", "Misdeal", "RecordError", "Renege", "ResultError", "Ruleset", "RulesetError", "SeatView",
+    "Suit", "check_game_result", "check_match_totals", "effects_under_each_setting", "most_chalks_at_game_end",
+    "most_hang_jacks_in_game", "most_points_in_hand", "parse_chalk", "penalty_effect", "replay_record",
+    "score_chalk", "score_record",
 ]

@@ -29,3 +29,7 @@ class IllegalActionError(EngineError):
 
 class RecordError(FieldError):
     """A hand record or chalk entry that breaks the format or the rules."""
+
+
+class ResultError(FieldError):
+    """A game's result or a match's totals that the rules do not allow (``engine.limits``)."""

@@ -108,6 +108,14 @@ class SameNotFound:
 
 
 # ----------------------------------------------------------------------------- input
+MAX_ID = 2**63 - 1  # the largest id a BigAutoField holds
+
+
+def is_id(text: str) -> bool:
+    """A query parameter that can be an object's id (a larger number would overflow the database's integer)."""
+    return text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID
+
+
 def validated(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data, **kwargs)
     serializer.is_valid(raise_exception=True)
@@ -155,7 +163,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         competition = self.request.query_params.get("competition")
         if competition is None:
             return matches
-        if not competition.isdigit():
+        if not is_id(competition):
             raise ValidationError({"competition": "must be a competition's id"})
         return matches.filter(competition_id=int(competition))
 
@@ -352,7 +360,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
         competition = self.request.query_params.get("competition")
         if competition is None:
             return team_matches
-        if not competition.isdigit():
+        if not is_id(competition):
             raise ValidationError({"competition": "must be a competition's id"})
         return team_matches.filter(competition_id=int(competition))
 

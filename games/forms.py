@@ -21,6 +21,10 @@ from league.selectors import seat_names
 MAX_RUNS = 5
 """Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R12)."""
 MAX_RECORD_BYTES = 200_000
+MAX_NUMBER = 32_767
+"""The largest game or hand number the database holds."""
+MAX_BOX = 99_999
+"""The largest count a results box takes: above any match's chalks under any sensible ruleset."""
 SUIT_INPUT = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 CARD_SHAPE = re.compile(r"^(10|[2-9TJQKA])[CDHS]$")
 
@@ -111,7 +115,7 @@ class DealerMixin:
 class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
     """One hand as chalked on the board, in the order it happens: kick, beg, runs, High, Low, Jack, Game."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_NUMBER)
     kick = forms.CharField(required=False, max_length=8, label="Kick",
                            widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
                                                          "spellcheck": "false", "placeholder": "e.g. JH, 10d",
@@ -259,7 +263,7 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 class RecordEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
     """A whole hand record (HAND_RECORD.md), pasted or uploaded as a file."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_NUMBER)
     record = forms.CharField(required=False, label="Hand record (JSON)",
                              widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false",
                                                           "class": "json-input"}))
@@ -359,7 +363,8 @@ class ScorekeeperForm(forms.Form):
 
 # ----------------------------------------------------------------------------- results at a coarser level
 def _count(label: str, *, required: bool = True, initial: int | None = None) -> forms.IntegerField:
-    return forms.IntegerField(label=label, min_value=0, max_value=999, required=required, initial=initial,
+    """A count on paper; the competition's rules bound it further (``games.services`` says why)."""
+    return forms.IntegerField(label=label, min_value=0, max_value=MAX_BOX, required=required, initial=initial,
                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 
 
@@ -399,7 +404,8 @@ class SidesMixin:
 class GameResultForm(ServiceErrorsMixin, SidesMixin, forms.Form):
     """One game's result as kept on paper: who won it, each side's hang jacks, and the final chalks if kept."""
 
-    number = forms.IntegerField(min_value=1, label="Game", widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, label="Game",
+                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     winner = forms.ChoiceField(choices=[("a", "A"), ("b", "B")], widget=forms.RadioSelect, label="Won by")
     hang_jacks_a = _count("Hang jacks", required=False, initial=0)
     hang_jacks_b = _count("Hang jacks", required=False, initial=0)

@@ -57,8 +57,8 @@ class TeamMatch(models.Model):
     bullseyes_b = models.PositiveSmallIntegerField(default=0)
     chalks_a = models.PositiveIntegerField(default=0)
     chalks_b = models.PositiveIntegerField(default=0)
-    hang_jacks_a = models.PositiveSmallIntegerField(default=0)
-    hang_jacks_b = models.PositiveSmallIntegerField(default=0)
+    hang_jacks_a = models.PositiveIntegerField(default=0)  # summed over every game of every table
+    hang_jacks_b = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True, help_text="'a', 'b', 'd' for a draw, '' while open")
     pairing_flags = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -104,8 +104,8 @@ class Match(models.Model):
     chalks_a = models.PositiveIntegerField(default=0, help_text="Chalks over all games (kept by settling)")
     chalks_b = models.PositiveIntegerField(default=0)
     chalks_known = models.BooleanField(default=True, help_text="False when totals were entered without chalks")
-    hang_jacks_a = models.PositiveSmallIntegerField(default=0)
-    hang_jacks_b = models.PositiveSmallIntegerField(default=0)
+    hang_jacks_a = models.PositiveIntegerField(default=0, help_text="Over all games (kept by settling)")
+    hang_jacks_b = models.PositiveIntegerField(default=0)
     pairing_flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine made this pairing")
     group = models.CharField(max_length=20, blank=True)
     bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,

@@ -11,10 +11,16 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import SIDES, Game, Hand, HandVersion, Match, TeamMatch
+from games.models import SIDE_A, SIDE_B, SIDES, Game, Hand, HandVersion, Match, TeamMatch
 from league.models import Partnership, Round, Team
 from league.permissions import visible_competitions
 
+MAX_NUMBER = 32_767
+"""The largest game or hand number, and games won, the database holds (a small-integer column)."""
+MAX_COUNT = 2**31 - 1
+"""The largest count of chalks or hang jacks the database holds; the rules allow far fewer (``engine.limits``,
+checked by ``games.services`` with the competition's ruleset, which a serializer does not know)."""
+BOUNDED_BY_RULES = "at most what the competition's rules allow (the reason is given)"
 ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
               '"score_before" and "ruleset" are filled in from the match.')
 
@@ -25,6 +31,16 @@ class VisibleCompetitionField(serializers.PrimaryKeyRelatedField):
 
     def get_queryset(self):
         return visible_competitions(self.context["request"].user)
+
+
+RESULT_WINNERS = [(SIDE_A, "Side A"), (SIDE_B, "Side B"), (TeamMatch.DRAW, "Level: a table of a team match, or a "
+                                                                      "team match drawn")]
+"""A match's or team match's ``winner``; the empty string while undecided (schema: ``ResultWinnerEnum``)."""
+
+
+def winner_field(choices: list[tuple[str, str]], help_text: str) -> serializers.ChoiceField:
+    """A read-only winner declared as the values it takes, the empty string (while undecided) among them."""
+    return serializers.ChoiceField(choices=choices, allow_blank=True, read_only=True, help_text=help_text)
 
 
 # ----------------------------------------------------------------------------- hands
@@ -42,7 +58,7 @@ class HandSerializer(serializers.ModelSerializer):
 
 
 class HandVersionSerializer(serializers.ModelSerializer):
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True,
+    author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
                                           help_text="The account, or null for the private link")
 
     class Meta:
@@ -58,7 +74,8 @@ VERSION_HELP = ("The hand's version the correction was made on (the hand's `vers
 
 
 class HandEntrySerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, help_text="The hand the scorekeeper believes is next")
+    number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER,
+                                      help_text="The hand the scorekeeper believes is next")
     mode = serializers.ChoiceField(choices=Hand.MODES)
     entry = serializers.DictField(help_text=ENTRY_HELP)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)
@@ -81,6 +98,7 @@ class ReasonSerializer(serializers.Serializer):
 # ----------------------------------------------------------------------------- games and matches
 class GameSerializer(serializers.ModelSerializer):
     hands = HandSerializer(many=True, read_only=True)
+    winner = winner_field(SIDES, "a or b; empty while the game is open")
 
     class Meta:
         model = Game
@@ -94,6 +112,8 @@ LEVEL_HELP = "The level the result was entered at: hand (hand by hand), game (ga
 
 class MatchSerializer(serializers.ModelSerializer):
     result_level = serializers.CharField(read_only=True, help_text=LEVEL_HELP)
+    winner = winner_field(RESULT_WINNERS, "a or b; d for a table of a team match that ended level; empty while "
+                                          "undecided and after a double forfeit")
 
     class Meta:
         model = Match
@@ -149,27 +169,33 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 # ----------------------------------------------------------------------------- results at a coarser level
+def count(**kwargs) -> serializers.IntegerField:
+    """Chalks or hang jacks: a whole number the database can hold (the rules' bound is the service's check)."""
+    return serializers.IntegerField(min_value=0, max_value=MAX_COUNT, **kwargs)
+
+
 class GameResultSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, help_text="The game's number in the match (1, 2, …); an entered "
-                                                             "game's number corrects it")
+    number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER,
+                                      help_text="The game's number in the match (1, 2, …); an entered game's number "
+                                                "corrects it")
     winner = serializers.ChoiceField(choices=SIDES)
-    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
-    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
-    score_a = serializers.IntegerField(min_value=0, required=False, allow_null=True,
-                                       help_text="Side A's final chalks; leave both out when not kept")
-    score_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    hang_jacks_a = count(default=0, help_text=f"Side A's hang jacks in the game, {BOUNDED_BY_RULES}")
+    hang_jacks_b = count(default=0)
+    score_a = count(required=False, allow_null=True,
+                    help_text=f"Side A's final chalks, {BOUNDED_BY_RULES}; leave both out when not kept")
+    score_b = count(required=False, allow_null=True)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True,
                                    help_text="Why a game is corrected (kept in the log)")
 
 
 class MatchTotalsSerializer(serializers.Serializer):
-    games_a = serializers.IntegerField(min_value=0, help_text="Games (bullseyes) side A won")
-    games_b = serializers.IntegerField(min_value=0)
-    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
-    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
-    chalks_a = serializers.IntegerField(min_value=0, required=False, allow_null=True,
-                                        help_text="Chalks over all games; leave both out when not kept")
-    chalks_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    games_a = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER, help_text="Games (bullseyes) side A won")
+    games_b = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER)
+    hang_jacks_a = count(default=0, help_text=f"Over all games, {BOUNDED_BY_RULES}")
+    hang_jacks_b = count(default=0)
+    chalks_a = count(required=False, allow_null=True,
+                     help_text=f"Chalks over all games, {BOUNDED_BY_RULES}; leave both out when not kept")
+    chalks_b = count(required=False, allow_null=True)
 
 
 class ForfeitSerializer(serializers.Serializer):
@@ -177,19 +203,20 @@ class ForfeitSerializer(serializers.Serializer):
 
 
 class TeamTotalsSerializer(serializers.Serializer):
-    bullseyes_a = serializers.IntegerField(min_value=0, help_text="Games team A won over all tables")
-    bullseyes_b = serializers.IntegerField(min_value=0)
-    hang_jacks_a = serializers.IntegerField(min_value=0, default=0)
-    hang_jacks_b = serializers.IntegerField(min_value=0, default=0)
-    chalks_a = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    chalks_b = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    bullseyes_a = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER,
+                                           help_text="Games team A won over all tables")
+    bullseyes_b = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER)
+    hang_jacks_a = count(default=0, help_text=f"Over all tables, {BOUNDED_BY_RULES}")
+    hang_jacks_b = count(default=0)
+    chalks_a = count(required=False, allow_null=True, help_text=f"Over all tables, {BOUNDED_BY_RULES}")
+    chalks_b = count(required=False, allow_null=True)
 
 
 class TeamMatchSerializer(serializers.ModelSerializer):
     mode = serializers.CharField(read_only=True, help_text="race (first team to target bullseyes) or fixed "
                                                           "(most bullseyes after games_per_table games a table)")
     result_level = serializers.CharField(read_only=True, help_text=LEVEL_HELP)
-    winner = serializers.CharField(read_only=True, help_text="a, b, d (a draw) or empty while open")
+    winner = winner_field(RESULT_WINNERS, "a, b, d (a draw) or empty while open")
 
     class Meta:
         model = TeamMatch

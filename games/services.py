@@ -7,6 +7,7 @@ knows a rule of the game beyond which side is which team.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from engine import RecordError, score_chalk, score_record
+from engine import RecordError, ResultError, Ruleset, limits, score_chalk, score_record
 from engine.game import next_dealer
 from games.models import (
     GAME_LEVEL,
@@ -34,6 +35,7 @@ from league.bulk import update_rows
 from league.models import Competition, Entry, Partnership, Round, new_token
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
+TEAM_OF_SIDE = {SIDE_A: 0, SIDE_B: 1}
 FILLED_FIELDS = ("players", "dealer", "score_before", "ruleset")
 NO_LONGER_FITS = "no longer fits after a correction of an earlier hand: correct or delete it"
 LEVEL_NAMES = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results", MATCH_LEVEL: "as match totals only"}
@@ -347,25 +349,42 @@ def _pair(field_a: str, a: Any, field_b: str, b: Any) -> tuple[int | None, int |
     return a, b
 
 
-def check_hang_jacks(ruleset, hang: dict[str, int], chalks: dict[str, int | None], prefix: str = "") -> None:
-    """Each hang jack gave its side ``hang_jack_points`` chalks (R21) and no chalk is taken away, so a side's
-    chalks are at least its hang jacks' worth."""
-    for side in (SIDE_A, SIDE_B):
-        if chalks[side] is not None and hang[side] * ruleset.hang_jack_points > chalks[side]:
-            raise EntryError(f"{prefix}hang_jacks_{side}",
-                             f"{hang[side]} hang jack(s) are worth {hang[side] * ruleset.hang_jack_points} chalks, "
-                             f"more than side {side.upper()}'s {chalks[side]}")
+def check_game_result(ruleset: Ruleset, *, winner: str, hang_jacks_a: int = 0, hang_jacks_b: int = 0,
+                      score_a: int | None = None, score_b: int | None = None) -> None:
+    """A game's result that the rules allow under ``ruleset`` (``engine.limits.check_game_result``): the winner
+    reached the target (R24), no side has more chalks than a game can end with (R23), nor more hang jacks than
+    a game can hold or than its chalks are worth (R21). A game lost on a renege penalty (R25) can end below the
+    target: enter it without chalks. Pure (no database): CSV import checks its rows with it too."""
+    try:
+        limits.check_game_result(ruleset, winner=TEAM_OF_SIDE[_side("winner", winner)],
+                                 hang_jacks=(hang_jacks_a, hang_jacks_b),
+                                 score=None if score_a is None else (score_a, score_b))
+    except ResultError as error:
+        raise _entry_error(error) from None
 
 
-def check_game_score(ruleset, winner: str, score_a: int, score_b: int) -> None:
-    """A game's final chalks are possible when its winner reached the target (R23, R24). The loser may have
-    reached it too, later in the same last hand (R23), so the loser's chalks are not bounded here. A game lost
-    on a renege penalty (R25) can end below the target: enter it without chalks."""
-    won = score_a if winner == SIDE_A else score_b
-    if won < ruleset.target:
-        raise EntryError(f"score_{winner}", f"the winner has {won} chalks, below the target {ruleset.target}: a "
-                                            "game is won by reaching the target (a game lost on a renege penalty: "
-                                            "leave the chalks out)")
+def check_match_totals(ruleset: Ruleset, *, games_a: int, games_b: int, hang_jacks_a: int = 0, hang_jacks_b: int = 0,
+                       chalks_a: int | None = None, chalks_b: int | None = None, games_field: str = "games") -> None:
+    """Totals over ``games_a + games_b`` games that the rules allow under ``ruleset``
+    (``engine.limits.check_match_totals``): at most the hang jacks and chalks that many games can give a side,
+    at least the target for each game won (R21, R23, R24). Whether the games finish the match is the format's
+    check (``check_format_totals``, ``team_services.check_team_totals``). ``games_field`` names the games in
+    errors (``bullseyes`` for a team match). Pure (no database): CSV import checks its rows with it too."""
+    try:
+        limits.check_match_totals(ruleset, games=(games_a, games_b), hang_jacks=(hang_jacks_a, hang_jacks_b),
+                                  chalks=None if chalks_a is None else (chalks_a, chalks_b))
+    except ResultError as error:
+        raise _entry_error(error, {"games": games_field}) from None
+
+
+def _entry_error(error: ResultError, names: dict[str, str] | None = None) -> EntryError:
+    """The engine's error with its field as the service's: ``chalks[0]`` is ``chalks_a``."""
+    field = error.field
+    indexed = re.fullmatch(r"(\w+)\[([01])\]", field)
+    if indexed:
+        name = (names or {}).get(indexed.group(1), indexed.group(1))
+        field = f"{name}_{SIDE_OF_TEAM[int(indexed.group(2))]}"
+    return EntryError(field, error.reason)
 
 
 def _decided_after(match: Match, winners: list[str]) -> int | None:
@@ -395,10 +414,8 @@ def enter_game_result(match: Match, *, number: int, winner: str, hang_jacks_a: i
     with transaction.atomic():
         match = _lock(match)
         check_level(match, GAME_LEVEL)
-        ruleset = match.competition.engine_ruleset()
-        if score_a is not None:
-            check_game_score(ruleset, winner, score_a, score_b)
-        check_hang_jacks(ruleset, hang, {SIDE_A: score_a, SIDE_B: score_b})
+        check_game_result(match.competition.engine_ruleset(), winner=winner, hang_jacks_a=hang[SIDE_A],
+                          hang_jacks_b=hang[SIDE_B], score_a=score_a, score_b=score_b)
         games = {game.number: game for game in match.games.all()}
         entered = sorted(n for n, game in games.items() if game.entered)
         correcting = number in entered
@@ -473,8 +490,8 @@ def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_
             check_table_totals(match, games[SIDE_A], games[SIDE_B])
         else:
             check_format_totals(match.competition, games[SIDE_A], games[SIDE_B])
-        ruleset = match.competition.engine_ruleset()
-        check_hang_jacks(ruleset, hang, {SIDE_A: chalks_a, SIDE_B: chalks_b})
+        check_match_totals(match.competition.engine_ruleset(), games_a=games[SIDE_A], games_b=games[SIDE_B],
+                           hang_jacks_a=hang[SIDE_A], hang_jacks_b=hang[SIDE_B], chalks_a=chalks_a, chalks_b=chalks_b)
         match.games.filter(entered=False, hands__isnull=True).delete()
         match.games_a, match.games_b = games[SIDE_A], games[SIDE_B]
         match.hang_jacks_a, match.hang_jacks_b = hang[SIDE_A], hang[SIDE_B]

@@ -34,7 +34,7 @@ from games.services import (
     _label,
     _pair,
     _whole,
-    check_hang_jacks,
+    check_match_totals,
     record_version,
 )
 from league.models import Competition, Entry, Partnership, Round, Team
@@ -374,7 +374,9 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
             raise EntryError("team_match", "results are entered at its tables: the team's totals are summed from "
                                            "them (clear them to record the overall totals instead)")
         check_team_totals(team_match, bullseyes[SIDE_A], bullseyes[SIDE_B])
-        check_hang_jacks(team_match.competition.engine_ruleset(), hang, {SIDE_A: chalks_a, SIDE_B: chalks_b})
+        check_match_totals(team_match.competition.engine_ruleset(), games_a=bullseyes[SIDE_A],
+                           games_b=bullseyes[SIDE_B], hang_jacks_a=hang[SIDE_A], hang_jacks_b=hang[SIDE_B],
+                           chalks_a=chalks_a, chalks_b=chalks_b, games_field="bullseyes")
         tables.delete()
         team_match.bullseyes_a, team_match.bullseyes_b = bullseyes[SIDE_A], bullseyes[SIDE_B]
         team_match.hang_jacks_a, team_match.hang_jacks_b = hang[SIDE_A], hang[SIDE_B]

@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.db import IntegrityError, models, transaction
 from django.db.models import Max, Q
 
-from league.models import Club, Competition, Entry, Partnership, Player, Round, Team
+from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
+from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team
 from league.ratings import rebuild_ratings_after_commit
 from league.services import refresh_standings_after_commit
 from league.standings import StandingsError, StandingsSettings
@@ -74,6 +76,7 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
             return getattr(instance, name)
         return Competition._meta.get_field(name).get_default()
 
+    _check_bounds(values)
     system, kind, players = get("system"), get("entrant_kind"), get("players")
     if get("match_format") == Competition.BEST_OF and get("match_games") % 2 == 0:
         raise SetupError("match_games", f"best of {get('match_games')} games has no majority: a best-of match "
@@ -107,7 +110,23 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
     if get("points_loss") > get("points_draw"):
         raise SetupError("points_loss", "a loss cannot earn more points than a draw")
     _check_standings(get)
+    _check_bye_score(get)
     _check_locked(values, instance)
+
+
+def _check_bounds(values: Mapping[str, Any]) -> None:
+    """Each number within its field's bounds (``league.models``' ``MAX_…``, and the database's range): a form and
+    a serializer say so themselves, a caller of the service learns it here."""
+    for name, value in values.items():
+        try:
+            field = Competition._meta.get_field(name)
+        except FieldDoesNotExist:
+            continue
+        if isinstance(field, models.IntegerField) and isinstance(value, int) and not isinstance(value, bool):
+            try:
+                field.run_validators(value)
+            except ValidationError as error:
+                raise SetupError(name, error.messages[0]) from None
 
 
 def _check_standings(get: Callable[[str], Any]) -> None:
@@ -121,6 +140,45 @@ def _check_standings(get: Callable[[str], Any]) -> None:
                           bye_score=get("bye_score") or {}, games_to_win=max(games_to_win, 1))
     except StandingsError as error:  # fields: tiebreaks, points_*, bye_policy, bye_score, bye_score.<key>
         raise SetupError(error.field, error.reason) from None
+
+
+def _check_bye_score(get: Callable[[str], Any]) -> None:
+    """A fixed bye is credited as a match: no more bullseyes than the competition's match (or team match) can have
+    games, no more chalks or hang jacks than those games can give a side under the ruleset (``engine.limits``)."""
+    score = get("bye_score") or {}
+    try:
+        rules = Ruleset.from_dict(get("ruleset") or None)
+    except RulesetError:
+        return  # the ruleset's own check names it
+    games = _most_games(get)
+    bounds = {"bullseyes": games, "chalks": games * most_chalks_at_game_end(rules),
+              "hang_jacks": games * most_hang_jacks_in_game(rules)}
+    for key, value in score.items():
+        kind = key.rsplit("_", 1)[0]
+        if kind in bounds and isinstance(value, int) and value > bounds[kind]:
+            raise SetupError(f"bye_score.{key}", f"at most {bounds[kind]}: a bye counts as a match, which has at "
+                                                 f"most {games} game{'s' if games != 1 else ''} here, and "
+                                                 f"{_what_games_give(kind, rules)}")
+
+
+def _most_games(get: Callable[[str], Any]) -> int:
+    """The most games one match (a team match, in a team competition) can have under the competition's format."""
+    if get("entrant_kind") == Competition.TEAMS:
+        if get("team_mode") == Competition.TEAM_FIXED:
+            return max(get("team_tables") * get("team_games_per_table"), 1)
+        return max(2 * get("team_target") - 1, 1)
+    match_format, games = get("match_format"), get("match_games")
+    if match_format == Competition.SINGLE:
+        return 1
+    return max(games if match_format == Competition.BEST_OF else 2 * games - 1, 1)
+
+
+def _what_games_give(kind: str, rules: Ruleset) -> str:
+    if kind == "bullseyes":
+        return "a bullseye is a game won (R24)"
+    if kind == "chalks":
+        return f"a side ends a game with at most {most_chalks_at_game_end(rules)} chalks (R23, R24)"
+    return f"a side has at most {most_hang_jacks_in_game(rules)} hang jacks a game (R21)"
 
 
 def _check_locked(values: Mapping[str, Any], instance: Competition | None) -> None:
@@ -311,8 +369,8 @@ def remove_entry(*, entry: Entry) -> None:
 
 # ----------------------------------------------------------------------------- seeds and groups
 def _check_seed_value(seed: object, field: str) -> None:
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 1):
-        raise SetupError(field, "a seed is a whole number from 1")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 1 <= seed <= MAX_SEED):
+        raise SetupError(field, f"a seed is a whole number from 1 to {MAX_SEED:,}")
 
 
 def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | None, field: str) -> None:

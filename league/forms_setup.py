@@ -8,10 +8,15 @@ import json
 from typing import Any
 
 from django import forms
+from django.core.exceptions import FieldDoesNotExist
+from django.core.validators import MaxValueValidator
 from django.db.models import Q
 
 from league.entries import SetupError, check_competition
 from league.models import (
+    MAX_GROUPS,
+    MAX_PLANNED_ROUNDS,
+    MAX_SEED,
     Club,
     Competition,
     Entry,
@@ -100,9 +105,10 @@ class CompetitionForm(forms.ModelForm):
         }
         help_texts = {
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
-            "planned_rounds": "A Swiss event declares its rounds.",
+            "planned_rounds": f"A Swiss event declares its rounds: 1 to {MAX_PLANNED_ROUNDS}.",
             "avoid_same_club": "",
-            "group_count": "Groups, then knockout: 2 or more. Round robins may be split into groups; 0 for none.",
+            "group_count": f"Groups, then knockout: 2 to {MAX_GROUPS}. Round robins may be split into groups; 0 for "
+                           "none.",
             "ruleset": 'Overrides of the standard game\'s variant keys (RULES.md), e.g. {"target": 10}; '
                        "{} for the standard game.",
         }
@@ -117,6 +123,10 @@ class CompetitionForm(forms.ModelForm):
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
             self.fields[name].widget.attrs["min"] = 1
+        for name, field in self.fields.items():  # the model's bounds (league.models.MAX_…), for the browser too
+            limit = _model_maximum(name)
+            if limit is not None:
+                field.widget.attrs["max"] = limit
         chosen = list(self.instance.tiebreaks if self.instance.pk else default_tiebreaks())
         if self.is_bound:
             chosen = self.fields["tiebreaks"].widget.value_from_datadict(self.data, None, self.add_prefix("tiebreaks"))
@@ -205,6 +215,15 @@ class CompetitionForm(forms.ModelForm):
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
         values["bye_score"] = self.cleaned_data["bye_score"]
         return values
+
+
+def _model_maximum(name: str) -> int | None:
+    """The bound a ``Competition`` field's validators set (``league.models.MAX_…``), or ``None``."""
+    try:
+        field = Competition._meta.get_field(name)
+    except FieldDoesNotExist:  # a form-only field (bye_…)
+        return None
+    return min((v.limit_value for v in field._validators if isinstance(v, MaxValueValidator)), default=None)
 
 
 def _say_once(errors: Any) -> None:
@@ -315,11 +334,18 @@ def partnerships_for(competition: Competition) -> Any:
             .order_by("club__name", "name", "player_one__name", "id"))
 
 
+def seed_field(**kwargs: Any) -> forms.IntegerField:
+    """An entry's seed: blank for unseeded, else 1 (the strongest) to ``MAX_SEED``."""
+    wrong = f"a seed is a whole number from 1 to {MAX_SEED:,}"
+    return forms.IntegerField(required=False, min_value=1, max_value=MAX_SEED, **kwargs,
+                              error_messages={"min_value": wrong, "max_value": wrong, "invalid": wrong})
+
+
 class EntryForm(forms.Form):
     """Enter one entrant as the competition asks: an existing partnership or the players of a new one
     (pairs), a team not entered yet (teams), a player (individual events); a seed and a group if wanted."""
 
-    seed = forms.IntegerField(required=False, min_value=1, label="Seed")
+    seed = seed_field(label="Seed")
     group = forms.CharField(required=False, max_length=Entry._meta.get_field("group").max_length, label="Group")
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
@@ -384,8 +410,7 @@ class ArrangeForm(forms.Form):
         self.entries = entries
         group_length = Entry._meta.get_field("group").max_length
         for entry in entries:
-            self.fields[f"seed_{entry.pk}"] = forms.IntegerField(
-                required=False, min_value=1, initial=entry.seed, label=f"Seed of {entry.display_name}")
+            self.fields[f"seed_{entry.pk}"] = seed_field(initial=entry.seed, label=f"Seed of {entry.display_name}")
             self.fields[f"group_{entry.pk}"] = forms.CharField(
                 required=False, max_length=group_length, initial=entry.group, label=f"Group of {entry.display_name}")
             self.fields[f"seed_{entry.pk}"].widget.attrs.update({"min": 1, "class": "short"})
@@ -425,7 +450,7 @@ class TeamForm(forms.Form):
             self.fields["player_two"] = PlayerChoiceField(queryset=_players(), required=False, empty_label="—",
                                                           label="New pair: player 2")
         if team is None:
-            self.fields["seed"] = forms.IntegerField(required=False, min_value=1, label="Seed")
+            self.fields["seed"] = seed_field(label="Seed")
             self.fields["group"] = forms.CharField(required=False, label="Group",
                                                    max_length=Entry._meta.get_field("group").max_length)
 

@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Greatest, Least
@@ -94,6 +95,23 @@ class Partnership(models.Model):
         return self.display_name
 
 
+# Upper bounds of a competition's numbers: far above what any club plays, far below what the database holds (and
+# what a season's totals summed from them must fit in). Each is said in the field's help text and in its error.
+MAX_MATCH_GAMES = 25
+MAX_PLANNED_ROUNDS = 50
+MAX_MATCH_POINTS = 100
+MAX_GROUPS = 64
+MAX_ADVANCE_PER_GROUP = 64
+MAX_TEAM_TABLES = 50
+MAX_TEAM_TARGET = 200
+MAX_TEAM_GAMES_PER_TABLE = 25
+MAX_SEED = 10_000
+
+
+def at_most(limit: int) -> MaxValueValidator:
+    return MaxValueValidator(limit, message=f"at most {limit:,}")
+
+
 def validate_ruleset(value: object) -> None:
     try:
         Ruleset.from_dict(value)
@@ -150,29 +168,40 @@ class Competition(models.Model):
     players = models.PositiveSmallIntegerField(choices=PLAYER_CHOICES, default=4)
     ruleset = models.JSONField(default=dict, blank=True, validators=[validate_ruleset])
     match_format = models.CharField(max_length=10, choices=MATCH_FORMATS, default=SINGLE)
-    match_games = models.PositiveSmallIntegerField(default=1)
+    match_games = models.PositiveSmallIntegerField(default=1, validators=[at_most(MAX_MATCH_GAMES)],
+                                                   help_text=f"Best of N or first to N: 1 to {MAX_MATCH_GAMES}")
     published = models.BooleanField(default=False)
     system = models.CharField(max_length=20, choices=SYSTEMS, default=ROUND_ROBIN)
     entrant_kind = models.CharField(max_length=12, choices=ENTRANT_KINDS, default=PAIRS)
     result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND,
                                     help_text="The level at which the club usually keeps results")
-    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Swiss: rounds declared")
+    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True, validators=[at_most(MAX_PLANNED_ROUNDS)],
+                                                      help_text=f"Swiss: rounds declared, 1 to {MAX_PLANNED_ROUNDS}")
     avoid_same_club = models.BooleanField(default=False, help_text="Swiss: keep pairs of one club apart")
     tiebreaks = models.JSONField(default=default_tiebreaks, blank=True,
                                  help_text="Standings metrics in order of precedence")
-    points_win = models.PositiveSmallIntegerField(default=2)
-    points_draw = models.PositiveSmallIntegerField(default=1)
-    points_loss = models.PositiveSmallIntegerField(default=0)
+    points_win = models.PositiveSmallIntegerField(default=2, validators=[at_most(MAX_MATCH_POINTS)],
+                                                  help_text=f"0 to {MAX_MATCH_POINTS}")
+    points_draw = models.PositiveSmallIntegerField(default=1, validators=[at_most(MAX_MATCH_POINTS)],
+                                                   help_text=f"0 to {MAX_MATCH_POINTS}")
+    points_loss = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_MATCH_POINTS)],
+                                                   help_text=f"0 to {MAX_MATCH_POINTS}")
     bye_policy = models.CharField(max_length=8, choices=BYE_POLICIES, default=BYE_FIXED)
     bye_score = models.JSONField(default=dict, blank=True,
                                  help_text="Fixed bye: bullseyes, chalks and hang jacks credited (for/against)")
     third_place_match = models.BooleanField(default=False)
-    group_count = models.PositiveSmallIntegerField(default=0, help_text="Groups before the knockout")
-    advance_per_group = models.PositiveSmallIntegerField(default=2)
-    team_tables = models.PositiveSmallIntegerField(default=3)
+    group_count = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_GROUPS)],
+                                                   help_text=f"Groups before the knockout: 0 to {MAX_GROUPS}")
+    advance_per_group = models.PositiveSmallIntegerField(default=2, validators=[at_most(MAX_ADVANCE_PER_GROUP)],
+                                                         help_text=f"0 to {MAX_ADVANCE_PER_GROUP}")
+    team_tables = models.PositiveSmallIntegerField(default=3, validators=[at_most(MAX_TEAM_TABLES)],
+                                                   help_text=f"1 to {MAX_TEAM_TABLES}")
     team_mode = models.CharField(max_length=6, choices=TEAM_MODES, default=TEAM_RACE)
-    team_target = models.PositiveSmallIntegerField(default=22, help_text="Race: bullseyes a team needs")
-    team_games_per_table = models.PositiveSmallIntegerField(default=3, help_text="Fixed: games at each table")
+    team_target = models.PositiveSmallIntegerField(default=22, validators=[at_most(MAX_TEAM_TARGET)],
+                                                   help_text=f"Race: bullseyes a team needs, 1 to {MAX_TEAM_TARGET}")
+    team_games_per_table = models.PositiveSmallIntegerField(
+        default=3, validators=[at_most(MAX_TEAM_GAMES_PER_TABLE)],
+        help_text=f"Fixed: games at each table, 1 to {MAX_TEAM_GAMES_PER_TABLE}")
     standings_version = models.PositiveIntegerField(
         default=0, help_text="The ResultsClock version the standings rows were computed from")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -254,7 +283,8 @@ class Entry(models.Model):
                                     related_name="entries")
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
-    seed = models.PositiveIntegerField(null=True, blank=True)
+    seed = models.PositiveIntegerField(null=True, blank=True, validators=[at_most(MAX_SEED)],
+                                       help_text=f"1 to {MAX_SEED:,}")
     group = models.CharField(max_length=20, blank=True)
     joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry plays from this round")
     withdrawn = models.BooleanField(default=False)

@@ -69,6 +69,18 @@ class CompetitionSerializer(serializers.ModelSerializer):
                         "planned_rounds": {"min_value": 1}}
         validators: list = []  # the (club, slug) check is in ``validate``: the slug may be left to the server
 
+    def validate_ruleset(self, ruleset: object) -> object:
+        return self._an_object(ruleset, '{"target": 10}')
+
+    def validate_bye_score(self, bye_score: object) -> object:
+        return self._an_object(bye_score, '{"bullseyes_for": 2}')
+
+    @staticmethod
+    def _an_object(value: object, example: str) -> object:
+        if not isinstance(value, dict):  # null too: the column holds an object ({} for none)
+            raise serializers.ValidationError(f"must be a JSON object, e.g. {example} or {{}}, got {value!r}")
+        return value
+
     def validate(self, attrs: dict) -> dict:
         club = attrs.get("club", getattr(self.instance, "club", None))
         self._check_ruleset(attrs.get("ruleset"))

@@ -164,13 +164,14 @@ def test_match_totals_are_checked_against_the_format(commit, match_format, games
             services.record_match_totals(match, games_a=totals[0], games_b=totals[1])
         assert caught.value.field in ("games_a", "games_b") and "is not a result of" in caught.value.reason
         return
+    chalks = (14 * totals[0] + 5, 14 * totals[1] + 5)  # each game won went to 14 (R24)
     commit(services.record_match_totals, match, games_a=totals[0], games_b=totals[1], hang_jacks_a=1,
-           chalks_a=40, chalks_b=30)
+           chalks_a=chalks[0], chalks_b=chalks[1])
     match = fresh(match)
     assert (match.status, match.winner, match.result_level) == ("complete", "a" if totals[0] > totals[1] else "b",
                                                                  "match")
     assert (match.games_a, match.games_b, match.chalks_a, match.chalks_b, match.chalks_known) == (
-        *totals, 40, 30, True)
+        *totals, *chalks, True)
 
 
 def test_match_totals_without_chalks_are_marked_and_kept_by_settle(scene, commit):
