@@ -41,7 +41,8 @@ def seeded() -> dict:
     by_hand, by_game, by_totals = make_match(league), make_match(league), make_match(league)
     hands = [services.enter_hand(match=by_hand, number=n, mode=Hand.CHALK, entry=sweep(n % 2), author_label="t")
              for n in (1, 2)]
-    services.correct_hand(hand=hands[0], mode=Hand.CHALK, entry=sweep(1), reason="Low went to B")
+    services.correct_hand(hand=hands[0], mode=Hand.CHALK, entry=sweep(1), reason="Low went to B",
+                          version=hands[0].version)
     services.settle_match(by_hand.pk)
     services.enter_game_result(by_game, number=1, winner="a", hang_jacks_a=1, score_a=14, score_b=9)
     services.settle_match(by_game.pk)

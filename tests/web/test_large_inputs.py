@@ -178,7 +178,7 @@ def league(club):
 
 
 @pytest.mark.parametrize(("row", "column", "reason"), [
-    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "must be at most 32,767, got '40000'"),
+    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "a side has at most 5 a game"),  # the engine's bound (point 5)
     ("99999999999,Aces,Kings,2,1,0,0", "round", "must be a round number of at most 32,767, got '99999999999'"),
     ("1,Aces,Kings,99999999999999999999999,1,0,0", "games_a", "must be at most 32,767"),
     ("1,Aces,Kings," + "9" * 5000 + ",1,0,0", "games_a", "must be a whole number"),
@@ -192,20 +192,20 @@ def test_point4_csv_results_past_the_database_range_are_line_errors(league, row,
     assert not Match.objects.exists()
 
 
-def test_point4_csv_game_results_whose_hang_jacks_add_up_past_the_range_are_refused(league):
+def test_point4_csv_game_results_with_more_hang_jacks_than_a_game_can_have_are_refused(league):
     data = ("match,side_a,side_b,game,winner,hang_jacks_a\r\nm1,Aces,Kings,1,A,30000\r\n"
             "m1,Aces,Kings,2,A,30000\r\n")
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
-    assert [(e["line"], e["column"]) for e in report.errors] == [(3, "hang_jacks_a")]
-    assert "add up to 60,000 hang jacks" in report.errors[0]["reason"]
+    assert (report.errors[0]["line"], report.errors[0]["column"]) == (2, "hang_jacks_a")
+    assert "hang jacks in one game: a side has at most 5" in report.errors[0]["reason"]  # the engine's bound (R21, R24)
     assert not Match.objects.exists()
 
 
 def test_point4_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_services(league):
-    data = "round,side_a,side_b,games_a,games_b,chalks_a,chalks_b,hang_jacks_a\r\n1,Aces,Kings,2,1,40,30,20\r\n"
+    data = "round,side_a,side_b,games_a,games_b,chalks_a,chalks_b,hang_jacks_a\r\n1,Aces,Kings,2,1,40,30,14\r\n"
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "hang_jacks_a")]
-    assert "more than side A's 40" in report.errors[0]["reason"]
+    assert "14 hang jacks are worth 42 chalks (R21), more than the side's 40" in report.errors[0]["reason"]
 
 
 def test_point11_the_benchmark_runs_and_prints_its_figures(tmp_path):
