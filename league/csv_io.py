@@ -1347,7 +1347,8 @@ def _match_rows(job: _Import, sides: PartnershipIndex, club_sides: PartnershipIn
     return matches
 
 
-# the database's ranges of a match's totals, which its games' figures add up to (engine-derived bounds: to come)
+# the database's ranges of a match's totals, which its games' figures add up to; what the rules allow (engine/limits.py)
+# is checked by the games services each row goes through
 MAX_GAMES = db_max(Match, "games_a")
 MAX_CHALKS = db_max(Match, "chalks_a")
 MAX_HANG_JACKS = db_max(Match, "hang_jacks_a")
