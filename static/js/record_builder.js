@@ -17,12 +17,24 @@
   var HAND = 6, EXTRA = 3;
 
   var players = parseInt(root.getAttribute("data-players"), 10) || 4;
-  var dealer = parseInt(root.getAttribute("data-dealer"), 10) || 0;
   var seatNames = [];
   try { seatNames = JSON.parse(document.getElementById("rb-seats").textContent); } catch (e) { seatNames = []; }
-  var eldest = (dealer + 1) % players;
-  var dealOrder = [];
-  for (var i = 0; i < players; i++) dealOrder.push((eldest + i) % players);
+  var dealer, eldest, dealOrder;
+  function setDealer(seat) { // the deal, the beg and the lead follow the seat that dealt (R3, R13)
+    dealer = seat;
+    eldest = (dealer + 1) % players;
+    dealOrder = [];
+    for (var i = 0; i < players; i++) dealOrder.push((eldest + i) % players);
+  }
+  setDealer(parseInt(root.getAttribute("data-dealer"), 10) || 0);
+  // the form's dealer choice, when the table dealt out of turn: the builder deals from that seat
+  var dealerChoice = form.querySelector("select[name=dealer]");
+  if (dealerChoice) {
+    dealerChoice.addEventListener("change", function () {
+      setDealer(parseInt(dealerChoice.value, 10) || 0);
+      render();
+    });
+  }
 
   function seatName(seat) {
     var name = seatNames[seat] || "Seat " + (seat + 1);

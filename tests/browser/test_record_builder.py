@@ -124,3 +124,48 @@ def test_a_hand_record_is_built_card_by_card_on_a_phone(live_server, browser, sh
     assert expected != [0, 0]
     assert score(page) == (str(expected[0]), str(expected[1]))
     context.close()
+
+
+def test_point14_a_deal_out_of_turn_is_built_from_the_dealer_chosen(live_server, browser, shots):
+    """The full-entry page's dealer choice (issue 9, point 14): the builder deals, begs and leads from the seat
+    chosen, and the hand is stored as dealt by it."""
+    club = make_club("Arima Social Club")
+    competition = make_competition(club=club, players=2)
+    keeper = make_user("dee", password=PASSWORD)
+    match = make_match(competition, side_a=make_partnership(club=club, players=2, name="Lions"),
+                       side_b=make_partnership(club=club, players=2, name="Tigers"), scorekeepers=[keeper],
+                       first_dealer=0)
+    names = selectors.seat_names(match, 2)
+    dealer = 1  # seat 2 dealt, though it was seat 1's deal
+    hands, kick = a_deal(dealer)
+    url = f"{live_server.url}/matches/{match.pk}/enter/record/"
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(url)
+    page.fill("input[name=username]", "dee")
+    page.fill("input[name=password]", PASSWORD)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").tap()
+    builder = page.locator("#record-builder")
+    status = builder.locator("[data-rb-status]")
+    assert names[1] in status.inner_text()  # seat 2 is the eldest of the dealer whose deal it was
+    page.locator("details.dealer summary").tap()
+    page.select_option("select[name=dealer]", "1")
+    assert names[0] in status.inner_text()  # now seat 1 is the eldest, dealt first
+    page.screenshot(path=str(shots / "builder-out-of-turn.png"))
+    for seat in (0, 1):
+        for card in hands[seat]:
+            builder.locator(f".rb-grid [data-card='{card}']").tap()
+    builder.locator(f".rb-grid [data-card='{kick}']").tap()
+    builder.locator("[data-rb-beg=stand]").tap()
+    state = HandState.from_cards(2, dealer, hands, kick)
+    state.apply("stand")
+    while not state.is_over:
+        card = str(state.legal_actions()[-1])
+        builder.locator(f".rb-seat[data-seat='{state.turn}'] [data-card='{card}']").tap()
+        state.apply(card)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand 1").tap()
+    assert "Hand 1 saved" in page.locator(".messages").inner_text()
+    hand = Hand.objects.get(game__match=match, number=1)
+    assert (hand.dealer, hand.dealer_given) == (1, True)
+    page.context.close()
