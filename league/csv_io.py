@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, BinaryIO, TextIO
 
+from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
@@ -82,7 +83,7 @@ from django.utils import timezone
 from games import services
 from games.models import Match
 from league import entries as setup
-from league.models import Club, Competition, Entry, Partnership, Player, Round, StandingRow, Team
+from league.models import Club, Competition, Entry, Partnership, Player, Round, StandingRow, Team, validate_plain_text
 from league.permissions import is_organiser, published_round_filter
 from league.services import refresh_standings_after_commit
 
@@ -704,8 +705,13 @@ def parse_round(text: str, maximum: int | None = None) -> int | None:
 
 
 def check_length(text: str, limit: int) -> str:
+    """A name's cell: one line of plain text of at most ``limit`` characters."""
     if len(text) > limit:
         raise CellError(f"is {len(text)} characters long; at most {limit}")
+    try:
+        validate_plain_text(text)
+    except ValidationError as error:
+        raise CellError(error.messages[0]) from None
     return text
 
 

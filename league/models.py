@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
@@ -13,11 +14,22 @@ from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
 
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def validate_plain_text(value: str) -> None:
+    """A name is one line of text: no line break, tab or other control character (they would break a printed
+    sheet, a CSV file and a spreadsheet that reads it as a formula)."""
+    found = CONTROL_CHARACTERS.search(value or "")
+    if found:
+        raise ValidationError(f"must be one line of plain text: it holds a control character "
+                              f"({found.group()!r} at position {found.start() + 1})")
+
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
+    name = models.CharField(max_length=120, unique=True, validators=[validate_plain_text])
     slug = models.SlugField(max_length=120, unique=True)
-    town = models.CharField(max_length=120, blank=True)
+    town = models.CharField(max_length=120, blank=True, validators=[validate_plain_text])
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -45,8 +57,8 @@ class ClubRole(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=120)
-    nickname = models.CharField(max_length=60, blank=True)
+    name = models.CharField(max_length=120, validators=[validate_plain_text])
+    nickname = models.CharField(max_length=60, blank=True, validators=[validate_plain_text])
     home_club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player")
@@ -62,7 +74,7 @@ class Player(models.Model):
 class Partnership(models.Model):
     """A pair of players (4-player game) or one player (2-player game)."""
 
-    name = models.CharField(max_length=120, blank=True)
+    name = models.CharField(max_length=120, blank=True, validators=[validate_plain_text])
     player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="partnerships_first")
     player_two = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="partnerships_second")
@@ -162,9 +174,9 @@ class Competition(models.Model):
                   for value in (TEAM_RACE, TEAM_FIXED)]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="competitions")
-    name = models.CharField(max_length=160)
+    name = models.CharField(max_length=160, validators=[validate_plain_text])
     slug = models.SlugField(max_length=160)
-    season = models.CharField(max_length=60, blank=True)
+    season = models.CharField(max_length=60, blank=True, validators=[validate_plain_text])
     players = models.PositiveSmallIntegerField(choices=PLAYER_CHOICES, default=4)
     ruleset = models.JSONField(default=dict, blank=True, validators=[validate_ruleset])
     match_format = models.CharField(max_length=10, choices=MATCH_FORMATS, default=SINGLE)
@@ -264,7 +276,7 @@ class Team(models.Model):
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="teams")
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="teams")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_plain_text])
     partnerships = models.ManyToManyField(Partnership, blank=True, related_name="teams")
 
     class Meta:
@@ -285,7 +297,7 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(null=True, blank=True, validators=[at_most(MAX_SEED)],
                                        help_text=f"1 to {MAX_SEED:,}")
-    group = models.CharField(max_length=20, blank=True)
+    group = models.CharField(max_length=20, blank=True, validators=[validate_plain_text])
     joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry plays from this round")
     withdrawn = models.BooleanField(default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True,
@@ -323,7 +335,7 @@ class Round(models.Model):
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=60, blank=True)
+    name = models.CharField(max_length=60, blank=True, validators=[validate_plain_text])
     stage = models.CharField(max_length=12, blank=True, help_text="'group' or 'knockout' in a two-stage event")
     starts_on = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=STATUSES, default=PUBLISHED)
