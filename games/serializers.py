@@ -165,7 +165,8 @@ class MatchCreateSerializer(serializers.Serializer):
     table = serializers.CharField(max_length=40, required=False, allow_blank=True)
     scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False,
-                                            help_text="The seat that deals the first hand: a seat index 0–3 (seat 1 to 4)")
+                                            help_text="The seat that deals the first hand: a seat index 0–3 "
+                                                      "(seat 1 to 4)")
 
 
 # ----------------------------------------------------------------------------- results at a coarser level
