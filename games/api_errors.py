@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.signals import got_request_exception
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
@@ -46,6 +47,11 @@ def exception_handler(exc, context):
     if isinstance(exc, EntryError):
         status = 409 if isinstance(exc, DuplicateHandError | StaleVersionError) else 400
         return Response(errors(exc.field, exc.reason), status=status)
+    if isinstance(exc, SuspiciousOperation):  # a request Django refuses (too big, too many fields): its 400
+        too_big = isinstance(exc, RequestDataTooBig)
+        reason = ("the request body is larger than the server takes "
+                  f"({settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KB)" if too_big else str(exc) or "bad request")
+        return Response(errors("body", reason), status=413 if too_big else 400)
     response = drf_exception_handler(exc, context)
     if response is None:
         return _internal_error(exc, context)

@@ -104,12 +104,20 @@ class DealerField(forms.TypedChoiceField):
 
 
 class DealerMixin:
-    """Adds the ``dealer`` field, its seats named after the match's players."""
+    """Adds the ``dealer`` field, its seats named after the match's players, and ``dealer_shown``: the dealer the
+    page showed, so that only a dealer the scorekeeper changed counts as a deal out of turn (a page left open
+    while the deal moved on, or a correction that leaves the dealer as it was, gives none)."""
 
     def add_dealer_field(self, match: Match | None) -> None:
         field = DealerField()
         field.name_seats(seat_names(match, match.competition.players) if match is not None else ["", "", "", ""])
         self.fields["dealer"] = field
+        self.fields["dealer_shown"] = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def given_dealer(self) -> int | None:
+        """The dealer the scorekeeper chose, or None when it is the one the page showed."""
+        dealer = self.cleaned_data.get("dealer")
+        return None if dealer is None or dealer == self.cleaned_data.get("dealer_shown") else dealer
 
 
 class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):

@@ -118,29 +118,30 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
     settled by the task after the commit."""
     _check_mode(mode)
     label = author_label or _label(user)
-    try:
-        with transaction.atomic():
-            match = _lock(match)
-            check_level(match, HAND_LEVEL)
-            if match.status == Match.COMPLETE:
-                raise EntryError("match", _over(match))
-            level_changed = match.result_level != HAND_LEVEL
-            match.result_level = HAND_LEVEL
-            target = next_hand(match)
-            if target.game.winner:  # cannot happen once settled in the commit; kept against old data
-                raise EntryError("game", f"game {target.game.number} is won: reload the sheet")
-            _check_number(target, number)
-            dealt, given = _dealer(match.competition, target.dealer, dealer)
-            result = score_entry(mode, entry, competition=match.competition, dealer=dealt,
-                                 score_before=target.score_before)
-            hand = _store_new_hand(target.game, number, mode=mode, dealer=dealt, dealer_given=given, entry=entry,
-                                   result=result, user=user, label=label)
-            _committed(match, *(["result_level"] if level_changed else []))
-            if result["winner"] is not None:
-                settle_in_commit(match)
-    except IntegrityError:
-        existing = Hand.objects.filter(game__match=match, number=number).order_by("-game__number").first()
-        raise DuplicateHandError("number", _already_entered(number, existing)) from None
+    with transaction.atomic():
+        match = _lock(match)
+        check_level(match, HAND_LEVEL)
+        if match.status == Match.COMPLETE:
+            raise EntryError("match", _over(match))
+        level_changed = match.result_level != HAND_LEVEL
+        match.result_level = HAND_LEVEL
+        target = next_hand(match)
+        if target.game.winner:  # cannot happen once settled in the commit; kept against old data
+            raise EntryError("game", f"game {target.game.number} is won: reload the sheet")
+        _check_number(target, number)
+        dealt, given = _dealer(match.competition, target.dealer, dealer)
+        result = score_entry(mode, entry, competition=match.competition, dealer=dealt,
+                             score_before=target.score_before)
+        try:
+            with transaction.atomic():  # a savepoint: the duplicate's error leaves the transaction usable
+                hand = _store_new_hand(target.game, number, mode=mode, dealer=dealt, dealer_given=given,
+                                       entry=entry, result=result, user=user, label=label)
+        except IntegrityError:  # the same hand, committed by another scorekeeper a moment ago
+            existing = Hand.objects.filter(game__match=match, number=number).order_by("-game__number").first()
+            raise DuplicateHandError("number", _already_entered(number, existing)) from None
+        _committed(match, *(["result_level"] if level_changed else []))
+        if result["winner"] is not None:
+            settle_in_commit(match)
     return hand
 
 
@@ -179,14 +180,26 @@ def _store_new_hand(game: Game, number: int, *, mode: str, dealer: int, dealer_g
 def settle_in_commit(match: Match) -> None:
     """Settle the locked ``match`` (a table: with its team match, locked first) inside the caller's transaction:
     after a hand that ends a game, a correction or a deletion, the sheet is right as soon as the change commits.
-    The ratings follow after the commit when a complete result appeared, changed or went away."""
-    touched = _settle_locked([match])
-    if match.team_match_id is not None:
-        from games.team_services import settle_team_match
+    The ratings follow after the commit when a complete result appeared, changed or went away.
 
-        settle_team_match(match.team_match_id)
+    In a savepoint of its own: a settle that fails (a bug, data an older release left) is logged and left to the
+    task after the commit and to the sweep — the scorekeeper's change is stored all the same."""
+    try:
+        with transaction.atomic():
+            touched = _settle_locked([match])
+            if match.team_match_id is not None:
+                from games.team_services import settle_team_match
+
+                settle_team_match(match.team_match_id)
+                match.refresh_from_db()
+                touched = touched or match.status == Match.COMPLETE
+    except OperationalError:
+        raise  # the database itself: the whole change fails and is retried by the scorekeeper
+    except Exception:
+        logger.exception("match %s could not be settled in the commit of its change: left to the settle task",
+                         match.pk)
         match.refresh_from_db()
-        touched = touched or match.status == Match.COMPLETE
+        return
     if touched:
         transaction.on_commit(_schedule_ratings_rebuild)
 
@@ -710,8 +723,9 @@ def _unsettled_pair_matches(competition_id: int, exclude=()) -> list[int]:
 
 def _lock_unsettled(ids: list[int]) -> list[Match]:
     """Lock the matches, waiting for a transaction that holds one (a hand being entered, another settle), in
-    the order of their ids — every other transaction holds one match at a time, so there is no deadlock —
-    and keep those still unsettled once locked."""
+    the order of their ids — the other writers hold one existing match at a time (an import also holds the
+    matches it creates, which nobody else can lock yet), so there is no deadlock — and keep those still
+    unsettled once locked."""
     locked = Match.objects.select_for_update(of=("self",)).select_related("competition").filter(pk__in=ids)
     return [match for match in locked.order_by("id") if match.settled_version < match.version]
 

@@ -114,7 +114,7 @@ def sweep_task(older_than: float = LOST_AFTER) -> dict:
     ratings = rebuild_requested_before(older_than + RATINGS_DELAY)
     if ratings:
         rebuild_ratings_task.apply()
-    pairings = lost_pairings(older_than)
+    pairings = lost_pairings(max(older_than, LOST_AFTER))  # a pairing may be running on a live worker: no guess
     for round_id, version in pairings:
         dispatch.send(pair_round_task, round_id, version)
     done = {"settled": sorted(waiting), "refreshed": sorted(behind), "ratings": ratings,
@@ -126,6 +126,9 @@ def sweep_task(older_than: float = LOST_AFTER) -> dict:
 
 @worker_ready.connect
 def sweep_as_the_worker_starts(sender=None, **kwargs) -> None:
-    """A worker that starts (perhaps in place of one that died) sweeps at once: any waiting work may belong to a
-    dead worker, so nothing has to wait the sweep's age to be redone."""
+    """A worker that starts (perhaps in place of one that died) sweeps at once: a settle or a refresh waiting may
+    belong to a dead worker, and redoing one is harmless, so none waits the sweep's age (a pairing, which may be
+    running on a live worker, is redone only without a sign of life for ``LOST_AFTER``). It sweeps again once
+    that age has passed, so that work that was fresh at its start is covered even where no beat runs."""
     sweep_task.apply_async(kwargs={"older_than": 0.0}, expires=settings.SWEEP_EVERY * 4)
+    sweep_task.apply_async(countdown=LOST_AFTER + 5, expires=LOST_AFTER + settings.SWEEP_EVERY * 4)

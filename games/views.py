@@ -157,8 +157,7 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
         if form.is_valid():
             try:
                 hand = services.enter_hand(match=match, number=form.cleaned_data["number"], mode=mode,
-                                           entry=form.entry(), user=request.user,
-                                           dealer=form.cleaned_data.get("dealer"))
+                                           entry=form.entry(), user=request.user, dealer=form.given_dealer())
             except services.DuplicateHandError as error:
                 # a double tap, or another scorekeeper got there first: say so and show the next hand's form
                 messages.error(request, error.reason)
@@ -172,8 +171,9 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
     context = _entry_context(request, access, None, mode)
     if request.method != "POST":
         target = context["target"]
-        form = form_class(initial={"number": target.number if target else 1,
-                                   "dealer": target.dealer if target else None}, match=match)
+        dealer = target.dealer if target else None
+        form = form_class(initial={"number": target.number if target else 1, "dealer": dealer,
+                                   "dealer_shown": dealer}, match=match)
     context["form"] = form
     return render(request, template, context, status=status)
 
@@ -207,7 +207,7 @@ def undo(request: HttpRequest, access: EntryAccess) -> HttpResponse:
         try:
             version = request.POST.get("version", "")
             hand = services.delete_hand(hand=last, reason="undo", user=request.user,
-                                        version=int(version) if version.isdigit() else None)
+                                        version=int(version) if version.isascii() and version.isdigit() else None)
         except services.EntryError as error:
             messages.error(request, error.reason)
         else:
@@ -237,7 +237,7 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
             mode = hand.mode if as_json else Hand.CHALK
             try:
                 services.correct_hand(hand=hand, mode=mode, entry=form.entry(), reason=form.cleaned_data["reason"],
-                                      version=form.cleaned_data["version"], dealer=form.cleaned_data.get("dealer"),
+                                      version=form.cleaned_data["version"], dealer=form.given_dealer(),
                                       user=request.user)
             except services.EntryError as error:
                 form.add_entry_error(error)
@@ -247,9 +247,10 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
         status = 422
     elif as_json:
         form = RecordCorrectionForm(initial={"record": json.dumps(hand.entry, indent=2), "version": hand.version,
-                                             "dealer": hand.dealer}, match=match)
+                                             "dealer": hand.dealer, "dealer_shown": hand.dealer}, match=match)
     else:
-        form = ChalkCorrectionForm(initial={**initial, "version": hand.version, "dealer": hand.dealer}, match=match)
+        form = ChalkCorrectionForm(initial={**initial, "version": hand.version, "dealer": hand.dealer,
+                                            "dealer_shown": hand.dealer}, match=match)
     names = selectors.seat_names(match, match.competition.players)
     return render(request, "games/hand_edit.html", {
         "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,

@@ -18,9 +18,13 @@ import threading
 import time
 from typing import Any
 
+from kombu.exceptions import OperationalError as TransportError
+from redis.exceptions import RedisError
+
 logger = logging.getLogger(__name__)
 RETRY_AFTER = 10.0  # s: while the broker is down, how long sends go without trying it
 RUN_HERE, LATER = "run here", "later"
+BROKER_ERRORS = (TransportError, RedisError, OSError)  # the broker (its connection) failed, not the task
 
 
 class _BrokerState:
@@ -61,17 +65,25 @@ broker = _BrokerState()
 
 
 def send(task: Any, *args: Any, countdown: float | None = None, when_down: str = RUN_HERE) -> bool:
-    """Queue ``task(*args)`` (after ``countdown`` seconds); True when it was queued.
+    """Queue ``task(*args)`` (after ``countdown`` seconds); True when it was queued (or, with no broker
+    configured — the embedded default, where Celery runs every task eagerly — when it ran).
 
-    When the broker cannot be reached: ``when_down=RUN_HERE`` runs the task here and now (an error of the task
-    is logged, not raised: the caller's own work is done and committed); ``LATER`` leaves the work to the
-    workers' sweep. With no broker configured (the embedded default) Celery runs every task eagerly anyway."""
-    if broker.may_try():
+    When the broker cannot be reached: ``when_down=RUN_HERE`` runs the task here and now; ``LATER`` leaves the
+    work to the workers' sweep. An error of the task itself is logged, never raised: the caller's own work is
+    done and committed, and the sweep redoes what the task left undone."""
+    eager = bool(task.app.conf.task_always_eager)
+    if broker.may_try() or eager:
         try:
             # nobody waits for these results: without ignore_result the result store is also contacted per send
             task.apply_async(args=args, countdown=countdown, ignore_result=True)
-        except Exception as error:  # the broker (or the result store beside it) cannot be reached
-            broker.failed(task.name, error)
+        except Exception as error:
+            if eager:  # the task ran in apply_async and failed: no broker was involved
+                logger.exception("%s%r failed in-process; the workers' sweep will redo it", task.name, args)
+                return False
+            if not isinstance(error, BROKER_ERRORS):  # not sent, for a reason of its own: not an outage
+                logger.exception("%s%r could not be sent", task.name, args)
+            else:
+                broker.failed(task.name, error)
         else:
             broker.succeeded()
             return True

@@ -344,9 +344,10 @@ class Round(models.Model):
     pairing_progress = models.FloatField(default=0.0)
     pairing_message = models.CharField(max_length=300, blank=True)
     pairing_version = models.PositiveIntegerField(default=0, help_text="Bumped by each request to pair")
-    pairing_requested_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the pairing was last asked for: a pairing still queued or running "
-                                         "long after it is taken for lost with its worker and asked for again")
+    pairing_heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the pairing was asked for or last reported progress: one queued or "
+                                         "running with no sign of life for long is taken for lost with its worker "
+                                         "and asked for again")
 
     class Meta:
         ordering = ["number"]

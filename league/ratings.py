@@ -236,10 +236,15 @@ def _sync(model, key: tuple[str, ...], fields: tuple[str, ...], wanted: dict[tup
     return deleted, len(fresh)
 
 
+REBUILD_REQUEST_STALE = 600  # s: a request older than this is taken for lost, and the next change asks again
+
+
 def request_rebuild() -> bool:
-    """Ask for a rebuild of the ratings; True when none was asked for yet (the caller queues one)."""
+    """Ask for a rebuild of the ratings; True when none was asked for yet, or the one asked for looks lost (the
+    caller queues one)."""
     now = timezone.now()
-    if RatingsRebuild.objects.filter(pk=RatingsRebuild.SINGLETON, requested_at__isnull=True).update(requested_at=now):
+    open_ = Q(requested_at__isnull=True) | Q(requested_at__lt=now - timedelta(seconds=REBUILD_REQUEST_STALE))
+    if RatingsRebuild.objects.filter(open_, pk=RatingsRebuild.SINGLETON).update(requested_at=now):
         return True
     _, created = RatingsRebuild.objects.get_or_create(pk=RatingsRebuild.SINGLETON, defaults={"requested_at": now})
     return created

@@ -544,7 +544,7 @@ def request_pairing(competition: Competition, round_number: int | None = None, u
         round_.pairing_version += 1
         round_.pairing_state, round_.pairing_progress = Round.QUEUED, 0.0
         round_.pairing_message = "Waiting for the pairing worker…"
-        round_.pairing_requested_at = timezone.now()
+        round_.pairing_heartbeat_at = timezone.now()
         round_.save()
         round_id, version = round_.pk, round_.pairing_version
         transaction.on_commit(lambda: dispatch.send(pair_round_task, round_id, version))
@@ -553,10 +553,10 @@ def request_pairing(competition: Competition, round_number: int | None = None, u
 
 
 def lost_pairings(older_than: float) -> list[tuple[int, int]]:
-    """``(round id, pairing version)`` of the pairings asked for more than ``older_than`` seconds ago and still
-    queued or running: their task was lost with its worker (a pairing takes seconds at most)."""
+    """``(round id, pairing version)`` of the pairings still queued or running with no sign of life for more than
+    ``older_than`` seconds (asked for, or progress reported, before that): their task was lost with its worker."""
     since = timezone.now() - timedelta(seconds=older_than)
-    return list(Round.objects.filter(pairing_state__in=[Round.QUEUED, Round.RUNNING], pairing_requested_at__lte=since)
+    return list(Round.objects.filter(pairing_state__in=[Round.QUEUED, Round.RUNNING], pairing_heartbeat_at__lte=since)
                 .values_list("pk", "pairing_version"))
 
 
@@ -595,8 +595,9 @@ class Progress:
             fields["pairing_progress"] = round(min(1.0, max(0.0, self.start + self.span * fraction)), 4)
         if message:
             fields["pairing_message"] = message[:300]
-        if fields:
-            Round.objects.filter(pk=self.round_id, pairing_version=self.version).update(**fields)
+        if fields:  # a sign of life too: a pairing that reports progress is not taken for lost (the sweep)
+            Round.objects.filter(pk=self.round_id, pairing_version=self.version).update(
+                **fields, pairing_heartbeat_at=timezone.now())
 
 
 def _progress_args(args: tuple, kwargs: dict) -> tuple[float | None, str]:
@@ -653,7 +654,8 @@ def run_pairing(round_id: int, version: int) -> dict:
     if round_.pairing_state == Round.DONE:
         return {"round": round_id, "version": version, "skipped": "already paired"}
     Round.objects.filter(pk=round_id, pairing_version=version).update(
-        pairing_state=Round.RUNNING, pairing_progress=0.0, pairing_message="Reading the field…")
+        pairing_state=Round.RUNNING, pairing_progress=0.0, pairing_message="Reading the field…",
+        pairing_heartbeat_at=timezone.now())
     progress = Progress(round_id, version)
     try:
         competition = round_.competition
@@ -665,6 +667,8 @@ def run_pairing(round_id: int, version: int) -> dict:
             round_ = Round.objects.select_for_update(of=("self",)).select_related("competition").get(pk=round_id)
             if round_.pairing_version != version:
                 return {"round": round_id, "version": version, "skipped": "superseded while pairing"}
+            if round_.pairing_state == Round.DONE:  # a second run of this version (the sweep's) finished first
+                return {"round": round_id, "version": version, "skipped": "already paired"}
             reason = results_entered(round_)
             if reason:
                 raise RoundError("round", f"{round_} cannot be paired again: {reason}")
@@ -1476,6 +1480,8 @@ def publish_round(round_: Round, user=None, *, with_competition: bool = False) -
     publishes it too) and its matches can be played. Its byes count in the standings from now on, so they
     are refreshed."""
     with transaction.atomic():
+        # the competition first, as request_pairing locks them: a re-pairing and a publish never deadlock
+        Competition.objects.select_for_update(no_key=True).filter(pk=round_.competition_id).first()
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         if round_.is_published:
             raise RoundError("round", f"{round_} is already published")

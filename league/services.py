@@ -172,7 +172,9 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
     if wanted is not None and Competition.objects.filter(pk=competition_id, standings_version__gte=wanted).exists():
         return None  # seen without waiting for the lock that a refresh in progress holds
     with transaction.atomic():
-        competition = Competition.objects.select_for_update().get(pk=competition_id)
+        # no_key: the refresh changes no key of the row; it serialises the refreshes without blocking the key-share
+        # locks of foreign-key checks on rows added to the competition
+        competition = Competition.objects.select_for_update(no_key=True).get(pk=competition_id)
         if wanted is not None and competition.standings_version >= wanted:
             return None
         # the clock is read before the results, so every change it counts is visible to the computation

@@ -135,6 +135,17 @@ def _broker_state_of_its_own():
     dispatch.broker = dispatch._BrokerState()
 
 
+@pytest.fixture
+def with_a_broker():
+    """Sends go to a broker (eager mode off), as with ``REDIS_URL`` set: for the tests that stand in for the
+    broker with a mock of ``apply_async``."""
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    yield
+    app.conf.task_always_eager = True
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
     from django.conf import settings

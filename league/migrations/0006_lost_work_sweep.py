@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='round',
-            name='pairing_requested_at',
-            field=models.DateTimeField(blank=True, help_text='When the pairing was last asked for: a pairing still queued or running long after it is taken for lost with its worker and asked for again', null=True),
+            name='pairing_heartbeat_at',
+            field=models.DateTimeField(blank=True, help_text='When the pairing was asked for or last reported progress: one queued or running with no sign of life for long is taken for lost with its worker and asked for again', null=True),
         ),
     ]

@@ -190,3 +190,19 @@ def test_point4_a_huge_seed_in_the_entries_api_is_a_400(api, organiser):
                         format="json")
     assert response.status_code == 400 and "seed" in errors_of(response)
     assert not competition.entries.exists()
+
+
+@pytest.mark.parametrize("where", ["token", "hands"])
+def test_point4_a_body_too_big_for_the_server_is_a_413_in_the_error_shape_not_a_500(where, caplog):
+    body = '{"username": "' + "x" * (3 * 1024 * 1024) + '"}'
+    client = APIClient()
+    path = "/api/auth/token/"
+    if where == "hands":
+        match = make_match(make_competition())
+        client.credentials(HTTP_X_ENTRY_TOKEN=match.entry_token)
+        path = f"/api/matches/{match.pk}/hands/"
+    response = client.post(path, body, content_type="application/json")
+    assert response.status_code == 413
+    [error] = response.json()["errors"]
+    assert error["field"] == "body" and "larger than the server takes" in error["reason"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # nothing for the error log

@@ -131,7 +131,7 @@ def test_a_task_whose_match_was_deleted_settles_the_rest(django_capture_on_commi
     assert Match.objects.get(pk=kept.pk).settled_version == 1
 
 
-def test_when_the_broker_is_down_the_commit_settles_in_process(django_capture_on_commit_callbacks):
+def test_when_the_broker_is_down_the_commit_settles_in_process(django_capture_on_commit_callbacks, with_a_broker):
     """The commits that found the request set while the send was failing count on it: all are settled."""
     competition = make_competition()
     one, two = make_match(competition), make_match(competition)

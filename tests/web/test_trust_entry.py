@@ -90,7 +90,7 @@ def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_
     Match.objects.filter(pk=match.pk).update(updated_at=old)
     RatingsRebuild.objects.update_or_create(pk=1, defaults={"requested_at": old - timedelta(seconds=10)})
     round_ = Round.objects.create(competition=competition, number=2, status=Round.DRAFT, pairing_state=Round.QUEUED,
-                                  pairing_version=1, pairing_requested_at=old)
+                                  pairing_version=1, pairing_heartbeat_at=old)
 
     with mock.patch("games.tasks.dispatch.send") as send, mock.patch("league.tasks.rebuild_ratings_task.apply") as rb:
         done = sweep_task.run()
@@ -108,7 +108,7 @@ def services_stale() -> int:
 
 
 # ----------------------------------------------------------------------------- point 2: the broker down
-def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch):
+def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch, with_a_broker):
     from league.tasks import refresh_standings_task
 
     competition = make_competition()
@@ -134,7 +134,7 @@ def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(ca
         "the task broker is reachable again, after 20 s"]
 
 
-def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch):
+def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch, with_a_broker):
     from games.tasks import schedule_ratings_rebuild
     from league.models import RatingsRebuild
     from league.tasks import rebuild_ratings_task
@@ -147,7 +147,8 @@ def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monke
     assert RatingsRebuild.objects.get().requested_at is not None  # kept for the sweep
 
 
-def test_point2_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django_capture_on_commit_callbacks):
+def test_point2_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django_capture_on_commit_callbacks,
+                                                                                 with_a_broker):
     from league.tasks import refresh_standings_task
     from tests.web.factories import make_partnership
 
@@ -296,3 +297,128 @@ def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(clien
     assert history == [(False, ""), (True, "undo"), (False, "entered again after an undo")]
     assert Hand.objects.filter(game__match=match).count() == 4
     assert services.next_hand(match).number == 5
+
+
+def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage(caplog):
+    """The embedded default runs tasks eagerly: a task's own error is not a broker outage — logged once, not run
+    again, and the next send (a ratings rebuild asked for later) still runs."""
+    from league.models import RatingsRebuild
+    from league.tasks import rebuild_ratings_task, refresh_standings_task
+
+    runs = []
+
+    def failing(*args, **kwargs):
+        runs.append(args)
+        raise RuntimeError("a bug in the task")
+
+    with caplog.at_level(logging.WARNING), mock.patch.object(refresh_standings_task, "run", side_effect=failing):
+        assert dispatch.send(refresh_standings_task, 1) is False
+    assert len(runs) == 1 and not dispatch.broker.down
+    assert [r.levelno for r in caplog.records if "failed in-process" in r.getMessage()] == [logging.ERROR]
+    assert not [r for r in caplog.records if "cannot be reached" in r.getMessage()]
+    with mock.patch.object(rebuild_ratings_task, "run", return_value={}) as rebuilt:
+        from games.tasks import schedule_ratings_rebuild
+
+        schedule_ratings_rebuild()
+    assert rebuilt.called and RatingsRebuild.objects.get().requested_at is not None  # (the stand-in took none)
+
+
+def test_point2_a_ratings_request_left_stranded_is_asked_again():
+    from league.models import RatingsRebuild
+    from league.ratings import REBUILD_REQUEST_STALE, request_rebuild
+
+    assert request_rebuild() is True and request_rebuild() is False
+    stale = timezone.now() - timedelta(seconds=REBUILD_REQUEST_STALE + 1)
+    RatingsRebuild.objects.update(requested_at=stale)
+    assert request_rebuild() is True
+
+
+def test_point14_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(client, django_capture_on_commit_callbacks):
+    """The pages post the dealer they showed: only a dealer the scorekeeper changed counts as given. A correction
+    page opened before an earlier hand became a misdeal (so the deal moved), then saved with the dealer as it
+    was shown, stores the dealer the deal now gives — not the stale one as a deal out of turn; the same for an
+    entry page left open while the deal moved on."""
+    competition = make_competition()
+    organiser = make_organiser(competition.club, make_user("shown"))
+    match = make_match(competition, first_dealer=0)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+        second = services.enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+    url = reverse("match_hand_edit", args=[match.pk, second.pk])
+    page = client.get(url).content.decode()
+    assert 'name="dealer_shown" value="1"' in page  # seat 2 dealt hand 2
+    with django_capture_on_commit_callbacks(execute=True):  # meanwhile hand 1 was a misdeal: seat 1 deals again
+        services.correct_hand(hand=first, mode=Hand.CHALK, entry={"penalty": {"kind": "misdeal"}}, reason="misdeal",
+                              version=1, author_label="t")
+    second.refresh_from_db()
+    assert second.dealer == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"kick": "5S", "beg": "stand", "high": "b", "low": "b", "jack": "b", "game": "b",
+                                     "reason": "recount", "version": str(second.version), "dealer": "1",
+                                     "dealer_shown": "1"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    second.refresh_from_db()
+    assert (second.dealer, second.dealer_given) == (0, False)
+
+    target = services.next_hand(match)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("match_enter", args=[match.pk]), {
+            "number": str(target.number), "kick": "5S", "beg": "stand", "high": "a", "low": "a", "jack": "a",
+            "game": "a", "dealer": "3", "dealer_shown": "3"})  # a page shown when seat 4 was to deal, left as it was
+    hand = Hand.objects.get(game__match=match, number=target.number)
+    assert (hand.dealer, hand.dealer_given) == (target.dealer, False)
+
+
+def test_point1_a_settle_that_fails_in_the_commit_loses_no_hand(caplog, django_capture_on_commit_callbacks):
+    """The hand that ends a game settles its match in its own commit; if that settle fails (a bug, old data), the
+    hand is stored all the same and the settle is left to the task after the commit (and to the sweep)."""
+    competition = make_competition()
+    match = make_match(competition)
+    for number in range(1, 4):
+        services.enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    with mock.patch.object(services, "_settle_locked", side_effect=ValueError("a bug in the settle")), \
+            django_capture_on_commit_callbacks(execute=False):
+        hand = services.enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    assert Hand.objects.filter(pk=hand.pk, result__winner=0).exists()
+    assert "could not be settled in the commit" in caplog.text
+    fresh = Match.objects.get(pk=match.pk)
+    assert fresh.settled_version < fresh.version  # left for the task, which settles it
+    services.settle_match(match.pk)
+    assert Match.objects.get(pk=match.pk).status == Match.COMPLETE
+
+
+def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_run_rewrites_nothing(
+        monkeypatch, django_capture_on_commit_callbacks):
+    """The sweep takes a pairing for lost only without a sign of life (progress reports refresh it); and a second
+    run of one version (the sweep's, beside a late original) that finds it done when it comes to write skips."""
+    from league import rounds
+    from league.models import Entry, Round
+    from tests.web.factories import make_partnership
+
+    competition = make_competition()
+    for _ in range(4):
+        Entry.objects.create(competition=competition, partnership=make_partnership(club=competition.club))
+    with django_capture_on_commit_callbacks(execute=False):
+        round_ = rounds.request_pairing(competition)
+    old = timezone.now() - timedelta(seconds=services_stale() + 5)
+    Round.objects.filter(pk=round_.pk).update(pairing_state=Round.RUNNING, pairing_heartbeat_at=old)
+    assert rounds.lost_pairings(services_stale()) == [(round_.pk, round_.pairing_version)]
+    rounds.Progress(round_.pk, round_.pairing_version).write(0.5, "half way", force=True)  # it is alive
+    assert rounds.lost_pairings(services_stale()) == []
+
+    first = rounds.run_pairing(round_.pk, round_.pairing_version)
+    assert first["state"] == Round.DONE
+    drafted = sorted(Match.objects.filter(round=round_).values_list("pk", flat=True))
+    Round.objects.filter(pk=round_.pk).update(pairing_state=Round.RUNNING)  # the second run starts before it ends
+    real = rounds.DRAFTERS[rounds.plan_round(competition, round_.number).kind]
+
+    def finishes_meanwhile(*args, **kwargs):
+        draft = real(*args, **kwargs)
+        Round.objects.filter(pk=round_.pk).update(pairing_state=Round.DONE)  # the first run wrote it meanwhile
+        return draft
+
+    monkeypatch.setitem(rounds.DRAFTERS, rounds.plan_round(competition, round_.number).kind, finishes_meanwhile)
+    second = rounds.run_pairing(round_.pk, round_.pairing_version)
+    assert second["skipped"] == "already paired"
+    assert sorted(Match.objects.filter(round=round_).values_list("pk", flat=True)) == drafted

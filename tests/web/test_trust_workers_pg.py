@@ -192,3 +192,4 @@ def test_point2_with_the_broker_down_every_request_answers_under_1s_and_nothing_
     assert max(took) < 1.0
     warnings = [line for line in Path(log).read_text().splitlines() if "cannot be reached" in line]
     assert len(warnings) == 1, warnings  # one warning for the outage, not one a request
+
