@@ -36,6 +36,7 @@ from games.serializers import (
     GameResultSerializer,
     GameSerializer,
     HandCorrectionSerializer,
+    HandDeletionSerializer,
     HandEntrySerializer,
     HandSerializer,
     HandVersionSerializer,
@@ -50,6 +51,7 @@ from games.serializers import (
     TeamMatchSerializer,
     TeamTablesSerializer,
     TeamTotalsSerializer,
+    UndoSerializer,
     UsernameSerializer,
 )
 from league.api import ID, require_organiser
@@ -214,13 +216,16 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data, status=201)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=None, responses={200: HandSerializer, **WRITE_ERRORS})
+    @extend_schema(parameters=TOKEN_PARAMETERS, request=UndoSerializer, responses={200: HandSerializer, **ENTRY_ERRORS})
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str | None = None) -> Response:
-        """Strike out the last hand entered (kept as a deleted version)."""
+        """Strike out the last hand entered (kept as a deleted version); with ``hand`` and ``version``, only if
+        that is still the last hand as it was (409 otherwise)."""
         match = self.get_object()
         require_entry_rights(request, match)
-        hand = services.undo_last_hand(match=match, user=request.user)
+        data = validated(UndoSerializer, request.data if isinstance(request.data, dict) else {})
+        hand = services.undo_last_hand(match=match, user=request.user, hand_id=data.get("hand"),
+                                       version=data.get("version"))
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
 
@@ -500,14 +505,17 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         """Same as PUT; ``mode`` may be left out (the hand's current mode)."""
         return self.update(request, pk)
 
-    @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
-                                                                   description="Or in the body")],
-                   request=ReasonSerializer, responses={200: HandSerializer, **ENTRY_ERRORS})
+    @extend_schema(parameters=[*TOKEN_PARAMETERS,
+                               OpenApiParameter("reason", OpenApiTypes.STR, description="Or in the body"),
+                               OpenApiParameter("version", OpenApiTypes.INT, description="Or in the body")],
+                   request=HandDeletionSerializer, responses={200: HandSerializer, **ENTRY_ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
-        """Strike the hand out; it is kept as a deleted version, with the reason."""
+        """Strike the hand out; it is kept as a deleted version, with the reason. ``version`` is the hand's
+        version being struck out: 409 if another scorekeeper changed it since."""
         hand = self.get_object()
         require_entry_rights(request, hand.game.match)
-        data = validated(ReasonSerializer, {**body_or_query(request, "reason"), **body_or_query(request, "version")})
+        data = validated(HandDeletionSerializer, {**body_or_query(request, "reason"),
+                                                  **body_or_query(request, "version")})
         hand = services.delete_hand(hand=hand, reason=data["reason"], version=data.get("version"), user=request.user)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)

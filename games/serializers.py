@@ -91,8 +91,18 @@ class HandCorrectionSerializer(serializers.Serializer):
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=300, help_text="Why the hand is struck out")
-    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
+
+
+class HandDeletionSerializer(ReasonSerializer):
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1,
                                        help_text="The hand's version being struck out: refused (409) if it changed")
+
+
+class UndoSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False,
+                                    help_text="The hand meant (its id): refused (409) if it is no longer the last one")
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False,
+                                       help_text="Its version: refused (409) if it changed")
 
 
 # ----------------------------------------------------------------------------- games and matches

@@ -278,13 +278,20 @@ def _check_version(hand: Hand, version: Any) -> None:
                                        f"you changed version {version}): reload it and check before changing it")
 
 
-def undo_last_hand(*, match: Match, user=None, author_label: str = "") -> Hand:
-    """Delete the last counting hand of the match's open game."""
+def undo_last_hand(*, match: Match, user=None, author_label: str = "", hand_id: int | None = None,
+                   version: int | None = None) -> Hand:
+    """Delete the last counting hand of the match's open game. With ``hand_id`` (the hand the scorekeeper means)
+    and ``version``: refused (``StaleVersionError``) when that is no longer the last hand — it was undone
+    already, or another scorekeeper entered one since — or when it changed since."""
     last = (Hand.objects.filter(game__match=match, deleted=False, void_reason="")
             .order_by("-game__number", "-number").first())
     if last is None:
         raise EntryError("hand", "there is no hand to undo")
-    return delete_hand(hand=last, reason="undo", user=user, author_label=author_label)
+    if hand_id is not None and last.pk != hand_id:
+        raise StaleVersionError("hand", f"the last hand is now hand {last.number} of game {last.game.number}, "
+                                        f"entered by {last.entered_by}: that hand was undone already, or another "
+                                        "was entered since — reload and check before undoing")
+    return delete_hand(hand=last, reason="undo", user=user, author_label=author_label, version=version)
 
 
 # ----------------------------------------------------------------------------- results at a coarser level

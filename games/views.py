@@ -197,22 +197,21 @@ def enter_record(request: HttpRequest, access: EntryAccess) -> HttpResponse:
 def undo(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     """Strike out the last counting hand. The form names the hand it means, so a second tap does not strike
     out the hand before it."""
-    last = selectors.last_counting_hand(access.match)
-    wanted = request.POST.get("hand", "")
-    if last is None:
-        messages.error(request, "There is no hand to undo.")
-    elif wanted and wanted != str(last.pk):
-        messages.error(request, "That hand was already undone; the list below is up to date.")
+    hand_id, version = (_whole_number(request.POST.get(key, "")) for key in ("hand", "version"))
+    try:
+        hand = services.undo_last_hand(match=access.match, user=request.user, hand_id=hand_id, version=version)
+    except services.StaleVersionError:
+        messages.error(request, "That hand was already undone, or another was entered since; the list below is "
+                                "up to date.")
+    except services.EntryError as error:
+        messages.error(request, error.reason)
     else:
-        try:
-            version = request.POST.get("version", "")
-            hand = services.delete_hand(hand=last, reason="undo", user=request.user,
-                                        version=int(version) if version.isascii() and version.isdigit() else None)
-        except services.EntryError as error:
-            messages.error(request, error.reason)
-        else:
-            messages.success(request, f"Hand {hand.number} of game {hand.game.number} undone.")
+        messages.success(request, f"Hand {hand.number} of game {hand.game.number} undone.")
     return redirect(access.url("enter"))
+
+
+def _whole_number(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 def _after_correction(access: EntryAccess) -> str:

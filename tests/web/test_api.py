@@ -225,12 +225,13 @@ def test_strike_out_a_hand_with_a_reason(client, match):
     hand = enter_ok(client, match, A)
     enter_ok(client, match, B)
     assert client.delete(f"/api/hands/{hand['id']}/").status_code == 400
-    response = client.delete(f"/api/hands/{hand['id']}/?reason=never+played")
+    assert error_fields(client.delete(f"/api/hands/{hand['id']}/?reason=never+played")) == ["version"]
+    response = client.delete(f"/api/hands/{hand['id']}/?reason=never+played&version=1")
     assert response.status_code == 200 and response.json()["deleted"] is True
     assert sheet(client, match)["score"] == {"game": 1, "a": 0, "b": 4}
     versions = client.get(f"/api/hands/{hand['id']}/versions/").json()
     assert (versions[-1]["deleted"], versions[-1]["reason"]) == (True, "never played")
-    again = client.delete(f"/api/hands/{hand['id']}/", {"reason": "twice"}, format="json")
+    again = client.delete(f"/api/hands/{hand['id']}/", {"reason": "twice", "version": 2}, format="json")
     assert again.status_code == 400 and error_fields(again) == ["hand"]
 
 

@@ -151,7 +151,8 @@ OPERATIONS = {
         ENTERERS, 201, denied=404, on_draft=True, effect=lambda w: Hand.objects.count()),
     "correct hand": Operation(correct, ENTERERS, 200, effect=hand_state),
     "delete hand": Operation(
-        lambda c, w: c.delete(f"/api/hands/{w.hand.pk}/?reason=not+played"), ENTERERS, 200, effect=hand_state),
+        lambda c, w: c.delete(f"/api/hands/{w.hand.pk}/?reason=not+played&version={w.hand.version}"), ENTERERS, 200,
+        effect=hand_state),
     "undo": Operation(lambda c, w: c.post(f"/api/matches/{w.match.pk}/undo/"), ENTERERS, 200, effect=hand_state),
     "list scorekeepers": Operation(lambda c, w: c.get(f"/api/matches/{w.match.pk}/scorekeepers/"), ORGANISER, 200),
     "add scorekeeper": Operation(
@@ -246,7 +247,8 @@ def test_versions_name_who_entered_each_version(world):
     keeper = client_as("scorekeeper", world, world.match)
     assert correct(keeper, world).status_code == 200
     link = client_as("link", world, world.match)
-    assert link.delete(f"/api/hands/{world.hand.pk}/", {"reason": "dup"}, format="json").status_code == 200
+    deleted = link.delete(f"/api/hands/{world.hand.pk}/", {"reason": "dup", "version": 2}, format="json")
+    assert deleted.status_code == 200
     versions = APIClient().get(f"/api/hands/{world.hand.pk}/versions/").json()
     assert [(v["author"], v["author_label"], v["deleted"]) for v in versions] == [
         (world.organiser.username, world.organiser.username, False), ("keeper", "keeper", False),

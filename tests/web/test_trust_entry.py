@@ -422,3 +422,17 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
     second = rounds.run_pairing(round_.pk, round_.pairing_version)
     assert second["skipped"] == "already paired"
     assert sorted(Match.objects.filter(round=round_).values_list("pk", flat=True)) == drafted
+
+
+def test_point12_an_api_undo_of_a_hand_no_longer_the_last_one_is_refused(entered):
+    api = APIClient()
+    api.force_authenticate(entered["organiser"])
+    match, first = entered["match"], entered["hand"]
+    second = services.enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="bob")
+    stale = api.post(f"/api/matches/{match.pk}/undo/", {"hand": first.pk, "version": 1}, format="json")
+    assert stale.status_code == 409
+    [error] = stale.json()["errors"]
+    assert error["field"] == "hand" and "the last hand is now hand 2 of game 1, entered by bob" in error["reason"]
+    assert not Hand.objects.get(pk=second.pk).deleted
+    done = api.post(f"/api/matches/{match.pk}/undo/", {"hand": second.pk, "version": 1}, format="json")
+    assert done.status_code == 200 and done.json()["id"] == second.pk
