@@ -15,14 +15,14 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 
-from games.models import Match
+from engine.limits import kicks_in_hand
+from engine.words import SIDE_LETTERS, seat
+from games.models import MAX_NUMBER, Match
 from league.selectors import seat_names
 
-MAX_RUNS = 5
-"""Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R12)."""
+MAX_RUNS = kicks_in_hand(2) - 1
+"""Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R9, R12)."""
 MAX_RECORD_BYTES = 200_000
-MAX_NUMBER = 32_767
-"""The largest game or hand number the database holds."""
 MAX_BOX = 99_999
 """The largest count a results box takes: above any match's chalks under any sensible ruleset."""
 SUIT_INPUT = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"})
@@ -99,8 +99,8 @@ class DealerField(forms.TypedChoiceField):
                                    "chosen.", **kwargs)
 
     def name_seats(self, names: list[str]) -> None:
-        self.choices = [(seat, f"Seat {seat + 1} · {name or '—'} ({'A' if seat % 2 == 0 else 'B'})")
-                        for seat, name in enumerate(names)]
+        self.choices = [(index, f"{seat(index, capital=True)} · {name or '—'} ({SIDE_LETTERS[index % 2]})")
+                        for index, name in enumerate(names)]
 
 
 class DealerMixin:
@@ -161,7 +161,7 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
                 field = self.fields[name]
                 field.choices = [(value, f"{label} · {names[value]}" if value in names else label)
                                  for value, label in field.choices]
-        self.runs = MAX_RUNS if match is None or match.competition.players == 2 else 2
+        self.runs = kicks_in_hand(match.competition.players if match is not None else 2) - 1
         self.add_dealer_field(match)
 
     @property

@@ -14,6 +14,7 @@ from league.models import Competition, Partnership, Round, Team, new_token
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
 HAND_LEVEL, GAME_LEVEL, MATCH_LEVEL = "hand", "game", "match"
+MAX_NUMBER = 32_767  # the largest game or hand number (and games count) the database holds: a small integer
 RESULT_LEVELS = [(HAND_LEVEL, "Hand by hand"), (GAME_LEVEL, "Game by game"), (MATCH_LEVEL, "Match totals")]
 
 

@@ -11,11 +11,10 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import SIDE_A, SIDE_B, SIDES, Game, Hand, HandVersion, Match, TeamMatch
+from games.models import MAX_NUMBER, SIDE_A, SIDE_B, SIDES, Game, Hand, HandVersion, Match, TeamMatch
 from league.models import Partnership, Round, Team
 from league.permissions import visible_competitions
 
-MAX_NUMBER = 32_767
 """The largest game or hand number, and games won, the database holds (a small-integer column)."""
 MAX_COUNT = 2**31 - 1
 """The largest count of chalks or hang jacks the database holds; the rules allow far fewer (``engine.limits``,

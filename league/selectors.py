@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from engine import words
 from games.models import SIDE_A, SIDE_B, Game, Hand, Match
 from games.selectors import competition_matches
 from league.models import Bye, Club, Competition, Round, StandingRow
@@ -47,9 +48,8 @@ def seat_names(match: Match, players: int) -> list[str]:
 
 
 def dealer_label(names: list[str], seat: int) -> str:
-    side = "A" if seat % 2 == 0 else "B"
-    name = names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
-    return f"{name} ({side})"
+    name = names[seat] if 0 <= seat < len(names) and names[seat] else words.seat(seat, capital=True)
+    return f"{name} ({words.SIDE_LETTERS[seat % 2]})"
 
 
 # ----------------------------------------------------------------------------- home, club, competition
