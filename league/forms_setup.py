@@ -27,6 +27,7 @@ from league.models import (
     match_format_words,
     team_mode_words,
 )
+from league.numbers import whole_number
 from league.standings import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
@@ -146,7 +147,8 @@ class CompetitionForm(forms.ModelForm):
             text = str(self.data.get(self.add_prefix(name), "")).strip()
         else:
             text = str(self.initial.get(name, getattr(self.instance, name)))
-        return int(text) if text.isdigit() else "N"
+        number = whole_number(text)
+        return "N" if number is None else number
 
     def _say_the_numbers(self) -> None:
         """Choices with this competition's numbers ("Best of 3 games"); competition_form.js keeps them in step

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
 from games.models import Match, TeamMatch, table_label
 from league.models import Bye, Competition, Entry, Round
-from league.permissions import published_round_filter
+from league.numbers import whole_number
 from league.rounds import (
     BUSY,
     GROUP,
@@ -34,6 +34,7 @@ from league.rounds import (
 
 MATCH_RELATED = ("side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")
 BYE_RELATED = ("entry__partnership__player_one", "entry__partnership__player_two", "entry__player", "entry__team")
+UNNUMBERED_TABLE = 10**18  # after every numbered table
 FLOATS = ("float", "floated", "float_up", "float_down", "pulled_up", "pull_up", "down_float", "up_float")
 PLAIN_FLAGS = {
     "same_club": "Same club",
@@ -58,12 +59,6 @@ def status(round_: Round) -> dict[str, Any]:
     return {"state": round_.pairing_state or "idle", "progress": round(round_.pairing_progress, 4),
             "message": round_.pairing_message, "version": round_.pairing_version, "status": round_.status,
             "round": round_.number}
-
-
-def public_matches() -> Q:
-    """The matches (and team matches) the public may see: those of published rounds, and those without a
-    round (``league.permissions.published_round_filter``)."""
-    return published_round_filter()
 
 
 def round_of(competition: Competition, number: int, *, published_only: bool) -> Round | None:
@@ -169,7 +164,7 @@ def fixtures_of(round_: Round, prefetched: bool = True) -> list[Fixture]:
     fixtures = [fixture_of(m) for m in sorted(matches, key=_table_key)]
     fixtures += [fixture_of_team(t, n) for n, t in enumerate(sorted(team_matches, key=lambda t: t.pk),
                                                                start=len(fixtures) + 1)]
-    return sorted(fixtures, key=lambda f: (f.third_place, int(f.table) if f.table.isdigit() else 10_000, f.pk))
+    return sorted(fixtures, key=lambda f: (f.third_place, table_order(f.table), f.pk))
 
 
 # ----------------------------------------------------------------------------- flags in words
@@ -179,8 +174,15 @@ class Flag:
     text: str
 
 
+def table_order(table: str) -> int:
+    """Where a table stands in a round: by its number, the tables with a name of their own ("Verandah", "²")
+    after them."""
+    number = whole_number(table)
+    return UNNUMBERED_TABLE if number is None else number
+
+
 def _table_key(match: Match) -> tuple:
-    return (match.third_place, int(match.table) if match.table.isdigit() else 10_000, match.pk)
+    return (match.third_place, table_order(match.table), match.pk)
 
 
 def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, ...], ...] = (),
@@ -478,5 +480,5 @@ def organiser_rounds(competition: Competition) -> dict[str, Any]:
     return {"all_rounds": all_rounds(competition), "next_number": next_round_number(competition)}
 
 
-__all__ = ["GROUP", "KNOCKOUT", "bracket", "explain", "manage_page", "public_matches", "public_round",
-           "results_by_round", "status"]
+__all__ = ["GROUP", "KNOCKOUT", "bracket", "explain", "manage_page", "public_round", "results_by_round",
+           "status"]
