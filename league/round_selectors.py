@@ -5,10 +5,11 @@ on ``Round.PUBLISHED``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from games.models import Match, TeamMatch, table_label
@@ -76,13 +77,15 @@ def all_rounds(competition: Competition) -> list[Round]:
     return list(Round.objects.filter(competition=competition).order_by("number"))
 
 
-def _rounds_with_pairings(rounds: QuerySet[Round]) -> list[Round]:
+def _rounds_with_pairings(rounds: Iterable[Round]) -> list[Round]:
+    """The rounds with their matches, team matches and byes: three queries, for these rounds only."""
     matches = Match.objects.filter(team_match__isnull=True).select_related(*MATCH_RELATED).order_by("id")
     team_matches = TeamMatch.objects.order_by("id")
     byes = Bye.objects.select_related(*BYE_RELATED).order_by("id")
-    return list(rounds.prefetch_related(Prefetch("matches", queryset=matches),
-                                        Prefetch("team_matches", queryset=team_matches),
-                                        Prefetch("byes", queryset=byes)))
+    rounds = list(rounds)
+    prefetch_related_objects(rounds, Prefetch("matches", queryset=matches),
+                             Prefetch("team_matches", queryset=team_matches), Prefetch("byes", queryset=byes))
+    return rounds
 
 
 OUTCOME_LABELS = {Match.FORFEIT_A: "A forfeits", Match.FORFEIT_B: "B forfeits",
@@ -425,10 +428,10 @@ def public_round(competition: Competition, number: int) -> PublicRound | None:
     return PublicRound(round_, fixtures_of(round_), list(round_.byes.all()))
 
 
-def results_by_round(competition: Competition) -> list[PublicRound]:
-    """Every published round, in order, with its matches and byes."""
-    return [PublicRound(r, fixtures_of(r), list(r.byes.all()))
-            for r in _rounds_with_pairings(published_rounds(competition))]
+def results_by_round(rounds: Iterable[Round]) -> list[PublicRound]:
+    """These rounds (a page of ``published_rounds``), in order, with their matches and byes — read for these
+    rounds only."""
+    return [PublicRound(r, fixtures_of(r), list(r.byes.all())) for r in _rounds_with_pairings(rounds)]
 
 
 @dataclass
