@@ -20,8 +20,8 @@ from games.selectors import competition_matches
 from games.serializers import ErrorsSerializer, MatchSerializer
 from league import entries as setup
 from league import selectors, services
-from league.models import Club, Competition, Entry, Partnership, Player
-from league.permissions import is_organiser, visible_competitions
+from league.models import Club, Competition, Entry, Player
+from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
     ClubSerializer,
     CompetitionSerializer,
@@ -99,11 +99,14 @@ class PlayerViewSet(ClubObjectViewSet):
 
 
 class PartnershipViewSet(ClubObjectViewSet):
-    """Partnerships: the same players (either order) are one partnership, whatever its name."""
+    """Partnerships: the same players (either order) are one partnership, whatever its name. Those only a draft
+    has made or used are the organisers' (``league.permissions.visible_partnerships``)."""
 
-    queryset = Partnership.objects.select_related("player_one", "player_two", "club")
     serializer_class = PartnershipSerializer
     doing = "add or change its partnerships"
+
+    def get_queryset(self):
+        return visible_partnerships(self.request.user).select_related("player_one", "player_two", "club")
 
     def perform_create(self, serializer) -> None:
         require_organiser(self.request.user, serializer.validated_data[self.club_field], self.doing)
