@@ -531,7 +531,7 @@ def parse_choice(text: str, legal: Sequence[Action], why_illegal: Callable[[Acti
     word = " ".join(text.split()).lower()
     if not word:
         raise ChoiceError(f"please choose 1 to {len(legal)}, or type a card" if legal else "nothing to choose")
-    if word.isdigit():
+    if word.isascii() and word.isdigit() and len(word) <= 100:  # not "²", which int() refuses
         number = int(word)
         if 1 <= number <= len(legal):
             return legal[number - 1]

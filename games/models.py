@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from league.models import Competition, Partnership, Round, Team, new_token
+from league.numbers import is_digits
 
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
@@ -26,7 +27,7 @@ def table_label(table: str) -> str:
     ('Table 3', 'Table 3', 'Table 3', 'Verandah', '')
     """
     text = " ".join((table or "").split())
-    if text.isdigit():
+    if is_digits(text):  # "²" is a digit to str.isdigit(), not a table's number
         return f"Table {text}"
     return text[:1].upper() + text[1:]
 

@@ -20,8 +20,8 @@ from games.selectors import competition_matches
 from games.serializers import ErrorsSerializer, MatchSerializer
 from league import entries as setup
 from league import selectors, services
-from league.models import Club, Competition, Entry, Partnership, Player
-from league.permissions import is_organiser, visible_competitions
+from league.models import Club, Competition, Entry, Player
+from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
     ClubSerializer,
     CompetitionSerializer,
@@ -34,6 +34,7 @@ from league.serializers import (
 
 ID = r"[0-9]+"
 ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}
+ERRORS_OF_A_LIST = {400: ErrorsSerializer, 404: ErrorsSerializer}  # 400: a bad ``limit`` or ``offset``
 NO_DELETE = ["get", "post", "put", "patch", "head", "options"]
 ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "team", "player")
 ENTRY_ID = OpenApiParameter("entry_id", int, OpenApiParameter.PATH, description="The entry's id")
@@ -98,11 +99,14 @@ class PlayerViewSet(ClubObjectViewSet):
 
 
 class PartnershipViewSet(ClubObjectViewSet):
-    """Partnerships: the same players (either order) are one partnership, whatever its name."""
+    """Partnerships: the same players (either order) are one partnership, whatever its name. Those only a draft
+    has made or used are the organisers' (``league.permissions.visible_partnerships``)."""
 
-    queryset = Partnership.objects.select_related("player_one", "player_two", "club")
     serializer_class = PartnershipSerializer
     doing = "add or change its partnerships"
+
+    def get_queryset(self):
+        return visible_partnerships(self.request.user).select_related("player_one", "player_two", "club")
 
     def perform_create(self, serializer) -> None:
         require_organiser(self.request.user, serializer.validated_data[self.club_field], self.doing)
@@ -159,21 +163,26 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         prefetch_related_objects([row for row in rows if row.partnership_id is None], "team", "player")
         return Response(StandingRowSerializer(rows, many=True).data)
 
-    @extend_schema(responses={200: MatchSerializer(many=True), 404: ErrorsSerializer})
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @extend_schema(responses={200: MatchSerializer(many=True), **ERRORS_OF_A_LIST})
+    @action(detail=True, methods=["get"])  # paginated as every list (settings: DEFAULT_PAGINATION_CLASS)
     def matches(self, request, pk=None) -> Response:
-        """The competition's matches, round by round (also ``/api/matches/?competition=``); those of draft
-        rounds only for the club's organisers."""
+        """The competition's matches, round by round, a page at a time (also ``/api/matches/?competition=``);
+        those of draft rounds only for the club's organisers."""
         competition = self.get_object()
         matches = competition_matches(competition, include_drafts=is_organiser(request.user, competition.club_id))
-        return Response(MatchSerializer(matches, many=True).data)
+        return self._page_of(matches, MatchSerializer)
 
-    @extend_schema(responses={200: EntrySerializer(many=True), 404: ErrorsSerializer})
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @extend_schema(responses={200: EntrySerializer(many=True), **ERRORS_OF_A_LIST})
+    @action(detail=True, methods=["get"])  # paginated as every list (settings: DEFAULT_PAGINATION_CLASS)
     def entries(self, request, pk=None) -> Response:
-        """The competition's entrants (partnerships, teams or players), withdrawn ones included."""
+        """The competition's entrants (partnerships, teams or players), withdrawn ones included, a page at a
+        time."""
         entries = self.get_object().entries.select_related(*ENTRY_RELATED)
-        return Response(EntrySerializer(entries.order_by("id"), many=True).data)
+        return self._page_of(entries.order_by("id"), EntrySerializer)
+
+    def _page_of(self, rows, serializer_class) -> Response:
+        """``{"count", "next", "previous", "results"}``, as every list of the API answers."""
+        return self.get_paginated_response(serializer_class(self.paginate_queryset(rows), many=True).data)
 
     @extend_schema(request=EntrySerializer, responses={201: EntrySerializer, **ERRORS})
     @entries.mapping.post

@@ -27,6 +27,8 @@ from league.models import (
     match_format_words,
     team_mode_words,
 )
+from league.numbers import whole_number
+from league.permissions import organised_partnerships_filter, public_partnership_filter
 from league.standings import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
@@ -146,7 +148,8 @@ class CompetitionForm(forms.ModelForm):
             text = str(self.data.get(self.add_prefix(name), "")).strip()
         else:
             text = str(self.initial.get(name, getattr(self.instance, name)))
-        return int(text) if text.isdigit() else "N"
+        number = whole_number(text)
+        return "N" if number is None else number
 
     def _say_the_numbers(self) -> None:
         """Choices with this competition's numbers ("Best of 3 games"); competition_form.js keeps them in step
@@ -328,9 +331,11 @@ class PartnershipsField(forms.ModelMultipleChoiceField):
 
 
 def partnerships_for(competition: Competition) -> Any:
-    """Partnerships of the competition's size, clubs first by name."""
+    """Partnerships of the competition's size that its club's organisers may see (not another club's drafts),
+    clubs first by name."""
     size = Q(player_two__isnull=competition.players == 2)
-    return (Partnership.objects.filter(size).select_related("player_one", "player_two", "club")
+    seen = public_partnership_filter() | organised_partnerships_filter([competition.club_id])
+    return (Partnership.objects.filter(size, seen).select_related("player_one", "player_two", "club")
             .order_by("club__name", "name", "player_one__name", "id"))
 
 

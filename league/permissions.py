@@ -9,6 +9,10 @@
   competition, is shown, exported, counted in the standings or rated for nobody but the club's organisers
   (``published_round_filter``, ``public_match_filter``); the organisers give a match's scorekeepers and its
   private link the match (not its competition) once its round is published.
+- So are the partnerships a draft made: pairing an individual event's round makes the partnerships of its tables
+  as it writes the draft. A partnership is public once it is entered (alone or in a team) in a published
+  competition or plays a public match; until then only the organisers of its club, or of a competition it plays
+  or is entered in, see it (``public_partnership_filter``, ``visible_partnerships``).
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from league.models import Club, ClubRole, Competition, Round
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Round, Team
 
 
 def is_organiser(user: Any, club: Club | int) -> bool:
@@ -44,6 +48,47 @@ def public_match_filter(prefix: str = ""):
     """``Match`` / ``TeamMatch`` rows anyone may see: of a published competition and outside any draft round
     (``prefix`` leads to the match from another model). Ratings and the players' pages use it."""
     return Q(**{f"{prefix}competition__published": True}) & published_round_filter(prefix)
+
+
+def _plays_or_is_entered(competitions: QuerySet, matches: Q | None = None) -> Q:
+    """``Partnership`` rows that are a side of a match (``matches`` picks which) or are entered, alone or in a
+    team, in one of ``competitions``."""
+    from games.models import Match  # games' models are built on league's: imported when first asked
+
+    partnership = OuterRef("pk")
+    sides = Match.objects.filter(Q(side_a=partnership) | Q(side_b=partnership), competition__in=competitions)
+    return (Q(Exists(sides.filter(matches or Q())))
+            | Q(Exists(Entry.objects.filter(partnership=partnership, competition__in=competitions)))
+            | Q(Exists(Team.objects.filter(partnerships=partnership, competition__in=competitions))))
+
+
+def public_partnership_filter() -> Q:
+    """``Partnership`` rows anyone may see: entered (alone or in a team) in a published competition, or a side of
+    a public match (``public_match_filter``). One that only a draft round, or an unpublished competition, has
+    made or used is the draft's."""
+    return _plays_or_is_entered(Competition.objects.filter(published=True), published_round_filter())
+
+
+def visible_partnerships_filter(user: Any) -> Q:
+    """``Partnership`` rows the user may see: the public ones, and for organisers every partnership of their
+    clubs and every one that plays or is entered in their clubs' competitions (drafts included)."""
+    public = public_partnership_filter()
+    if user is None or not user.is_authenticated:
+        return public
+    if user.is_superuser:
+        return Q()
+    return public | organised_partnerships_filter(
+        ClubRole.objects.filter(user=user, role=ClubRole.ORGANISER).values("club_id"))
+
+
+def organised_partnerships_filter(clubs: Any) -> Q:
+    """``Partnership`` rows the organisers of ``clubs`` (club ids, or a query of them) see besides the public ones:
+    their clubs' own, and those that play or are entered in their clubs' competitions."""
+    return Q(club__in=clubs) | _plays_or_is_entered(Competition.objects.filter(club__in=clubs))
+
+
+def visible_partnerships(user: Any) -> QuerySet[Partnership]:
+    return Partnership.objects.filter(visible_partnerships_filter(user))
 
 
 def in_draft_round(match: Any) -> bool:

@@ -5,15 +5,16 @@ on ``Round.PUBLISHED``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from games.models import Match, TeamMatch, table_label
 from league.models import Bye, Competition, Entry, Round
-from league.permissions import published_round_filter
+from league.numbers import whole_number
 from league.rounds import (
     BUSY,
     GROUP,
@@ -34,6 +35,7 @@ from league.rounds import (
 
 MATCH_RELATED = ("side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")
 BYE_RELATED = ("entry__partnership__player_one", "entry__partnership__player_two", "entry__player", "entry__team")
+UNNUMBERED_TABLE = 10**18  # after every numbered table
 FLOATS = ("float", "floated", "float_up", "float_down", "pulled_up", "pull_up", "down_float", "up_float")
 PLAIN_FLAGS = {
     "same_club": "Same club",
@@ -60,12 +62,6 @@ def status(round_: Round) -> dict[str, Any]:
             "round": round_.number}
 
 
-def public_matches() -> Q:
-    """The matches (and team matches) the public may see: those of published rounds, and those without a
-    round (``league.permissions.published_round_filter``)."""
-    return published_round_filter()
-
-
 def round_of(competition: Competition, number: int, *, published_only: bool) -> Round | None:
     rounds = Round.objects.filter(competition=competition, number=number)
     if published_only:
@@ -81,13 +77,15 @@ def all_rounds(competition: Competition) -> list[Round]:
     return list(Round.objects.filter(competition=competition).order_by("number"))
 
 
-def _rounds_with_pairings(rounds: QuerySet[Round]) -> list[Round]:
+def _rounds_with_pairings(rounds: Iterable[Round]) -> list[Round]:
+    """The rounds with their matches, team matches and byes: three queries, for these rounds only."""
     matches = Match.objects.filter(team_match__isnull=True).select_related(*MATCH_RELATED).order_by("id")
     team_matches = TeamMatch.objects.order_by("id")
     byes = Bye.objects.select_related(*BYE_RELATED).order_by("id")
-    return list(rounds.prefetch_related(Prefetch("matches", queryset=matches),
-                                        Prefetch("team_matches", queryset=team_matches),
-                                        Prefetch("byes", queryset=byes)))
+    rounds = list(rounds)
+    prefetch_related_objects(rounds, Prefetch("matches", queryset=matches),
+                             Prefetch("team_matches", queryset=team_matches), Prefetch("byes", queryset=byes))
+    return rounds
 
 
 OUTCOME_LABELS = {Match.FORFEIT_A: "A forfeits", Match.FORFEIT_B: "B forfeits",
@@ -169,7 +167,7 @@ def fixtures_of(round_: Round, prefetched: bool = True) -> list[Fixture]:
     fixtures = [fixture_of(m) for m in sorted(matches, key=_table_key)]
     fixtures += [fixture_of_team(t, n) for n, t in enumerate(sorted(team_matches, key=lambda t: t.pk),
                                                                start=len(fixtures) + 1)]
-    return sorted(fixtures, key=lambda f: (f.third_place, int(f.table) if f.table.isdigit() else 10_000, f.pk))
+    return sorted(fixtures, key=lambda f: (f.third_place, table_order(f.table), f.pk))
 
 
 # ----------------------------------------------------------------------------- flags in words
@@ -179,8 +177,15 @@ class Flag:
     text: str
 
 
+def table_order(table: str) -> int:
+    """Where a table stands in a round: by its number, the tables with a name of their own ("Verandah", "²")
+    after them."""
+    number = whole_number(table)
+    return UNNUMBERED_TABLE if number is None else number
+
+
 def _table_key(match: Match) -> tuple:
-    return (match.third_place, int(match.table) if match.table.isdigit() else 10_000, match.pk)
+    return (match.third_place, table_order(match.table), match.pk)
 
 
 def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, ...], ...] = (),
@@ -423,10 +428,10 @@ def public_round(competition: Competition, number: int) -> PublicRound | None:
     return PublicRound(round_, fixtures_of(round_), list(round_.byes.all()))
 
 
-def results_by_round(competition: Competition) -> list[PublicRound]:
-    """Every published round, in order, with its matches and byes."""
-    return [PublicRound(r, fixtures_of(r), list(r.byes.all()))
-            for r in _rounds_with_pairings(published_rounds(competition))]
+def results_by_round(rounds: Iterable[Round]) -> list[PublicRound]:
+    """These rounds (a page of ``published_rounds``), in order, with their matches and byes — read for these
+    rounds only."""
+    return [PublicRound(r, fixtures_of(r), list(r.byes.all())) for r in _rounds_with_pairings(rounds)]
 
 
 @dataclass
@@ -478,5 +483,5 @@ def organiser_rounds(competition: Competition) -> dict[str, Any]:
     return {"all_rounds": all_rounds(competition), "next_number": next_round_number(competition)}
 
 
-__all__ = ["GROUP", "KNOCKOUT", "bracket", "explain", "manage_page", "public_matches", "public_round",
-           "results_by_round", "status"]
+__all__ = ["GROUP", "KNOCKOUT", "bracket", "explain", "manage_page", "public_round", "results_by_round",
+           "status"]

@@ -7,16 +7,17 @@ Nothing here scores a hand: the sheet shows the engine's stored result of each h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from engine import words
 from games.models import SIDE_A, SIDE_B, Game, Hand, Match
 from games.selectors import competition_matches
 from league.models import Bye, Club, Competition, Round, StandingRow
-from league.permissions import visible_competitions
+from league.permissions import published_round_filter, visible_competitions
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 MATCH_RELATED = ("competition__club", "round", "side_a__player_one", "side_a__player_two", "side_b__player_one",
@@ -80,25 +81,41 @@ class RoundOfMatches:
         return str(self.round) if self.round is not None else "Unscheduled"
 
 
-def fixtures_by_round(competition: Competition, *, include_drafts: bool = False) -> list[RoundOfMatches]:
-    """The competition's matches grouped by round, in round order (matches without a round last); the matches
-    of draft rounds only for the organisers (``include_drafts``)."""
+def fixture_rounds(competition: Competition, *, include_drafts: bool = False) -> list[int | None]:
+    """The rounds the competition page shows fixtures of, in round order, in one query: the id of each round
+    with a match or a bye (a bye shows as soon as its round is published), then None when some matches have no
+    round; draft rounds only for the organisers (``include_drafts``). The page is cut from this list, and only
+    its rounds' matches and byes are read (``fixtures_by_round``)."""
+    matches = Match.objects.filter(competition=competition)
+    byes = Bye.objects.filter(round__competition=competition)
+    if not include_drafts:
+        matches, byes = matches.filter(published_round_filter()), byes.filter(round__status=Round.PUBLISHED)
+    keys = (matches.order_by().values_list("round_id", "round__number")
+            .union(byes.order_by().values_list("round_id", "round__number")))
+    return [round_id for round_id, _ in sorted(keys, key=lambda key: (key[0] is None, key[1] or 0))]
+
+
+def fixtures_by_round(competition: Competition, rounds: Sequence[int | None], *,
+                      include_drafts: bool = False) -> list[RoundOfMatches]:
+    """The matches and byes of ``rounds`` (ids from ``fixture_rounds``; None: the matches without a round)
+    grouped by round in that order, in two queries whatever the competition's size; the matches of draft rounds
+    only for the organisers (``include_drafts``)."""
     from league.round_selectors import BYE_RELATED
 
+    ids = [round_id for round_id in rounds if round_id is not None]
+    in_rounds = Q(round_id__in=ids) | (Q(round__isnull=True) if None in rounds else Q(pk__in=[]))
     groups: dict[int | None, RoundOfMatches] = {}
-    matches = competition_matches(competition, include_drafts=include_drafts).select_related(
+    matches = competition_matches(competition, include_drafts=include_drafts).filter(in_rounds).select_related(
         "side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")  # players' links
     for match in matches:
-        key = match.round_id
-        if key not in groups:
-            groups[key] = RoundOfMatches(match.round, [])
-        groups[key].matches.append(match)
-    byes = Bye.objects.filter(round__competition=competition).select_related("round", *BYE_RELATED).order_by("id")
+        groups.setdefault(match.round_id, RoundOfMatches(match.round, [])).matches.append(match)
+    byes = Bye.objects.filter(round__competition=competition, round_id__in=ids).select_related(
+        "round", *BYE_RELATED).order_by("id")
     if not include_drafts:
         byes = byes.filter(round__status=Round.PUBLISHED)
-    for bye in byes:  # a bye shows as soon as its round is published
+    for bye in byes:
         groups.setdefault(bye.round_id, RoundOfMatches(bye.round, [])).byes.append(bye)
-    return sorted(groups.values(), key=lambda g: (g.round is None, g.round.number if g.round else 0))
+    return [groups[round_id] for round_id in rounds if round_id in groups]
 
 
 def standings_sections(competition: Competition) -> tuple[list[StandingRow], list[StandingRow]]:

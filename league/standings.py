@@ -68,11 +68,12 @@ in. With groups, each group is ranked on its own (group-stage standings); the li
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+
+from league.numbers import natural_key
 
 __all__ = [
     "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "Entrant", "Metric", "Result", "StandingLine",
@@ -545,7 +546,7 @@ def _rank(members: list[_Tally], tiebreaks: tuple[str, ...]) -> list[tuple[int, 
 
 
 def _natural(text: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", text)), text
+    return natural_key(text), text
 
 
 def _plain(value: int | Fraction) -> int | float:

@@ -54,10 +54,11 @@ def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> Ht
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
-    rounds = paginate(request, selectors.fixtures_by_round(competition, include_drafts=organiser),
-                      per_page=ROUNDS_PER_PAGE, param="rounds_page")
+    rounds = paginate(request, selectors.fixture_rounds(competition, include_drafts=organiser),
+                      per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
+    fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
     return render(request, "league/competition.html", {
-        "competition": competition, "club": competition.club, "rounds": list(rounds), "rounds_page": rounds,
+        "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
         "is_organiser": organiser, **_standings(competition),
     })
 

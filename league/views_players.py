@@ -3,7 +3,8 @@ SVG chart on the server, partnerships, competitions entered, recent matches).
 
 Ratings come from the complete public results (``league.ratings``), and these pages name and link only
 published competitions and the matches outside draft rounds (``league.permissions.public_match_filter``): a
-forfeit recorded on a draft's match shows nowhere. Each page takes a fixed number of queries whatever the
+forfeit recorded on a draft's match shows nowhere, nor does a partnership only a draft has made or used
+(``league.permissions.visible_partnerships_filter``). Each page takes a fixed number of queries whatever the
 length of the history.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -22,7 +24,7 @@ from django.utils.timezone import localtime
 from games.models import Match
 from league.models import Competition, Partnership, Player, PlayerRating, RatingPoint
 from league.pagination import paginate, search, search_text
-from league.permissions import public_match_filter
+from league.permissions import public_match_filter, visible_partnerships_filter
 from league.ratings import BASE, PLAYED_AT, player_matches_filter
 
 RECENT_MATCHES = 20
@@ -240,8 +242,9 @@ def _match_line(match: Match, player_id: int) -> MatchLine:
     return MatchLine(match, side, partner, name, opponents, _result_for(match, side))
 
 
-def player_profile(pk: int) -> Profile | None:
-    """Everything the profile shows, in seven queries whatever the length of the player's history."""
+def player_profile(pk: int, viewer: Any = None) -> Profile | None:
+    """Everything the profile shows to ``viewer`` (a user; None: the public), in seven queries whatever the length
+    of the player's history."""
     player = Player.objects.select_related(*PLAYER_RELATED).filter(pk=pk).first()
     if player is None:
         return None
@@ -255,7 +258,8 @@ def player_profile(pk: int) -> Profile | None:
     in_published = Match.objects.filter(player_matches_filter(player.pk), public_match_filter())
     urls = {match_id: reverse("match_sheet", args=[match_id]) for match_id in in_published.values_list("id", flat=True)}
     chart = rating_chart(points, urls) if points else None
-    partnerships = list(Partnership.objects.filter(Q(player_one=player) | Q(player_two=player))
+    partnerships = list(Partnership.objects.filter(Q(player_one=player) | Q(player_two=player),
+                                                   visible_partnerships_filter(viewer))
                         .select_related("player_one", "player_two", "club").order_by("name", "id"))
     entered = (Q(entries__partnership__player_one=player) | Q(entries__partnership__player_two=player)
                | Q(entries__player=player) | Q(entries__team__partnerships__player_one=player)
@@ -279,7 +283,7 @@ def player_profile(pk: int) -> Profile | None:
 
 
 def player(request: HttpRequest, pk: int) -> HttpResponse:
-    profile = player_profile(pk)
+    profile = player_profile(pk, request.user)
     if profile is None:
         raise Http404("No such player.")
     return render(request, "league/player.html", {"profile": profile, "player": profile.player,

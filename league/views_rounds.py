@@ -202,9 +202,10 @@ def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> H
     state and the way to pair the next one."""
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
-    rounds = paginate(request, round_selectors.results_by_round(competition), per_page=ROUNDS_PER_PAGE,
-                      param="rounds_page")
-    context = {"competition": competition, "club": competition.club, "rounds": list(rounds), "rounds_page": rounds,
+    rounds = paginate(request, round_selectors.published_rounds(competition), per_page=ROUNDS_PER_PAGE,
+                      param="rounds_page")  # the page's rounds, then only their matches and byes
+    context = {"competition": competition, "club": competition.club,
+               "rounds": round_selectors.results_by_round(rounds), "rounds_page": rounds,
                "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
     if organiser:
         context.update(round_selectors.organiser_rounds(competition))

@@ -9,7 +9,6 @@ tiebreaks, the order in words, shared places, marks) for the competition and sta
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from league import entries as setup
 from league import selectors, services
 from league.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
 from league.models import Club, Competition, Entry, StandingRow, Team
+from league.numbers import natural_key, whole_number
 from league.pagination import paginate, search, search_text
 from league.permissions import can_view_competition, is_organiser
 from league.standings import METRICS
@@ -149,7 +149,7 @@ def _entry_action(request: HttpRequest, competition: Competition) -> HttpRespons
 
 
 def _int(text: str) -> int:
-    return int(text) if str(text).isdigit() else 0
+    return whole_number(text) or 0
 
 
 def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
@@ -401,10 +401,6 @@ def _players(row: StandingRow) -> list[tuple[str, int]]:
 SECTION_TITLES = {"": "", "pairs": "Per-pair statistics"}
 
 
-def _natural(text: str) -> tuple:
-    return tuple(int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", text))
-
-
 def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:
     """The standings rows shaped for ``league/_standings_table.html``: section by section (the ranking, then
     a team league's per-pair statistics), group by group, each by rank, a shared place shown as "=2". No
@@ -417,7 +413,7 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     columns = table_columns(tiebreaks)
     ordered = sorted(rows, key=lambda row: (getattr(row, "section", "") != "", getattr(row, "section", ""),
-                                            _natural(row.group), row.rank))
+                                            natural_key(row.group), row.rank))
     sections: list[Section] = []
     for row in ordered:
         section = getattr(row, "section", "")

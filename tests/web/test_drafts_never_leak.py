@@ -4,10 +4,12 @@ organisers: no page, API endpoint or export shows it, the standings do not count
 
 The walk enumerates every GET route there is — the page URL patterns from Django's resolver and the API's paths
 from its OpenAPI schema — with every id filled in from a scene that has draft rounds (a league with a bye, a
-knockout final, a team match with tables) and an unpublished competition, and asks each URL as each role:
+knockout final, a team match with tables, an individual event whose draft made new partnerships) and an
+unpublished competition, and asks each URL as each role:
 
-- for everyone but the club's organisers, no response names a draft match's sides (every draft side name holds
-  the marker ``Draftera``), links or lists a draft match or team match by id, answers 200 for a draft's URL, and
+- for everyone but the club's organisers, no response names a draft match's sides or a partnership only a draft
+  made (every such name holds the marker ``Draftera``), links or lists a draft match or team match by id,
+  answers 200 for a draft's URL, and
   every response is exactly what it is once the drafts are deleted (so a draft bye counted in the standings, a
   draft result in a rating, a round that exists, all show as a difference);
 - the club's organisers still see the drafts where their pages show them.
@@ -40,7 +42,7 @@ from league import rounds
 from league.models import Bye, Competition, Entry, Partnership, Player, Round, StandingRow, Team
 from league.ratings import rebuild_ratings
 from league.services import refresh_standings
-from tests.web.factories import make_club, make_organiser, make_partnership, make_user, sweep
+from tests.web.factories import make_club, make_organiser, make_partnership, make_player, make_user, sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +64,7 @@ class Scene:
     public_team_matches: set[int] = field(default_factory=set)
     draft_rounds: list[Round] = field(default_factory=list)
     draft_byes: set[int] = field(default_factory=set)
+    draft_partnerships: set[int] = field(default_factory=set)  # made by pairing a draft round, played nowhere else
     hands: list[tuple[int, str, int]] = field(default_factory=list)  # (match id, token, hand id)
 
     @property
@@ -172,8 +175,33 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
     commit(services.record_match_totals, seated[0], games_a=1, games_b=0, user=organiser)
     renamed(sum(team_pairs, []), teams)
 
+    # an individual event of nine players: round 1 played, round 2 a draft, whose pairing made the partnerships
+    # of its tables (who partners whom is the draft's: those partnerships carry the marker) and a sitting-out
+    solo = s.competitions["individual"] = Competition.objects.create(
+        club=home, name="Rotating Partners", slug="rotating-partners", published=True, system=Competition.SWISS,
+        entrant_kind=Competition.INDIVIDUAL, planned_rounds=3)
+    for seed in range(1, 10):
+        Entry.objects.create(competition=solo, player=make_player(f"Solo {seed}", club=home), seed=seed)
+    solo_first = commit(rounds.publish_round, pair(solo))
+    for match in Match.objects.filter(round=solo_first):
+        commit(services.record_match_totals, match, games_a=1, games_b=0, user=organiser)
+        s.public_matches.add(match.pk)
+    solo_draft = pair(solo)
+    s.draft_byes |= set(Bye.objects.filter(round=solo_draft).values_list("pk", flat=True))
+    played_in_public = Match.objects.filter(pk__in=s.public_matches)
+    seen = {p for m in played_in_public for p in (m.side_a_id, m.side_b_id)}
+    s.draft_partnerships = {p for m in Match.objects.filter(round=solo_draft) for p in (m.side_a_id, m.side_b_id)
+                            if p not in seen}
+    assert len(s.draft_partnerships) >= 3, "the draft pairs players who have not partnered yet"
+    for partnership in Partnership.objects.filter(pk__in=s.draft_partnerships).select_related("player_one",
+                                                                                               "player_two"):
+        Partnership.objects.filter(pk=partnership.pk).update(name=f"Draftera {partnership.display_name}")
+    for match in Match.objects.filter(round=solo_draft).select_related("side_a", "side_b"):  # as if paired now
+        Match.objects.filter(pk=match.pk).update(side_a_name=match.side_a.display_name,
+                                                 side_b_name=match.side_b.display_name)
+
     s.draft_rounds = list(Round.objects.filter(status=Round.DRAFT))
-    assert len(s.draft_rounds) == 3
+    assert len(s.draft_rounds) == 4
     s.draft_matches = set(Match.objects.filter(round__status=Round.DRAFT).values_list("pk", flat=True))
     s.draft_matches |= {m.pk for m in hidden}
     s.draft_team_matches = set(TeamMatch.objects.filter(round__status=Round.DRAFT).values_list("pk", flat=True))
@@ -194,6 +222,7 @@ def delete_the_drafts(s: Scene) -> None:
     Match.objects.filter(pk__in=s.draft_matches).delete()
     TeamMatch.objects.filter(pk__in=s.draft_team_matches).delete()
     Round.objects.filter(pk__in=[r.pk for r in s.draft_rounds]).delete()
+    Partnership.objects.filter(pk__in=s.draft_partnerships).delete()
     secret = s.competitions["secret"]
     StandingRow.objects.filter(competition=secret).delete()
     Entry.objects.filter(competition=secret).delete()
@@ -342,6 +371,8 @@ def draft_url(url: str, s: Scene) -> bool:
         return numbers[0] in drafts_hands
     if url.startswith("/api/games/"):
         return numbers[0] in drafts_games
+    if url.startswith("/api/partnerships/"):
+        return numbers[0] in s.draft_partnerships
     secret = s.competitions["secret"]
     return f"/{secret.slug}/" in url or url.startswith(f"/api/competitions/{secret.pk}/")
 
@@ -402,7 +433,9 @@ def test_point3_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_orga
              f"/clubs/{secret.club.slug}/{secret.slug}/", f"/api/team-matches/?competition={teams.pk}",
              f"/clubs/{teams.club.slug}/{teams.slug}/team-matches/",
              *[f"/matches/{pk}/" for pk in scene.draft_matches],
-             *[f"/team-matches/{pk}/" for pk in scene.draft_team_matches]]
+             *[f"/team-matches/{pk}/" for pk in scene.draft_team_matches],
+             "/api/partnerships/", *[f"/api/partnerships/{pk}/" for pk in scene.draft_partnerships],
+             *{f"/players/{p.player_one_id}/" for p in Partnership.objects.filter(pk__in=scene.draft_partnerships)}]
     for url in shown:
         status, body = organiser[url]
         assert status == 200 and MARKER in body.lower(), f"the organiser does not see the draft on {url}"
