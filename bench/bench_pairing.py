@@ -10,7 +10,7 @@ For each size, a fresh Python process (so that its peak RSS is the pairing's alo
 round 1 paired from the seeds, then results simulated (the better-rated pair wins with the Elo expectation,
 a bye scores a win) and rounds 2..R paired from the standings, with clubs (one club for about 20 pairs) and
 ``avoid_same_club`` on. Each round is timed through the engine's public path (spec validation and
-``pair_swiss``, as ``league.pairing.pair`` does it; networkx is imported before, once, as in a worker); the
+``pair_swiss``, as ``draw.pairing.pair`` does it; networkx is imported before, once, as in a worker); the
 worst round is compared with the target. Peak memory is the process's ``ru_maxrss`` at the end (interpreter,
 networkx and the pairing together). Also
 shown: whether every round's pairing was proven optimal (``SwissDraw.optimal``), and the floats and
@@ -36,8 +36,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.report import argument_parser, child_env, figure_maker, finish, format_table, log  # noqa: E402
-from league.pairing.spec import read_spec  # noqa: E402
-from league.pairing.swiss import pair_swiss  # noqa: E402
+from draw.pairing.spec import read_spec  # noqa: E402
+from draw.pairing.swiss import pair_swiss  # noqa: E402
 
 SIZES = {"full": [16, 64, 256, 1000], "quick": [16, 64]}
 ROUNDS = 6

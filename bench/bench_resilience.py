@@ -66,14 +66,14 @@ def standings_are_right(competition_id: int) -> bool:
 
     from games.models import Match
     from league.models import StandingRow
-    from league.services import COLUMNS, compute_standings
+    from standings.services import COLUMNS, standings_rows
 
     if Match.objects.filter(competition_id=competition_id, settled_version__lt=F("version")).exists():
         return False
     keys = ("partnership_id", "played", "won", "lost", *COLUMNS)
     stored = sorted(tuple(row[k] for k in keys) for row in
                     StandingRow.objects.filter(competition_id=competition_id, section="").values(*keys))
-    fresh = sorted(tuple(row.get(k) for k in keys) for row in compute_standings(competition_id)
+    fresh = sorted(tuple(row.get(k) for k in keys) for row in standings_rows(competition_id)
                    if not row.get("section"))
     return stored == fresh
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Standings benchmark: ``league.standings.compute_standings`` on a large league, figures printed next to
+"""Standings benchmark: ``standings.metrics.compute_standings`` on a large league, figures printed next to
 their targets with PASS/FAIL.
 
     python bench/bench_standings.py            # 1,000 partnerships, 30 rounds (~15,000 matches): ~1 min
@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.report import argument_parser, figure_maker, finish, format_table, log, time_runs  # noqa: E402
-from league.standings import Bye, Entrant, Result, StandingsSettings, compute_standings  # noqa: E402
+from standings.metrics import Bye, Entrant, Result, StandingsSettings, compute_standings  # noqa: E402
 
 SIZES: dict[str, dict[str, int]] = {
     "full": {"partnerships": 1_000, "rounds": 30, "players": 1_000, "repeats": 5},

@@ -14,7 +14,7 @@ and lost hands (hands stored vs 201s received). (2) Commit-to-standings: for eac
 its 201 to the moment the settle task has run (``Match.settled_version``) and the standings rows show
 it (polled every 10 ms). (3) The public standings page of a league of 64 partnerships and 2,000
 matches (~45,000 hands, bulk-created): p50/p95 of GET through gunicorn, its SQL queries, and
-``compute_standings``. (4) RSS of a solo Celery worker after 1,000 and after 10,000 settle tasks.
+``standings_rows``. (4) RSS of a solo Celery worker after 1,000 and after 10,000 settle tasks.
 
 The benchmark drops and recreates its own database (``allfours_bench``) and flushes its own Redis
 DB index (14) on every run; every subprocess it starts is stopped on exit, Ctrl-C included. The
@@ -803,7 +803,7 @@ def count_queries(path: str) -> tuple[int, int]:
 
 def bench_standings(base_url: str, sizes: dict[str, int], seed: int = 1,
                     progress: Callable[[str], None] = log) -> dict[str, Any]:
-    from league.services import compute_standings, refresh_standings
+    from standings.services import refresh_standings, standings_rows
 
     progress(f"(3) bulk-creating a league: {sizes['partnerships']} partnerships, {sizes['matches']:,} matches")
     started = time.perf_counter()
@@ -813,7 +813,7 @@ def bench_standings(base_url: str, sizes: dict[str, int], seed: int = 1,
     started = time.perf_counter()
     rows = refresh_standings(competition.pk)
     refresh = time.perf_counter() - started
-    computes = time_runs(lambda: compute_standings(competition.pk), sizes["compute_repeats"], collect=False)
+    computes = time_runs(lambda: standings_rows(competition.pk), sizes["compute_repeats"], collect=False)
     path = standings_path(competition)
     queries, status = count_queries(path)
     progress(f"(3) GET {path}: {sizes['page_requests']} requests through gunicorn")

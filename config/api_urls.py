@@ -4,10 +4,17 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from games.api import GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
-from games.api_errors import not_found
-from league.api import ClubViewSet, CompetitionViewSet, PartnershipViewSet, PlayerViewSet
+from games.api import CompetitionMatchesActions, GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
+from league import api as league_api
+from league.api import ClubViewSet, PartnershipViewSet, PlayerViewSet
+from league.api_errors import not_found
 from league.auth import TokenView
+from standings.api import CompetitionStandingsActions
+
+
+class CompetitionViewSet(CompetitionStandingsActions, CompetitionMatchesActions, league_api.CompetitionViewSet):
+    """A competition in the API: league's competition and its entries, games' matches of it, its standings. Each
+    app gives its part and none imports the layers above it."""
 
 app_name = "api"
 

@@ -37,6 +37,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "league",
     "games",
+    "standings",
+    "draw",
+    "importer",
 ]
 
 MIDDLEWARE = [
@@ -102,10 +105,12 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
                                                             "interval_step": 0.2, "interval_max": 0.2}}
 CELERY_RESULT_EXPIRES = 3600
-# The sweep redoes what a worker that died left undone (games.tasks.sweep_task); a worker also sweeps as it
-# starts. `celery -A config beat` runs the schedule (docker-compose's beat service).
+# The sweep redoes what a worker that died left undone (config.sweep, loaded by the workers through
+# CELERY_IMPORTS); a worker also sweeps as it starts. `celery -A config beat` runs the schedule (docker-compose's
+# beat service).
 SWEEP_EVERY = 15.0  # s
-CELERY_BEAT_SCHEDULE = {"sweep": {"task": "games.tasks.sweep_task", "schedule": SWEEP_EVERY,
+CELERY_IMPORTS = ["config.sweep"]
+CELERY_BEAT_SCHEDULE = {"sweep": {"task": "config.sweep.sweep_task", "schedule": SWEEP_EVERY,
                                   "options": {"expires": SWEEP_EVERY}}}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # tests give each run a queue of its own
 CELERY_TASK_SERIALIZER = "json"
@@ -164,7 +169,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},  # league.auth.LoginRateThrottle
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "league.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }

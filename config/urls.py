@@ -1,9 +1,23 @@
+"""The root URLs: each app's pages by audience (public, scorekeeper, organiser), as Tabbycat splits them, and the
+API. Organisers' routes come before the public ones: ``clubs/<club>/import/`` is the club's import page, not a
+competition called "import" (``league.services.RESERVED_SLUGS`` keeps such slugs free)."""
+
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
-    path("", include("games.urls")),
-    path("", include("league.urls")),
+    # organisers
+    path("", include("games.urls_organiser")),
+    path("", include("draw.urls_organiser")),
+    path("", include("importer.urls_organiser")),
+    # scorekeepers
+    path("", include("games.urls_scorekeeper")),
+    # everyone
+    path("", include("league.urls_public")),
+    path("", include("games.urls_public")),
+    path("", include("standings.urls_public")),
+    path("", include("draw.urls_public")),
+    path("", include("importer.urls_public")),
 ]

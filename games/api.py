@@ -27,11 +27,10 @@ from rest_framework.response import Response
 from games import services, team_services
 from games.entry_schema import HAND_CORRECTION, HAND_ENTRY, HAND_ENTRY_EXAMPLES
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match, TeamMatch
-from games.selectors import match_sheet, team_match_page
+from games.selectors import competition_matches, match_sheet, team_match_page
 from games.serializers import (
     EntryLinkActionSerializer,
     EntryLinkSerializer,
-    ErrorsSerializer,
     ForfeitSerializer,
     GameResultSerializer,
     GameSerializer,
@@ -55,7 +54,8 @@ from games.serializers import (
     UsernameSerializer,
 )
 from league.api import ID, require_organiser
-from league.permissions import can_enter_hands, can_view_match, visible_matches_filter
+from league.permissions import can_enter_hands, can_view_match, is_organiser, visible_matches_filter
+from league.serializers import ErrorsSerializer
 
 TOKEN_PARAMETERS = [
     OpenApiParameter("X-Entry-Token", OpenApiTypes.STR, OpenApiParameter.HEADER,
@@ -526,3 +526,17 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         """Every version of the hand: who, when, why, the entry and the engine's result."""
         versions = HandVersion.objects.filter(hand=self.get_object()).select_related("author").order_by("version")
         return Response(HandVersionSerializer(versions, many=True).data)
+
+
+class CompetitionMatchesActions:
+    """``/api/competitions/<id>/matches/``: an action of the competitions' API (``league.api.CompetitionViewSet``,
+    which gives ``get_object`` and ``_page_of``), joined to it in ``config.api_urls``."""
+
+    @extend_schema(responses={200: MatchSerializer(many=True), 400: ErrorsSerializer, 404: ErrorsSerializer})
+    @action(detail=True, methods=["get"])  # paginated as every list (settings: DEFAULT_PAGINATION_CLASS)
+    def matches(self, request, pk=None) -> Response:
+        """The competition's matches, round by round, a page at a time (also ``/api/matches/?competition=``);
+        those of draft rounds only for the club's organisers."""
+        competition = self.get_object()
+        matches = competition_matches(competition, include_drafts=is_organiser(request.user, competition.club_id))
+        return self._page_of(matches, MatchSerializer)

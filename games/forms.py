@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from engine.limits import kicks_in_hand
 from engine.words import SIDE_LETTERS, seat
 from games.models import MAX_NUMBER, Match
-from league.selectors import seat_names
+from games.scoresheet import seat_names
 
 MAX_RUNS = kicks_in_hand(2) - 1
 """Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R9, R12)."""

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from engine.numbers import is_digits
 from league.models import Competition, Partnership, Round, Team, new_token
-from league.numbers import is_digits
 
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]

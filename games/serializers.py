@@ -292,11 +292,3 @@ class EntryLinkActionSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=[("revoke", "Revoke the link"), ("renew", "Issue a new link")])
 
 
-# ----------------------------------------------------------------------------- errors (games.api_errors)
-class ErrorSerializer(serializers.Serializer):
-    field = serializers.CharField(help_text="What is wrong: an input field (number, low, ruleset.target, …)")
-    reason = serializers.CharField(help_text="Why, worded for the person who entered it")
-
-
-class ErrorsSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)

@@ -16,6 +16,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from engine import RecordError, ResultError, Ruleset, limits, score_chalk, score_record
+from engine.errors import FieldError
 from engine.game import next_dealer
 from games.models import (
     GAME_LEVEL,
@@ -33,6 +34,7 @@ from games.models import (
 from league import dispatch
 from league.bulk import update_rows
 from league.models import Competition, Entry, Partnership, Round, new_token
+from league.signals import ratings_stale_after_commit
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 TEAM_OF_SIDE = {SIDE_A: 0, SIDE_B: 1}
@@ -44,21 +46,20 @@ audit = logging.getLogger("games.results")
 logger = logging.getLogger(__name__)
 
 
-class EntryError(Exception):
+class EntryError(FieldError):
     """A scorekeeper's input that cannot be stored; ``field`` names what is wrong and ``reason`` why."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
 
 
 class DuplicateHandError(EntryError):
     """The hand was already entered (two scorekeepers submitting the same hand)."""
 
+    conflict = True
+
 
 class StaleVersionError(EntryError):
     """The hand changed since the scorekeeper opened it (two scorekeepers correcting it at once)."""
+
+    conflict = True
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class NextHand:
 
 
 # ----------------------------------------------------------------------------- scoring
-def score_entry(mode: str, entry: dict[str, Any], *, competition: Competition, dealer: int,
+def score_hand_entry(mode: str, entry: dict[str, Any], *, competition: Competition, dealer: int,
                 score_before: tuple[int, int]) -> dict[str, Any]:
     """Score an entry through the engine with the game's context filled in; raises ``EntryError``."""
     if not isinstance(entry, dict):
@@ -130,7 +131,7 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
             raise EntryError("game", f"game {target.game.number} is won: reload the sheet")
         _check_number(target, number)
         dealt, given = _dealer(match.competition, target.dealer, dealer)
-        result = score_entry(mode, entry, competition=match.competition, dealer=dealt,
+        result = score_hand_entry(mode, entry, competition=match.competition, dealer=dealt,
                              score_before=target.score_before)
         try:
             with transaction.atomic():  # a savepoint: the duplicate's error leaves the transaction usable
@@ -201,13 +202,7 @@ def settle_in_commit(match: Match) -> None:
         match.refresh_from_db()
         return
     if touched:
-        transaction.on_commit(_schedule_ratings_rebuild)
-
-
-def _schedule_ratings_rebuild() -> None:
-    from games.tasks import schedule_ratings_rebuild
-
-    schedule_ratings_rebuild()
+        ratings_stale_after_commit()
 
 
 def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, version: int, user=None,
@@ -228,7 +223,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, v
         if dealer is None and hand.dealer_given:
             dealer = hand.dealer
         dealt, given = _dealer(match.competition, expected, dealer)
-        result = score_entry(mode, entry, competition=match.competition, dealer=dealt, score_before=score_before)
+        result = score_hand_entry(mode, entry, competition=match.competition, dealer=dealt, score_before=score_before)
         hand.version += 1
         hand.mode, hand.entry, hand.result, hand.dealer, hand.deleted = mode, entry, result, dealt, False
         hand.dealer_given, hand.void_reason, hand.entered_by = given, "", label
@@ -864,7 +859,7 @@ def _settle_game(game: Game, competition: Competition, hands: list[Hand], first_
         if hand.dealer != dealer or tuple(result["score_after"]) != _plus(score, result["points"]) \
                 or hand.void_reason:
             try:
-                result = score_entry(hand.mode, hand.entry, competition=competition, dealer=dealer,
+                result = score_hand_entry(hand.mode, hand.entry, competition=competition, dealer=dealer,
                                      score_before=score)
             except EntryError as error:
                 # an earlier correction changed who deals this hand and its record no longer fits: it stops
@@ -967,8 +962,8 @@ def queue_settle(competition_id: int, match_id: int, version: int) -> None:
     """Queue a settle task for the match unless one is already queued for the competition (and not started).
     When the broker cannot be reached it runs here: the commits since the request was set queued nothing and
     count on it."""
+    from games.clock import request_settle
     from games.tasks import settle_match_task
-    from league.services import request_settle
 
     if request_settle(competition_id):
         dispatch.send(settle_match_task, match_id, version, competition_id)

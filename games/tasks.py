@@ -3,8 +3,9 @@ out of order changes nothing; with ``acks_late`` a task whose worker dies is del
 
 A worker killed hard takes the message it holds with it until the broker's visibility timeout. So as not to
 depend on that, what a task leaves behind is kept in the database — a competition's settle request, matches
-whose ``settled_version`` is behind, a ratings rebuild asked for, a pairing queued — and :func:`sweep_task`
-redoes whatever has waited too long: every ``SWEEP_EVERY`` seconds (celery beat) and as each worker starts.
+whose ``settled_version`` is behind, a ratings rebuild asked for, a pairing queued — and the sweep
+(``config.sweep``; its part here is :func:`sweep_settles`) redoes whatever has waited too long: every
+``SWEEP_EVERY`` seconds (celery beat) and as each worker starts.
 """
 
 from __future__ import annotations
@@ -12,27 +13,20 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
-from django.conf import settings
 from django.db import OperationalError
 
-from games import selectors, services
-from games.models import Match
-from league import dispatch
-from league.ratings import rebuild_requested_before, request_rebuild
-from league.rounds import lost_pairings
-from league.services import (
+from games import selectors, services, signals
+from games.clock import (
     SETTLE_REQUEST_STALE,
-    refresh_standings,
     results_clock,
     stale_settle_requests,
-    standings_behind_results,
     take_settle_request,
     tick_results_clock,
 )
+from games.models import Match
+from league.signals import ratings_stale
 
 logger = logging.getLogger(__name__)
-RATINGS_DELAY = 5  # s: completions within this window share one rebuild of the ratings
 LOST_AFTER = SETTLE_REQUEST_STALE  # s: work asked for this long ago and not started is taken for lost
 
 
@@ -72,36 +66,20 @@ def settle_competition(competition_id: int, match_id: int | None = None, version
     except services.SettleFailed as error:  # the others are settled: their standings and ratings follow
         settled, failure = error.settled, error
     if settled.rated_result_touched:
-        schedule_ratings_rebuild()  # a result that rates players appeared, changed or went away
+        ratings_stale.send(sender=None)  # a result that rates players appeared, changed or went away
     changed = results_changed or settled.changed
     wanted = tick_results_clock(competition_id) if changed else results_clock(competition_id)
-    refresh_standings(competition_id, wanted=wanted)
+    signals.results_settled.send(sender=None, competition_id=competition_id, wanted=wanted)  # the standings refresh
     if failure is not None:
         raise failure
     return settled
 
 
-def schedule_ratings_rebuild() -> None:
-    """Queue one rebuild of the ratings for all the results that change within ``RATINGS_DELAY``: the request is
-    kept in the database (``league.ratings.request_rebuild``) and the rebuild takes it as it starts. With the
-    broker down the request waits for the sweep (a rebuild replays the whole history: not for a request)."""
-    from league.tasks import rebuild_ratings_task
-
-    if request_rebuild():
-        dispatch.send(rebuild_ratings_task, countdown=RATINGS_DELAY, when_down=dispatch.LATER)
-
-
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def sweep_task(older_than: float = LOST_AFTER) -> dict:
-    """Redo the work that has waited more than ``older_than`` seconds (its task was lost with a worker, or never
-    queued while the broker was down): settle the competitions with an old settle request or a match left
-    unsettled, refresh standings that are behind their results, rebuild the ratings if asked for, pair the
-    rounds still waiting for their pairing. Each is idempotent, so a sweep beside the lost task's late
-    delivery does no harm."""
-    from league.tasks import pair_round_task, rebuild_ratings_task
-
+def sweep_settles(older_than: float = LOST_AFTER) -> dict:
+    """Settle the competitions whose settle request or unsettled match has waited more than ``older_than``
+    seconds (its task was lost with a worker, or never queued while the broker was down); the sweep's part in
+    ``games`` (``config.sweep`` runs every app's part)."""
     waiting = set(stale_settle_requests(older_than)) | set(selectors.competitions_with_unsettled_matches(older_than))
-    behind = set(standings_behind_results()) - waiting
     failed = []
     for competition_id in sorted(waiting):
         try:
@@ -109,26 +87,4 @@ def sweep_task(older_than: float = LOST_AFTER) -> dict:
         except Exception:  # one competition's failure does not hold up the others
             logger.exception("sweep: competition %s could not be settled", competition_id)
             failed.append(competition_id)
-    for competition_id in sorted(behind):
-        refresh_standings(competition_id, wanted=results_clock(competition_id))
-    ratings = rebuild_requested_before(older_than + RATINGS_DELAY)
-    if ratings:
-        rebuild_ratings_task.apply()
-    pairings = lost_pairings(max(older_than, LOST_AFTER))  # a pairing may be running on a live worker: no guess
-    for round_id, version in pairings:
-        dispatch.send(pair_round_task, round_id, version)
-    done = {"settled": sorted(waiting), "refreshed": sorted(behind), "ratings": ratings,
-            "pairings": [round_id for round_id, _ in pairings], "failed": failed}
-    if any(done.values()):
-        logger.warning("sweep redid lost work: %s", done)
-    return done
-
-
-@worker_ready.connect
-def sweep_as_the_worker_starts(sender=None, **kwargs) -> None:
-    """A worker that starts (perhaps in place of one that died) sweeps at once: a settle or a refresh waiting may
-    belong to a dead worker, and redoing one is harmless, so none waits the sweep's age (a pairing, which may be
-    running on a live worker, is redone only without a sign of life for ``LOST_AFTER``). It sweeps again once
-    that age has passed, so that work that was fresh at its start is covered even where no beat runs."""
-    sweep_task.apply_async(kwargs={"older_than": 0.0}, expires=settings.SWEEP_EVERY * 4)
-    sweep_task.apply_async(countdown=LOST_AFTER + 5, expires=LOST_AFTER + settings.SWEEP_EVERY * 4)
+    return {"settled": sorted(waiting), "failed": failed}

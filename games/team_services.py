@@ -38,7 +38,7 @@ from games.services import (
     record_version,
 )
 from league.models import Competition, Entry, Partnership, Round, Team
-from league.services import refresh_standings_after_commit
+from league.signals import standings_stale_after_commit
 
 LEVEL_ORDER = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
 TableLineUp = Sequence[tuple[Partnership, Partnership]]
@@ -384,7 +384,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.result_level = MATCH_LEVEL
         team_match.save()
         team_match = settle_team_match(team_match.pk)
-        refresh_standings_after_commit(team_match.competition_id)
+        standings_stale_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="totals recorded", user=user, label=label,
                        data={"bullseyes": bullseyes, "hang_jacks": hang,
                              "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
@@ -403,7 +403,7 @@ def clear_team_totals(team_match: TeamMatch, *, user=None, author_label: str = "
         team_match.hang_jacks_a = team_match.hang_jacks_b = 0
         team_match.save()
         team_match = settle_team_match(team_match.pk)
-        refresh_standings_after_commit(team_match.competition_id)
+        standings_stale_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="totals cleared", user=user, label=label)
     return team_match
 
@@ -433,7 +433,7 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
             table.outcome = outcome
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
-        refresh_standings_after_commit(team_match.competition_id)
+        standings_stale_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action="forfeit cleared" if outcome == Match.PLAYED
                        else "forfeit recorded", user=user, label=label, data={"outcome": outcome})
     return team_match

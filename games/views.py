@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import scoresheet as sheets
 from games import services
 from games.forms import (
     ChalkCorrectionForm,
@@ -31,7 +32,6 @@ from games.forms import (
     ScorekeeperForm,
 )
 from games.models import HAND_LEVEL, Hand, Match
-from league import selectors
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -74,7 +74,7 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             response["Referrer-Policy"] = "no-referrer"  # the link's token never leaves in a Referer header
             return response
         else:
-            match = selectors.match_for_pages(pk)
+            match = sheets.match_for_pages(pk)
             if match is None:
                 raise Http404("No such match.")
             if not can_enter_hands(request.user, match):
@@ -92,7 +92,7 @@ def _by_private_link(request: HttpRequest, view: Callable[..., HttpResponse], to
                      **kwargs: Any) -> HttpResponse:
     """The view for the match of a private link. A link that does not open it — unknown, revoked, or of a round
     still a draft — gets one and the same 404, so that a guess learns nothing about which tokens exist."""
-    match = selectors.match_by_token(token)
+    match = sheets.match_by_token(token)
     if match is None or not can_enter_hands(request.user, match, token):
         return render(request, "404.html", {"exception": UNUSABLE_LINK}, status=404)
     return view(request, EntryAccess(match, token), *args, **kwargs)
@@ -100,7 +100,7 @@ def _by_private_link(request: HttpRequest, view: Callable[..., HttpResponse], to
 
 # ----------------------------------------------------------------------------- the scoresheet
 def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    sheet = selectors.scoresheet(pk)
+    sheet = sheets.scoresheet(pk)
     if sheet is None:
         raise Http404("No such match.")
     match, games = sheet
@@ -110,7 +110,7 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/sheet.html", {
         "match": match, "competition": match.competition, "club": match.competition.club, "games": games,
         "can_enter": can_enter, "can_manage": is_organiser(request.user, match.competition.club_id),
-        "seats": selectors.seat_names(match, match.competition.players),
+        "seats": sheets.seat_names(match, match.competition.players),
     })
 
 
@@ -120,14 +120,14 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
     by_hand = match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED
     # a match kept at another level (or forfeited) takes no hands: no next hand, and no game opened for one
     target = services.next_hand(match) if match.status != Match.COMPLETE and by_hand else None
-    names = selectors.seat_names(match, match.competition.players)
-    last = selectors.last_counting_hand(match)
-    recent = selectors.recent_hands(match)
+    names = sheets.seat_names(match, match.competition.players)
+    last = sheets.last_counting_hand(match)
+    recent = sheets.recent_hands(match)
     for row in recent:
         row.edit_url = access.url("hand_edit", row.hand.pk)
     return {
         "access": access, "match": match, "competition": match.competition, "form": form, "mode": mode,
-        "target": target, "dealer": selectors.dealer_label(names, target.dealer) if target else "",
+        "target": target, "dealer": sheets.dealer_label(names, target.dealer) if target else "",
         "score": target.score_before if target else None,
         "game_won": bool(target and target.game.winner),
         "recent": recent, "undo_hand": last,
@@ -250,10 +250,10 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
     else:
         form = ChalkCorrectionForm(initial={**initial, "version": hand.version, "dealer": hand.dealer,
                                             "dealer_shown": hand.dealer}, match=match)
-    names = selectors.seat_names(match, match.competition.players)
+    names = sheets.seat_names(match, match.competition.players)
     return render(request, "games/hand_edit.html", {
         "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,
-        "as_json": as_json, "dealer": selectors.dealer_label(names, hand.dealer), "ranks": RANKS, "suits": SUITS,
+        "as_json": as_json, "dealer": sheets.dealer_label(names, hand.dealer), "ranks": RANKS, "suits": SUITS,
         "back": _after_correction(access),
     }, status=status)
 
@@ -285,7 +285,7 @@ def hand_delete(request: HttpRequest, access: EntryAccess, hand_pk: int) -> Http
 @require_http_methods(["GET", "POST"])
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     """Assign scorekeepers by username; show, revoke or renew the private entry link. Organisers only."""
-    match = selectors.match_with_scorekeepers(pk)
+    match = sheets.match_with_scorekeepers(pk)
     if match is None:
         raise Http404("No such match.")
     if not is_organiser(request.user, match.competition.club_id):

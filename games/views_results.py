@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import scoresheet as sheets
 from games import selectors as game_selectors
 from games import services, team_services
 from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
@@ -156,7 +157,7 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a no-show, or clear it. Organisers only."""
-    match = selectors.match_for_pages(pk)
+    match = sheets.match_for_pages(pk)
     if match is None:
         raise Http404("No such match.")
     if not is_organiser(request.user, match.competition.club_id):
@@ -191,7 +192,7 @@ def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
 def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """One table's scoresheet on one page: filled with what was entered, or blank (``?blank=1``) for the
     scorekeeper's pen."""
-    sheet = selectors.scoresheet(pk)
+    sheet = sheets.scoresheet(pk)
     if sheet is None:
         raise Http404("No such match.")
     match, games = sheet
@@ -210,7 +211,7 @@ def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         block["blank_rows"] = range(0) if won else range(len(block["rows"]) + 1, max(rows, len(block["rows"])) + 1)
     return render(request, "games/print_sheet.html", {
         "match": match, "competition": competition, "club": competition.club, "blank": blank, "blocks": blocks,
-        "seats": selectors.seat_names(match, competition.players),
+        "seats": sheets.seat_names(match, competition.players),
         "target_points": competition.engine_ruleset().target, "two_columns": len(blocks) > 1,
         "row_mm": _row_height(blocks, columns=2 if len(blocks) > 1 else 1),
     })

@@ -1,4 +1,5 @@
-"""The API for clubs, players, partnerships and competitions (with their entries, matches and standings).
+"""The API for clubs, players, partnerships and competitions with their entries (a competition's matches and
+standings are the actions of ``games.api`` and ``standings.api``, joined to it in ``config.api_urls``).
 
 Reading is public, except that competitions (and everything in them) follow
 ``league.permissions.visible_competitions``; clubs are created by staff, everything else by the
@@ -9,17 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import prefetch_related_objects
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from games.selectors import competition_matches
-from games.serializers import ErrorsSerializer, MatchSerializer
 from league import entries as setup
-from league import selectors, services
+from league import services
 from league.models import Club, Competition, Entry, Player
 from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
@@ -27,9 +25,9 @@ from league.serializers import (
     CompetitionSerializer,
     CompetitionUpdateSerializer,
     EntrySerializer,
+    ErrorsSerializer,
     PartnershipSerializer,
     PlayerSerializer,
-    StandingRowSerializer,
 )
 
 ID = r"[0-9]+"
@@ -154,23 +152,6 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         if self.request.method not in permissions.SAFE_METHODS:
             require_organiser(self.request.user, competition.club, "change its competitions")
         return competition
-
-    @extend_schema(responses={200: StandingRowSerializer(many=True), 404: ErrorsSerializer})
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def standings(self, request, pk=None) -> Response:
-        """The competition's standings, as the standings task last wrote them."""
-        rows = list(selectors.standings(self.get_object()))
-        prefetch_related_objects([row for row in rows if row.partnership_id is None], "team", "player")
-        return Response(StandingRowSerializer(rows, many=True).data)
-
-    @extend_schema(responses={200: MatchSerializer(many=True), **ERRORS_OF_A_LIST})
-    @action(detail=True, methods=["get"])  # paginated as every list (settings: DEFAULT_PAGINATION_CLASS)
-    def matches(self, request, pk=None) -> Response:
-        """The competition's matches, round by round, a page at a time (also ``/api/matches/?competition=``);
-        those of draft rounds only for the club's organisers."""
-        competition = self.get_object()
-        matches = competition_matches(competition, include_drafts=is_organiser(request.user, competition.club_id))
-        return self._page_of(matches, MatchSerializer)
 
     @extend_schema(responses={200: EntrySerializer(many=True), **ERRORS_OF_A_LIST})
     @action(detail=True, methods=["get"])  # paginated as every list (settings: DEFAULT_PAGINATION_CLASS)

@@ -25,14 +25,13 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Max, Q
 
 from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
+from engine.errors import FieldError
 from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team
-from league.ratings import rebuild_ratings_after_commit
-from league.services import refresh_standings_after_commit
-from league.standings import StandingsError, StandingsSettings
+from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
 __all__ = [
     "SetupError", "already_partners", "arrange", "check_competition", "create_partnership", "create_team", "edit_team",
-    "enter", "last_published_round", "new_partnership", "next_round_number", "partnerships_of", "reinstate",
+    "enter", "last_published_round", "new_partnership", "first_unpaired_round", "partnerships_of", "reinstate",
     "remove_entry", "set_groups", "set_published", "set_seeds", "update_competition", "update_partnership",
     "withdraw",
 ]
@@ -44,16 +43,14 @@ GROUP_MAX = Entry._meta.get_field("group").max_length
 PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
 
 
-class SetupError(ValueError):
+class SetupError(FieldError):
     """A setup the organiser asked for that cannot be made: ``field`` names the input (``partnership``,
     ``tiebreaks``, ``seed_12`` for entry 12's seed), ``reason`` says what is wrong with it. When the input is a
     list (a team's partnerships), ``item`` is the element at fault; ``clash`` is the stored object the input
     collides with, if any (the entry already made, the partnership of the same players)."""
 
     def __init__(self, field: str, reason: str, *, item: Any = None, clash: Any = None) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
+        super().__init__(field, reason)
         self.item = item
         self.clash = clash
 
@@ -64,10 +61,21 @@ def _played(competition: Competition | None) -> bool:
         competition.matches.exists() or competition.team_matches.exists())
 
 
+OPTION_CHECKS: list[Callable[[Callable[[str], Any]], None]] = []
+"""Checks of a competition's options that the layers above ``league`` own; each takes ``get(name)`` (the value
+over the instance's, or the default) and raises :class:`SetupError` naming the field. ``StandingsConfig.ready``
+adds the standings' own (``standings.services.check_standings_options``)."""
+
+
+def register_option_check(check: Callable[[Callable[[str], Any]], None]) -> None:
+    if check not in OPTION_CHECKS:
+        OPTION_CHECKS.append(check)
+
+
 def check_competition(values: Mapping[str, Any], instance: Competition | None = None) -> None:
     """Check a competition's options together (``values`` over ``instance``'s, or the defaults for a new
     one): Swiss rounds, groups, knockout-only options, team settings, points, byes and the tiebreak order
-    (through ``league.standings``); players and ruleset stay as they are once matches exist, the entrant
+    (through ``standings.metrics``); players and ruleset stay as they are once matches exist, the entrant
     kind once entries do, the system once a round does. Raises :class:`SetupError`."""
     def get(name: str) -> Any:
         if name in values:
@@ -109,7 +117,8 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
         raise SetupError("points_draw", "a draw cannot earn more points than a win")
     if get("points_loss") > get("points_draw"):
         raise SetupError("points_loss", "a loss cannot earn more points than a draw")
-    _check_standings(get)
+    for check in OPTION_CHECKS:  # the layers above add theirs (the standings: tiebreaks, points, bye score)
+        check(get)
     _check_bye_score(get)
     _check_locked(values, instance)
 
@@ -127,19 +136,6 @@ def _check_bounds(values: Mapping[str, Any]) -> None:
                 field.run_validators(value)
             except ValidationError as error:
                 raise SetupError(name, error.messages[0]) from None
-
-
-def _check_standings(get: Callable[[str], Any]) -> None:
-    """The tiebreak order, points and bye score as ``league.standings`` reads them."""
-    match_format, games = get("match_format"), get("match_games")
-    games_to_win = 1 if match_format == Competition.SINGLE else (
-        games // 2 + 1 if match_format == Competition.BEST_OF else games)
-    try:
-        StandingsSettings(tiebreaks=get("tiebreaks"), points_win=get("points_win"), points_draw=get("points_draw"),
-                          points_loss=get("points_loss"), bye_policy=get("bye_policy"),
-                          bye_score=get("bye_score") or {}, games_to_win=max(games_to_win, 1))
-    except StandingsError as error:  # fields: tiebreaks, points_*, bye_policy, bye_score, bye_score.<key>
-        raise SetupError(error.field, error.reason) from None
 
 
 def _check_bye_score(get: Callable[[str], Any]) -> None:
@@ -207,9 +203,9 @@ def update_competition(*, competition: Competition, **values: Any) -> Competitio
         setattr(competition, name, value)
     with transaction.atomic():
         competition.save()
-        refresh_standings_after_commit(competition.pk)
+        standings_stale_after_commit(competition.pk)
         if publishing:
-            rebuild_ratings_after_commit()
+            ratings_stale_after_commit()
     return competition
 
 
@@ -221,12 +217,12 @@ def set_published(*, competition: Competition, published: bool) -> Competition:
         competition.published = published
         competition.save(update_fields=["published"])
         if changed:
-            rebuild_ratings_after_commit()
+            ratings_stale_after_commit()
     return competition
 
 
 # ----------------------------------------------------------------------------- rounds as entries see them
-def next_round_number(competition: Competition) -> int:
+def first_unpaired_round(competition: Competition) -> int:
     """The first round not yet paired: 1 + the last round that is published, has pairings (matches, team
     matches, byes) or is being paired. An entry made now plays from this round."""
     paired = (Round.objects.filter(competition=competition)
@@ -272,7 +268,7 @@ def _check_players_free(competition: Competition, partnership: Partnership) -> N
 def enter(*, competition: Competition, partnership: Partnership | None = None, team: Team | None = None,
           player: Player | None = None, seed: int | None = None, group: str = "", refresh: bool = True) -> Entry:
     """Enter a partnership, a team or a player, as the competition's ``entrant_kind`` asks. Once a round has
-    been paired the entry is a late one: it plays from :func:`next_round_number` on. Entering a withdrawn
+    been paired the entry is a late one: it plays from :func:`first_unpaired_round` on. Entering a withdrawn
     entrant again reinstates it (and sets the seed and group given). ``refresh=False``: the caller refreshes
     the standings itself (once for many entries, as the CSV import does)."""
     wanted = KIND_FIELD[competition.entrant_kind]
@@ -305,11 +301,11 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
             try:
                 with transaction.atomic():
                     entry = Entry.objects.create(competition=competition, seed=seed, group=group,
-                                                 joined_round=next_round_number(competition), **{wanted: entrant})
+                                                 joined_round=first_unpaired_round(competition), **{wanted: entrant})
             except IntegrityError:  # entered by someone else a moment ago
                 raise SetupError(wanted, f"{entrant} is already entered") from None
         if refresh:
-            refresh_standings_after_commit(competition.pk)
+            standings_stale_after_commit(competition.pk)
     return entry
 
 
@@ -326,7 +322,7 @@ def withdraw(*, entry: Entry) -> Entry:
         entry.withdrawn = True
         entry.withdrawn_after_round = last_published_round(entry.competition)
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
-        refresh_standings_after_commit(entry.competition_id)
+        standings_stale_after_commit(entry.competition_id)
     return entry
 
 
@@ -339,7 +335,7 @@ def reinstate(*, entry: Entry) -> Entry:
     with transaction.atomic():
         entry.withdrawn, entry.withdrawn_after_round = False, None
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
-        refresh_standings_after_commit(entry.competition_id)
+        standings_stale_after_commit(entry.competition_id)
     return entry
 
 
@@ -364,7 +360,7 @@ def remove_entry(*, entry: Entry) -> None:
     competition = entry.competition
     with transaction.atomic():
         entry.delete()
-        refresh_standings_after_commit(competition.pk)
+        standings_stale_after_commit(competition.pk)
 
 
 # ----------------------------------------------------------------------------- seeds and groups
@@ -460,7 +456,7 @@ def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None]
                 entry.save(update_fields=fields)
                 changed.append(entry)
         if changed:
-            refresh_standings_after_commit(competition.pk)
+            standings_stale_after_commit(competition.pk)
     return changed
 
 
@@ -635,5 +631,5 @@ def edit_team(*, team: Team, name: str | None = None, club: Club | None | object
         team.save()
         if partnerships is not None:
             team.partnerships.set(chosen)
-        refresh_standings_after_commit(competition.pk)
+        standings_stale_after_commit(competition.pk)
     return team

@@ -425,7 +425,7 @@ class StandingRow(models.Model):
 
 class RatingsRebuild(models.Model):
     """One row: whether a rebuild of the ratings is asked for and not yet started. Results that change within a
-    few seconds share one rebuild (``games.tasks.schedule_ratings_rebuild``); kept in the database, not the cache,
+    few seconds share one rebuild (``standings.tasks.schedule_ratings_rebuild``); kept in the database, not the cache,
     so that a request made while the broker or Redis is down is not lost (the workers' sweep honours it)."""
 
     SINGLETON = 1

@@ -50,14 +50,19 @@ def public_match_filter(prefix: str = ""):
     return Q(**{f"{prefix}competition__published": True}) & published_round_filter(prefix)
 
 
-def _plays_or_is_entered(competitions: QuerySet, matches: Q | None = None) -> Q:
-    """``Partnership`` rows that are a side of a match (``matches`` picks which) or are entered, alone or in a
-    team, in one of ``competitions``."""
-    from games.models import Match  # games' models are built on league's: imported when first asked
-
+def _plays_or_is_entered(competitions: QuerySet, *, published_rounds_only: bool = False) -> Q:
+    """``Partnership`` rows that are a side of a match of one of ``competitions`` (outside draft rounds with
+    ``published_rounds_only``) or are entered, alone or in a team, in one of them. The matches are games', read
+    through the reverse relations of their sides (``matches_as_a`` / ``matches_as_b``): league never imports games."""
     partnership = OuterRef("pk")
-    sides = Match.objects.filter(Q(side_a=partnership) | Q(side_b=partnership), competition__in=competitions)
-    return (Q(Exists(sides.filter(matches or Q())))
+
+    def plays(side: str) -> Exists:
+        where = Q(**{f"{side}__competition__in": competitions})  # one filter(): the same match for both conditions
+        if published_rounds_only:
+            where &= published_round_filter(f"{side}__")
+        return Exists(Partnership.objects.filter(where, pk=partnership))
+
+    return (Q(plays("matches_as_a")) | Q(plays("matches_as_b"))
             | Q(Exists(Entry.objects.filter(partnership=partnership, competition__in=competitions)))
             | Q(Exists(Team.objects.filter(partnerships=partnership, competition__in=competitions))))
 
@@ -66,7 +71,7 @@ def public_partnership_filter() -> Q:
     """``Partnership`` rows anyone may see: entered (alone or in a team) in a published competition, or a side of
     a public match (``public_match_filter``). One that only a draft round, or an unpublished competition, has
     made or used is the draft's."""
-    return _plays_or_is_entered(Competition.objects.filter(published=True), published_round_filter())
+    return _plays_or_is_entered(Competition.objects.filter(published=True), published_rounds_only=True)
 
 
 def visible_partnerships_filter(user: Any) -> Q:

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from engine import Ruleset, RulesetError
 from league.entries import SetupError, check_competition
-from league.models import Club, Competition, Entry, Partnership, Player, StandingRow
+from league.models import Club, Competition, Entry, Partnership, Player
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -51,7 +51,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
     ruleset = serializers.JSONField(required=False, help_text="Overrides of the engine's variant keys (RULES.md)")
     tiebreaks = serializers.ListField(
         child=serializers.CharField(), required=False, allow_empty=True,
-        help_text="Standings metrics in order of precedence (keys of league.standings.METRICS, e.g. "
+        help_text="Standings metrics in order of precedence (keys of standings.metrics.METRICS, e.g. "
                   '["bullseyes_for", "bullseyes_against", "hang_jacks_for", "hang_jacks_against"])')
     bye_score = serializers.JSONField(
         required=False, help_text="A fixed bye's credit: bullseyes_for (default: the games a match needs), "
@@ -140,22 +140,11 @@ class EntrySerializer(serializers.ModelSerializer):
         return partnership
 
 
-class StandingRowSerializer(serializers.ModelSerializer):
-    """One line of the standings: a partnership's, a team's or a player's; ``metrics`` holds every metric of
-    ``league.standings.METRICS`` by key, and ``coarse`` marks results entered as game or match totals."""
+# ----------------------------------------------------------------------------- errors (league.api_errors)
+class ErrorSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="What is wrong: an input field (number, low, ruleset.target, …)")
+    reason = serializers.CharField(help_text="Why, worded for the person who entered it")
 
-    entrant_name = serializers.SerializerMethodField()
-    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
-    bullseye_difference = serializers.IntegerField(read_only=True)
-    chalk_difference = serializers.IntegerField(read_only=True)
 
-    class Meta:
-        model = StandingRow
-        fields = ["rank", "group", "partnership", "partnership_name", "team", "player", "entrant_name", "played",
-                  "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
-                  "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference", "hang_jacks_for",
-                  "hang_jacks_against", "withdrawn", "coarse", "metrics", "updated_at"]
-
-    def get_entrant_name(self, row: StandingRow) -> str:
-        entrant = row.entrant
-        return "" if entrant is None else getattr(entrant, "display_name", None) or str(entrant)
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)

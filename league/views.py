@@ -1,4 +1,5 @@
-"""Public pages of the league: home, a club, a competition (fixtures and results by round, standings).
+"""Public pages of the league: home and a club (a competition's page: ``draw.views_public``; its standings:
+``standings.views``), and :func:`visible_competition`, every competition page's check.
 
 Reads go through ``league.selectors``; an unpublished competition is a 404 for everyone but its club's
 organisers (``league.permissions.can_view_competition``).
@@ -13,11 +14,9 @@ from league import selectors
 from league.models import Club, Competition
 from league.pagination import paginate
 from league.permissions import can_view_competition, is_organiser
-from league.views_setup import standings_context
 
 COMPETITIONS_PER_PAGE = 30
 CLUBS_PER_PAGE = 60
-ROUNDS_PER_PAGE = 10  # rounds of fixtures a page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -43,26 +42,3 @@ def visible_competition(request: HttpRequest, club_slug: str, competition_slug: 
     if competition is None or not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
     return competition
-
-
-def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = visible_competition(request, club_slug, competition_slug)
-    return render(request, "league/standings.html", {
-        "competition": competition, "club": competition.club, **_standings(competition)})
-
-
-def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
-    competition = visible_competition(request, club_slug, competition_slug)
-    organiser = is_organiser(request.user, competition.club_id)
-    rounds = paginate(request, selectors.fixture_rounds(competition, include_drafts=organiser),
-                      per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
-    fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
-    return render(request, "league/competition.html", {
-        "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
-        "is_organiser": organiser, **_standings(competition),
-    })
-
-
-def _standings(competition) -> dict:
-    rows, pairs = selectors.standings_sections(competition)
-    return {"standings": rows, "pair_statistics": pairs, **standings_context(competition, rows, pairs)}

@@ -40,13 +40,13 @@ class PlannedHand:
 
     @property
     def record(self) -> dict[str, Any]:
-        from league.management.commands.seed_demo import record_entry
+        from importer.management.commands.seed_demo import record_entry
 
         return record_entry(self.hand)
 
     @property
     def chalk(self) -> dict[str, Any]:
-        from league.management.commands.seed_demo import chalk_entry
+        from importer.management.commands.seed_demo import chalk_entry
 
         return chalk_entry(self.hand)
 
@@ -85,7 +85,7 @@ class PlannedMatch:
 def plan_match(*, players: int, ruleset, games_to_win: int, first_dealer: int, seed: str) -> PlannedMatch:
     """Play a whole match with the heuristic bots: games to the target until a side has ``games_to_win``.
     The deal passes as the engine says (``next_dealer``); the next game starts with the next dealer."""
-    from league.management.commands.seed_demo import play_hand
+    from importer.management.commands.seed_demo import play_hand
 
     rng = random.Random(seed)
     plan = PlannedMatch()
@@ -158,7 +158,7 @@ def wait_settled(match, *, timeout: float = 30.0):
 def standings_of(competition) -> dict[int, dict[str, int]]:
     """The competition's standings rows by partnership id, without ids and timestamps."""
     from league.models import StandingRow
-    from league.services import COLUMNS
+    from standings.services import COLUMNS
 
     counted = ("played", "won", "lost", *COLUMNS)
     rows = StandingRow.objects.filter(competition=competition, section="").values("partnership_id", "rank", *counted)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw import rounds
 from games import services, team_services
 from games.models import Hand, Match
-from league import rounds
 from league.models import Competition, Entry, Partnership, Player, Round, Team
-from league.ratings import rebuild_ratings
+from standings.ratings import rebuild_ratings
 from tests.web.factories import make_club, make_organiser, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,8 +16,8 @@ import pytest
 from engine.cards import CARDS
 from engine.hand import HandState
 from engine.rules import Ruleset
+from games import scoresheet as selectors
 from games.models import Hand
-from league import selectors
 from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

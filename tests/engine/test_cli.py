@@ -332,7 +332,11 @@ def test_play_ctrl_c_exits_130_without_traceback():
         assert byte, seen
         seen += byte
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    process.wait(timeout=30)  # stdin stays open: the end of input must not beat the signal (it exits 0)
+    err = process.stderr.read()
+    process.stdin.close()
+    process.stdout.close()
+    process.stderr.close()
     assert process.returncode == 130
     assert b"Traceback" not in err
 

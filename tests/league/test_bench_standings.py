@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from league.standings import compute_standings
+from standings.metrics import compute_standings
 
 TINY = {"partnerships": 41, "rounds": 6, "players": 24, "repeats": 2}
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import league.standings as standings_module
-from league.standings import (
+import standings.metrics as standings_module
+from standings.metrics import (
     METRICS,
     Bye,
     Entrant,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from league.pairing import PairingError, check_pairings, pair
+from draw.pairing import PairingError, check_pairings, pair
 
 
 def swiss_spec(**extra) -> dict:

@@ -1,4 +1,4 @@
-"""``python -m league.pairing`` run as a user runs it: in a subprocess, JSON on stdin."""
+"""``python -m draw.pairing`` run as a user runs it: in a subprocess, JSON on stdin."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ SPEC = {"system": "swiss", "round": 2, "avoid_same_club": True,
 def run(*args: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     environment.pop("DJANGO_SETTINGS_MODULE", None)  # the engine needs no Django
-    return subprocess.run([sys.executable, "-m", "league.pairing", *args], cwd=ROOT, env=environment,
+    return subprocess.run([sys.executable, "-m", "draw.pairing", *args], cwd=ROOT, env=environment,
                           input=stdin, capture_output=True, text=True, timeout=120)
 
 
@@ -98,7 +98,7 @@ def test_progress_goes_to_stderr():
 
 
 def test_the_engine_never_imports_django():
-    code = ("import sys, json; from league.pairing import pair; "
+    code = ("import sys, json; from draw.pairing import pair; "
             "pair({'system': 'swiss', 'entrants': [{'id': 'a'}, {'id': 'b'}]}); "
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'rest_framework'))))")
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}

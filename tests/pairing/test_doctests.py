@@ -1,4 +1,4 @@
-"""The examples in league.pairing's docstrings run (pytest's --doctest-modules only collects under testpaths'
+"""The examples in draw.pairing's docstrings run (pytest's --doctest-modules only collects under testpaths'
 ``tests`` and ``engine``, so they are run from here)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pkgutil
 
 import pytest
 
-import league.pairing
+import draw.pairing
 
-MODULES = ["league.pairing"] + [f"league.pairing.{m.name}" for m in pkgutil.iter_modules(league.pairing.__path__)
+MODULES = ["draw.pairing"] + [f"draw.pairing.{m.name}" for m in pkgutil.iter_modules(draw.pairing.__path__)
                                 if m.name != "__main__"]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from league.pairing import check_pairings, pair
+from draw.pairing import check_pairings, pair
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(p.name.removesuffix(".input.json") for p in GOLDEN.glob("*.input.json"))

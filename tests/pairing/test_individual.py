@@ -9,7 +9,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.pairing import pair
+from draw.pairing import pair
 from tests.pairing.helpers import assert_everyone_once, best_matching_cost
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairing import PairingError, knockout_next_round, pair
-from league.pairing.knockout import seed_positions
+from draw.pairing import PairingError, knockout_next_round, pair
+from draw.pairing.knockout import seed_positions
 
 
 def bracket(n: int) -> dict:

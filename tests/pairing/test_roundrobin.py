@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairing import pair
+from draw.pairing import pair
 
 PROPERTY = settings(max_examples=120, deadline=None)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from league.pairing import PairingError, pair
+from draw.pairing import PairingError, pair
 
 TWO = [{"id": "P1"}, {"id": "P2"}]
 

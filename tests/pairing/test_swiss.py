@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import league.pairing.swiss as swiss
-from league.pairing import PairingError, pair
-from league.pairing.spec import read_spec
+import draw.pairing.swiss as swiss
+from draw.pairing import PairingError, pair
+from draw.pairing.spec import read_spec
 from tests.pairing.helpers import (
     assert_everyone_once,
     best_matching_cost,

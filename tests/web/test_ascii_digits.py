@@ -8,13 +8,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from draw import rounds
 from engine import HandState
 from engine.cli import ChoiceError, parse_choice
+from engine.numbers import natural_key, whole_number
 from games.models import Match, table_label
-from league import rounds
 from league.models import Competition, Entry, Round, StandingRow
-from league.numbers import natural_key, whole_number
-from league.services import refresh_standings
+from standings.services import refresh_standings
 from tests.web.factories import committing, make_club, make_competition, make_organiser
 from tests.web.test_setup import field_block, form_data, text
 

@@ -24,7 +24,7 @@ def test_the_recovery_check_waits_for_settled_matches_and_fresh_standings(django
     assert not bench.standings_are_right(competition.pk)
     services.settle_match(match.pk)
     assert not bench.standings_are_right(competition.pk)  # settled, but the standings not yet refreshed
-    from league.services import refresh_standings
+    from standings.services import refresh_standings
 
     refresh_standings(competition.pk)
     assert bench.standings_are_right(competition.pk)

@@ -22,7 +22,7 @@ from games import services
 from games.models import Game, Hand, HandVersion, Match
 from games.tasks import settle_match_task
 from league.models import Competition
-from league.tasks import refresh_standings_task
+from standings.tasks import refresh_standings_task
 from tests.services import (
     MARKER_ENV,
     SLOW_ENV,

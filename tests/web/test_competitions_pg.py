@@ -10,11 +10,12 @@ from __future__ import annotations
 import pytest
 from django.db.models import F
 
+from draw import rounds
 from games import services
 from games.models import Match
-from league import entries, rounds
+from league import entries
 from league.models import Bye, Competition, Entry, PlayerRating, Round, StandingRow
-from league.tasks import refresh_standings_task
+from standings.tasks import refresh_standings_task
 from tests.services import wait_for
 from tests.web.factories import enter, make_club, make_competition, make_partnership
 

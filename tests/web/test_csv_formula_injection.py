@@ -15,9 +15,9 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Match
-from league import csv_io
+from importer import csv_io
 from league.models import Competition, Entry, Partnership, Round
-from league.services import refresh_standings
+from standings.services import refresh_standings
 from tests.web.factories import enter, make_club, make_organiser, make_player, make_user
 
 pytestmark = pytest.mark.django_db

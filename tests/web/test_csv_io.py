@@ -1,4 +1,4 @@
-"""CSV import and export (``league.csv_io``, its pages and its commands).
+"""CSV import and export (``importer.csv_io``, its pages and its commands).
 
 A club moves over from its spreadsheet in order — players, partnerships, teams or entries, results — and
 each file is checked whole before anything is stored: every bad row is reported by line (the header is line
@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Match
-from league import csv_io
+from importer import csv_io
 from league.models import Competition, Entry, Partnership, Player, Round, StandingRow, Team
 from tests.web.factories import enter, make_club, make_competition, make_organiser, make_user
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from draw import rounds
+from draw.forms_setup import EntryForm
 from games.models import Match
 from league import entries as setup
-from league import rounds
-from league.forms_setup import EntryForm
 from league.models import Competition, Entry, Partnership, Round
 from tests.web.factories import committing, make_club, make_competition, make_organiser, make_player, make_user
 

@@ -36,12 +36,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 
+from draw import rounds
 from games import services, team_services
 from games.models import Game, Hand, Match, TeamMatch
-from league import rounds
 from league.models import Bye, Competition, Entry, Partnership, Player, Round, StandingRow, Team
-from league.ratings import rebuild_ratings
-from league.services import refresh_standings
+from standings.ratings import rebuild_ratings
+from standings.services import refresh_standings
 from tests.web.factories import make_club, make_organiser, make_partnership, make_player, make_user, sweep
 
 pytestmark = pytest.mark.django_db
@@ -514,5 +514,5 @@ def test_point3_export_csv_writes_what_the_public_sees_unless_include_drafts(sce
     assert refused.value.returncode == 2
     assert MARKER in export("--club", club, "--competition", secret.slug, "--what", "results",
                             "--include-drafts").lower()
-    help_text = load_command_class("league", "export_csv").create_parser("manage.py", "export_csv").format_help()
+    help_text = load_command_class("importer", "export_csv").create_parser("manage.py", "export_csv").format_help()
     assert "--include-drafts" in help_text and "what the public sees" in " ".join(help_text.split())

@@ -20,7 +20,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Match
-from league import csv_io
+from importer import csv_io
 from league.models import Competition, Entry, Partnership, Player
 from tests.web.factories import make_club, make_organiser, make_player, make_user
 

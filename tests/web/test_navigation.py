@@ -11,9 +11,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from draw import rounds
 from games import services
 from games.models import Match
-from league import rounds
 from league.models import Competition, Entry, Round
 from tests.web.factories import make_club, make_match, make_organiser, make_partnership, make_user
 

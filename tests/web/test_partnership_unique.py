@@ -12,8 +12,8 @@ from django.apps import apps as django_apps
 from django.db import IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
+from draw import rounds
 from league import entries as setup
-from league import rounds
 from league.models import Entry, Partnership
 from tests.web.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from league import csv_io
+from importer import csv_io
 from league.models import Partnership, Player
 from tests.web.factories import make_club, make_organiser, make_user
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from league import rounds
+from draw import rounds
 from league.models import Bye, Competition, Entry, Round, StandingRow
 from tests.web.factories import make_club, make_partnership, make_user
 

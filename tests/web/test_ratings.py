@@ -1,4 +1,4 @@
-"""Ratings: the pure replay of a history through openskill (``league.ratings.rate_history``), the rebuild
+"""Ratings: the pure replay of a history through openskill (``standings.ratings.rate_history``), the rebuild
 from the database after results are entered and corrected through ``games.services``, and the public
 players' pages (the ratings table, a profile with its rating chart drawn as inline SVG).
 
@@ -19,11 +19,12 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import BradleyTerryFull
 
+from draw.rounds import publish_round
 from games import services
 from games.models import Hand, Match
 from league.entries import set_published
 from league.models import PlayerRating, RatingPoint, Round
-from league.ratings import (
+from standings.ratings import (
     MU,
     SIGMA,
     RatedMatch,
@@ -33,8 +34,7 @@ from league.ratings import (
     rating_model,
     rebuild_ratings,
 )
-from league.rounds import publish_round
-from league.tasks import rebuild_ratings_task
+from standings.tasks import rebuild_ratings_task
 from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_player
 
 NIGHT = datetime(2025, 3, 7, 20, 0, tzinfo=UTC)
@@ -256,7 +256,7 @@ def test_a_correction_that_flips_the_winner_changes_the_ratings_and_the_history_
 
 @pytest.mark.django_db
 def test_a_rebuild_writes_only_what_changed_and_drops_what_no_longer_counts(play, monkeypatch):
-    monkeypatch.setattr("games.tasks.schedule_ratings_rebuild", lambda: None)  # only the rebuilds of this test
+    monkeypatch.setattr("standings.receivers.schedule_ratings_rebuild", lambda: None)  # only the rebuilds of this test
     competition = make_competition()
     lions = make_partnership(club=competition.club)
     first = play(make_match(competition, side_a=lions), "aaaa")

@@ -12,8 +12,8 @@ from django.urls import reverse
 from engine.hand import OVER, HandState
 from engine.record import write_record
 from engine.rules import Ruleset
+from games import scoresheet as selectors
 from games.models import Hand
-from league import selectors
 from tests.web.factories import make_competition, make_match, make_user
 
 pytestmark = pytest.mark.django_db

@@ -13,11 +13,11 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
+from draw import rounds
+from draw.rounds import RoundError
 from games import services
 from games.models import Hand, Match, TeamMatch
-from league import rounds
 from league.models import Bye, Competition, Entry, Partnership, Round, Team
-from league.rounds import RoundError
 from tests.web.factories import make_club, make_organiser, make_partnership, make_player, make_user
 
 pytestmark = pytest.mark.django_db

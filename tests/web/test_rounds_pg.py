@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw import rounds
 from games.models import Match
-from league import rounds
 from league.models import Bye, Competition, Entry, Round
 from tests.services import wait_for
 from tests.web.factories import make_club, make_partnership, make_user

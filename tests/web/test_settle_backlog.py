@@ -12,12 +12,12 @@ from django.db import DataError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import services, team_services
+from games.clock import SETTLE_REQUEST_STALE, request_settle, take_settle_request
 from games.models import Game, Hand, Match
 from games.tasks import settle_match_task
 from league import bulk
 from league.bulk import update_rows
 from league.models import Competition, Entry, ResultsClock, StandingRow, Team
-from league.services import SETTLE_REQUEST_STALE, request_settle, take_settle_request
 from tests.web.factories import make_club, make_competition, make_match, make_partnership, sweep
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +156,7 @@ def test_a_retry_after_the_settle_committed_still_refreshes_the_standings(django
     match = make_match(competition)
     with django_capture_on_commit_callbacks(execute=False):
         enter_sweep(match, 1)
-    with (mock.patch("games.tasks.refresh_standings", side_effect=OperationalError("connection lost")),
+    with (mock.patch("standings.receivers.refresh_standings", side_effect=OperationalError("connection lost")),
           pytest.raises(OperationalError)):
         settle_match_task.run(match.pk, 1, competition.pk)  # settled and ticked, then the refresh failed
     assert Match.objects.get(pk=match.pk).settled_version == 1
@@ -241,7 +241,7 @@ def test_the_team_match_completing_a_table_rebuilds_the_ratings(django_capture_o
     team_match = team_services.create_team_match(competition, teams[0], teams[1],
                                                  tables=list(zip(*pairs, strict=True)))
     table = team_match.table_matches.order_by("table_number").first()
-    with (mock.patch("games.tasks.schedule_ratings_rebuild") as rebuild,
+    with (mock.patch("standings.receivers.schedule_ratings_rebuild") as rebuild,
           django_capture_on_commit_callbacks(execute=True)):
         enter_sweep(table, 1)  # wins the game, and with it the race to 1 bullseye: settled in its commit
     assert Match.objects.get(pk=table.pk).status == Match.COMPLETE

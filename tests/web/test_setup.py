@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from league import entries as setup
 from league.models import Competition, Entry, Round, StandingRow, Team
-from league.views_setup import ranking_sentence, standings_context, standings_table
+from standings.tables import ranking_sentence, standings_context, standings_table
 from tests.web.factories import (
     make_club,
     make_competition,
@@ -291,13 +291,13 @@ def test_enter_checks_the_kind_and_the_size_and_refreshes_the_standings(world, d
 
 def test_a_late_entry_plays_from_the_next_unpaired_round(world):
     competition = make_competition(club=world["club"], entrants=2)
-    assert setup.next_round_number(competition) == 1
+    assert setup.first_unpaired_round(competition) == 1
     paired_round(competition, 1)
-    assert setup.next_round_number(competition) == 2
+    assert setup.first_unpaired_round(competition) == 2
     draft = Round.objects.create(competition=competition, number=2, status=Round.DRAFT, pairing_state=Round.DONE)
-    assert setup.next_round_number(competition) == 3  # a draft already paired is not rewritten
+    assert setup.first_unpaired_round(competition) == 3  # a draft already paired is not rewritten
     Round.objects.create(competition=competition, number=3, status=Round.DRAFT)  # made, not paired yet
-    assert setup.next_round_number(competition) == 3
+    assert setup.first_unpaired_round(competition) == 3
     late = setup.enter(competition=competition, partnership=make_partnership(club=world["club"]))
     assert late.joined_round == 3
     assert draft.matches.count() == 0  # nothing rewritten

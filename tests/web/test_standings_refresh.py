@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.clock import tick_results_clock
 from league.models import Competition, ResultsClock, StandingRow
-from league.services import refresh_standings, tick_results_clock
+from standings.services import refresh_standings
 from tests.web.factories import enter, make_club, make_competition, make_partnership
 
 pytestmark = pytest.mark.django_db

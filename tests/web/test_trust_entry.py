@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from config.sweep import sweep_task
 from games import services
 from games.models import Hand, HandVersion, Match
-from games.tasks import sweep_task
 from league import dispatch
 from league.models import Competition, ResultsClock, StandingRow
 from tests.services import enter_planned, expected_standings, plan_for, standings_of
@@ -92,7 +92,7 @@ def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_
     round_ = Round.objects.create(competition=competition, number=2, status=Round.DRAFT, pairing_state=Round.QUEUED,
                                   pairing_version=1, pairing_heartbeat_at=old)
 
-    with mock.patch("games.tasks.dispatch.send") as send, mock.patch("league.tasks.rebuild_ratings_task.apply") as rb:
+    with mock.patch("draw.tasks.dispatch.send") as send, mock.patch("standings.tasks.rebuild_ratings_task.apply") as rb:
         done = sweep_task.run()
 
     assert done["settled"] == [competition.pk] and done["ratings"] and done["pairings"] == [round_.pk]
@@ -102,14 +102,14 @@ def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_
 
 
 def services_stale() -> int:
-    from league.services import SETTLE_REQUEST_STALE
+    from games.clock import SETTLE_REQUEST_STALE
 
     return SETTLE_REQUEST_STALE
 
 
 # ----------------------------------------------------------------------------- point 2: the broker down
 def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch, with_a_broker):
-    from league.tasks import refresh_standings_task
+    from standings.tasks import refresh_standings_task
 
     competition = make_competition()
     clock = [100.0]
@@ -135,9 +135,9 @@ def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(ca
 
 
 def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch, with_a_broker):
-    from games.tasks import schedule_ratings_rebuild
+    from standings.tasks import schedule_ratings_rebuild
     from league.models import RatingsRebuild
-    from league.tasks import rebuild_ratings_task
+    from standings.tasks import rebuild_ratings_task
 
     with mock.patch.object(rebuild_ratings_task, "apply_async", side_effect=OSError("down")), \
             mock.patch.object(rebuild_ratings_task, "apply") as here:
@@ -149,7 +149,7 @@ def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monke
 
 def test_point2_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django_capture_on_commit_callbacks,
                                                                                  with_a_broker):
-    from league.tasks import refresh_standings_task
+    from standings.tasks import refresh_standings_task
     from tests.web.factories import make_partnership
 
     competition = make_competition(entrants=2)
@@ -303,7 +303,7 @@ def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage
     """The embedded default runs tasks eagerly: a task's own error is not a broker outage — logged once, not run
     again, and the next send (a ratings rebuild asked for later) still runs."""
     from league.models import RatingsRebuild
-    from league.tasks import rebuild_ratings_task, refresh_standings_task
+    from standings.tasks import rebuild_ratings_task, refresh_standings_task
 
     runs = []
 
@@ -317,7 +317,7 @@ def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage
     assert [r.levelno for r in caplog.records if "failed in-process" in r.getMessage()] == [logging.ERROR]
     assert not [r for r in caplog.records if "cannot be reached" in r.getMessage()]
     with mock.patch.object(rebuild_ratings_task, "run", return_value={}) as rebuilt:
-        from games.tasks import schedule_ratings_rebuild
+        from standings.tasks import schedule_ratings_rebuild
 
         schedule_ratings_rebuild()
     assert rebuilt.called and RatingsRebuild.objects.get().requested_at is not None  # (the stand-in took none)
@@ -325,7 +325,7 @@ def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage
 
 def test_point2_a_ratings_request_left_stranded_is_asked_again():
     from league.models import RatingsRebuild
-    from league.ratings import REBUILD_REQUEST_STALE, request_rebuild
+    from standings.ratings import REBUILD_REQUEST_STALE, request_rebuild
 
     assert request_rebuild() is True and request_rebuild() is False
     stale = timezone.now() - timedelta(seconds=REBUILD_REQUEST_STALE + 1)
@@ -392,7 +392,7 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
         monkeypatch, django_capture_on_commit_callbacks):
     """The sweep takes a pairing for lost only without a sign of life (progress reports refresh it); and a second
     run of one version (the sweep's, beside a late original) that finds it done when it comes to write skips."""
-    from league import rounds
+    from draw import rounds
     from league.models import Entry, Round
     from tests.web.factories import make_partnership
 

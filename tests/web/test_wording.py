@@ -17,7 +17,7 @@ from engine.penalties import ExposedCard, Misdeal, Renege
 from games import services, team_services
 from games.models import Hand, Match
 from league.models import Competition, Entry, Round, Team
-from league.ratings import rebuild_ratings
+from standings.ratings import rebuild_ratings
 from tests.web.factories import make_club, make_competition, make_match, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

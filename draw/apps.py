@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DrawConfig(AppConfig):
+    name = "draw"
+    verbose_name = "Rounds and pairings"

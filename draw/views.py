@@ -1,0 +1,225 @@
+"""Pages of rounds: the organiser's round page (pair, watch the progress, review and edit the draft, publish),
+the pairing task's status as JSON, and the public pages — a published round's pairings (printable), results
+by round and the knockout bracket.
+
+Thin views: reads through ``draw.selectors``, writes through ``draw.rounds``; the organiser's
+pages check ``league.permissions.is_organiser`` on every request, GET and POST alike (anonymous → log in,
+an unpublished competition → 404, anyone else → 403). Draft rounds are never shown on a public page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from draw import rounds
+from draw import selectors as round_selectors
+from draw.forms import EditForm, MatchForm, PairByesForm, SwapForm
+from games.models import Match, TeamMatch
+from league import selectors
+from league.models import Bye, Competition, Partnership, Round
+from league.pagination import paginate
+from league.permissions import can_view_competition, is_organiser
+from league.views import visible_competition
+
+
+def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str):
+    """The competition, or the refusal: 404 (a draft competition, for anonymous visitors too), log in
+    (anonymous), 403 (anyone else)."""
+    competition = selectors.competition_by_slugs(club_slug, competition_slug)
+    if competition is None:
+        raise Http404("No such competition.")
+    if is_organiser(request.user, competition.club_id):
+        return competition, None
+    if not can_view_competition(request.user, competition):
+        raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return competition, redirect_to_login(request.get_full_path())
+    raise PermissionDenied("Only the club's organisers pair and publish rounds.")
+
+
+# ----------------------------------------------------------------------------- the organiser's round page
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
+    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    if refusal is not None:
+        return refusal
+    exists = competition.rounds.filter(number=number).exists()
+    if not exists and number != rounds.number_after_last_round(competition):
+        raise Http404("No such round.")
+    if request.method == "POST":
+        return _act(request, competition, number)
+    page = round_selectors.manage_page(competition, number)
+    return render(request, "league/rounds/manage.html", {
+        "competition": competition, "club": competition.club, "page": page, "round": page.round,
+        "swap_form": _swap_form(page.slots), "flags_help": round_selectors.PLAIN_FLAGS,
+    })
+
+
+def _act(request: HttpRequest, competition: Competition, number: int) -> HttpResponse:
+    action = request.POST.get("action", "")
+    back = redirect("round_manage", competition.club.slug, competition.slug, number)
+    round_ = competition.rounds.filter(number=number).first()
+    user = request.user
+    try:
+        if action == "pair":
+            round_ = rounds.request_pairing(competition, number, user=user)
+            _pairing_requested(request, round_)
+            return back
+        if round_ is None:
+            messages.error(request, f"Round {number} has not been paired yet.")
+            return back
+        if action in ("publish", "publish_both"):
+            round_ = rounds.publish_round(round_, user, with_competition=action == "publish_both")
+            messages.success(request, rounds.published_message(round_))
+        elif action == "unpublish":
+            rounds.unpublish_round(round_, user)
+            messages.success(request, f"{round_} is a draft again: only organisers see it.")
+        elif action == "swap":
+            page = round_selectors.manage_page(competition, number, with_warnings=False)
+            form = _swap_form(page.slots, request.POST)
+            if not form.is_valid():
+                return _form_refused(request, form, back)
+            _warned(request, rounds.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
+                                               user=user), "Swapped.")
+        elif action == "edit":
+            page = round_selectors.manage_page(competition, number, with_warnings=False)
+            form = EditForm(request.POST, entrants=page.entrants)
+            form.fields["side_a"].error_messages["required"] = "Choose side A."
+            form.fields["side_b"].error_messages["required"] = "Choose side B."
+            if not form.is_valid():
+                return _form_refused(request, form, back)
+            match = _match(round_, form.cleaned_data["match"])
+            sides = Partnership.objects.in_bulk([form.cleaned_data["side_a"], form.cleaned_data["side_b"]])
+            _warned(request, rounds.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
+                                                 side_b=sides[form.cleaned_data["side_b"]], user=user),
+                    f"{match.table_label or 'The match'} changed.")
+        elif action == "sit_out":
+            form = MatchForm(request.POST)
+            if not form.is_valid():
+                return _form_refused(request, form, back)
+            match = _match(round_, form.cleaned_data["match"], teams=competition.entrant_kind == Competition.TEAMS)
+            _warned(request, rounds.move_to_bye(round_, match, user=user), f"{match} taken out: both sides sit out.")
+        elif action == "pair_byes":
+            form = PairByesForm(request.POST)
+            if not form.is_valid():
+                return _form_refused(request, form, back)
+            byes = Bye.objects.filter(round=round_).in_bulk([form.cleaned_data["first"], form.cleaned_data["second"]])
+            if len(byes) != 2:
+                raise rounds.RoundError("bye", "choose two different entrants sitting out")
+            _warned(request, rounds.pair_byes(round_, byes[form.cleaned_data["first"]],
+                                              byes[form.cleaned_data["second"]], user=user), "New match made.")
+        else:
+            messages.error(request, "Unknown action.")
+    except rounds.RoundError as error:
+        messages.error(request, error.reason[:1].upper() + error.reason[1:] + ".")
+    return back
+
+
+def _pairing_requested(request: HttpRequest, round_: Round) -> None:
+    """The message after "Pair": the task may have run already (in-process, without Redis) — then say how it
+    went, not that the draft is on its way."""
+    round_.refresh_from_db(fields=["pairing_state", "pairing_message", "name"])
+    if round_.pairing_state == Round.DONE:
+        messages.success(request, f"{round_} is paired: review the draft below, then publish it.")
+    elif round_.pairing_state == Round.FAILED:
+        messages.error(request, round_.pairing_message or f"Pairing {round_} failed.")
+    else:
+        messages.success(request, f"Pairing {round_}: the draft appears here when it is ready.")
+
+
+def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
+    """The swap form with its second box on "choose…", so the two boxes never start on the same place."""
+    form = SwapForm(data, slots=slots)
+    form.fields["second"].choices = [("", "choose…"), *slots]
+    form.fields["first"].error_messages["required"] = "Choose the place to swap."
+    form.fields["second"].error_messages["required"] = "Choose the place to swap it with."
+    return form
+
+
+def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
+    match = (TeamMatch if teams else Match).objects.filter(round=round_, pk=pk).select_related("round").first()
+    if match is None:
+        raise rounds.RoundError("match", f"that match is not in {round_}")
+    return match
+
+
+def _form_refused(request: HttpRequest, form, back: HttpResponse) -> HttpResponse:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+    return back
+
+
+def _warned(request: HttpRequest, warnings: list[dict], done: str) -> None:
+    if warnings:
+        messages.warning(request, f"{done} The pairings now break {len(warnings)} rule"
+                                  f"{'s' if len(warnings) != 1 else ''}: see the warnings.")
+    else:
+        messages.success(request, f"{done} No rule is broken.")
+
+
+@require_GET
+def pairing_status(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
+    """``{"state", "progress", "message", …}`` of the round's pairing, for the progress bar."""
+    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    if refusal is not None:
+        return refusal
+    round_ = competition.rounds.filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round.")
+    response = JsonResponse(round_selectors.status(round_))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# ----------------------------------------------------------------------------- public pages
+@require_GET
+def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
+    """A published round's pairings: tables, sides, byes (printable). A draft is a 404 — for an organiser,
+    the way to its page."""
+    competition = visible_competition(request, club_slug, competition_slug)
+    public = round_selectors.public_round(competition, number)
+    if public is None:
+        if is_organiser(request.user, competition.club_id) and competition.rounds.filter(number=number).exists():
+            return redirect("round_manage", competition.club.slug, competition.slug, number)
+        raise Http404("No such round.")
+    return render(request, "league/rounds/round.html", {
+        "competition": competition, "club": competition.club, "public": public, "round": public.round,
+        "is_organiser": is_organiser(request.user, competition.club_id),
+        "has_knockout": round_selectors.has_knockout(competition),
+    })
+
+
+ROUNDS_PER_PAGE = 10  # rounds of results a page
+
+
+@require_GET
+def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    """Results by round: every published round with its matches and byes; organisers also get every round's
+    state and the way to pair the next one."""
+    competition = visible_competition(request, club_slug, competition_slug)
+    organiser = is_organiser(request.user, competition.club_id)
+    rounds = paginate(request, round_selectors.published_rounds(competition), per_page=ROUNDS_PER_PAGE,
+                      param="rounds_page")  # the page's rounds, then only their matches and byes
+    context = {"competition": competition, "club": competition.club,
+               "rounds": round_selectors.results_by_round(rounds), "rounds_page": rounds,
+               "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
+    if organiser:
+        context.update(round_selectors.organiser_rounds(competition))
+    return render(request, "league/rounds/list.html", context)
+
+
+@require_GET
+def bracket(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
+    competition = visible_competition(request, club_slug, competition_slug)
+    if not round_selectors.has_knockout(competition):
+        raise Http404("This competition has no knockout.")
+    return render(request, "league/rounds/bracket.html", {
+        "competition": competition, "club": competition.club, "columns": round_selectors.bracket(competition),
+        "is_organiser": is_organiser(request.user, competition.club_id),
+    })

@@ -1,0 +1,261 @@
+"""The organiser's setup pages: create and edit a competition (its format, points, byes, tiebreak order,
+team settings and rule variants), publish it, and run its entries (add, late entries, seeds, groups,
+withdraw, reinstate) and teams. Club organisers only: someone not logged in is sent to log in, a draft is a
+404 for everyone else, and otherwise it is a 403.
+
+Also :func:`standings_context`, the shape of the public standings table (columns from the competition's
+tiebreaks, the order in words, shared places, marks) for the competition and standings pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from draw.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
+from engine.numbers import whole_number
+from league import entries as setup
+from league import selectors, services
+from league.models import Club, Competition, Entry, Team
+from league.pagination import paginate, search, search_text
+from league.permissions import can_view_competition, is_organiser
+
+ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "partnership__club", "team__club",
+                 "player__home_club")
+
+
+# ----------------------------------------------------------------------------- who may
+def _refuse(request: HttpRequest, message: str, visible: bool = True) -> HttpResponse:
+    """What the user may not see → 404, for anonymous visitors too (as for no competition at all); anonymous →
+    log in; otherwise 403."""
+    if not visible:
+        raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(message)
+
+
+def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the competition from the URL's slugs and let only its club's organisers through."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, **kwargs: Any) -> HttpResponse:
+        competition = selectors.competition_by_slugs(club_slug, competition_slug)
+        if competition is None:
+            raise Http404("No such competition.")
+        if not is_organiser(request.user, competition.club_id):
+            return _refuse(request, f"Only organisers of {competition.club.name} set up its competitions.",
+                           visible=can_view_competition(request.user, competition))
+        return view(request, competition, **kwargs)
+
+    return wrapper
+
+
+def _status(*forms: Any) -> int:
+    return 422 if any(form is not None and form.is_bound and form.errors for form in forms) else 200
+
+
+# ----------------------------------------------------------------------------- a competition
+@require_http_methods(["GET", "POST"])
+def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not is_organiser(request.user, club):
+        return _refuse(request, f"Only organisers of {club.name} create its competitions.")
+    form = CompetitionForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        competition = services.create_competition(club=club, **form.values())
+        messages.success(request, f"{competition.name} was created as a draft: enter its entrants, then publish it.")
+        return redirect("competition_entries", club.slug, competition.slug)
+    return render(request, "league/setup/competition_form.html", {
+        "club": club, "competition": None, "form": form,
+    }, status=_status(form))
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def competition_edit(request: HttpRequest, competition: Competition) -> HttpResponse:
+    editing = Competition.objects.select_related("club").get(pk=competition.pk)  # the form changes its instance
+    form = CompetitionForm(request.POST or None, instance=editing, club=competition.club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = setup.update_competition(competition=competition, **form.values())
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{competition.name} was saved.")
+            return redirect("competition_edit", competition.club.slug, competition.slug)
+    return render(request, "league/setup/competition_form.html", {
+        "club": competition.club, "competition": competition, "form": form,
+        "publish_form": PublishForm(initial={"published": not competition.published}),
+    }, status=_status(form))
+
+
+@require_POST
+@organiser_view
+def competition_publish(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = PublishForm(request.POST)
+    published = form.is_valid() and form.cleaned_data["published"]
+    setup.set_published(competition=competition, published=published)
+    if published:
+        messages.success(request, f"{competition.name} is published: everyone can follow it.")
+    else:
+        messages.success(request, f"{competition.name} is a draft again: only the club's organisers see it.")
+    return redirect("competition_edit", competition.club.slug, competition.slug)
+
+
+# ----------------------------------------------------------------------------- entries
+ENTRIES_PER_PAGE = 50
+
+
+def _entries(competition: Competition, text: str = "") -> Any:
+    """The competition's entries, seeds first; those whose entrant's name holds ``text`` when given."""
+    entries = search(competition.entries.select_related(*ENTRY_RELATED), text, "partnership__name",
+                     "partnership__player_one__name", "partnership__player_two__name", "team__name", "player__name")
+    return entries.order_by(F("seed").asc(nulls_last=True), "id")
+
+
+def _entry_action(request: HttpRequest, competition: Competition) -> HttpResponse | None:
+    """Withdraw, reinstate or remove the entry a row's button names; None when the POST is another action."""
+    for action, do, done in (("withdraw", setup.withdraw, "has withdrawn; its results stand"),
+                             ("reinstate", setup.reinstate, "is back in: it is paired from the next round"),
+                             ("remove", setup.remove_entry, "was taken off the entries")):
+        if action in request.POST:
+            entry = (competition.entries.select_related(*ENTRY_RELATED)
+                     .filter(pk=_int(request.POST[action])).first())
+            if entry is None:
+                raise Http404("No such entry.")
+            name = entry.display_name
+            try:
+                do(entry=entry)
+            except setup.SetupError as error:
+                messages.error(request, error.reason)
+            else:
+                messages.success(request, f"{name} {done}.")
+            return redirect(request.get_full_path())  # the same page of the list
+    return None
+
+
+def _int(text: str) -> int:
+    return whole_number(text) or 0
+
+
+def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
+    data = form.cleaned_data
+    try:
+        with transaction.atomic():
+            partnership = data.get("partnership")
+            if competition.entrant_kind == Competition.PAIRS and partnership is None:
+                partnership = setup.create_partnership(
+                    club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
+                    name=data.get("pair_name") or "")
+            return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
+                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "")
+    except setup.SetupError as error:
+        add_setup_error(form, error, {"name": "pair_name"})
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def competition_entries(request: HttpRequest, competition: Competition) -> HttpResponse:
+    if request.method == "POST":
+        done = _entry_action(request, competition)
+        if done is not None:
+            return done
+    text = search_text(request)
+    page = paginate(request, _entries(competition, text), per_page=ENTRIES_PER_PAGE)
+    rows = list(page)  # seeds and groups are arranged a page at a time
+    add_form, arrange_form = EntryForm(competition=competition), ArrangeForm(entries=rows)
+    action = request.POST.get("action")
+    if request.method == "POST" and action == "add":
+        add_form = EntryForm(request.POST, competition=competition)
+        if add_form.is_valid() and (entry := _add_entry(add_form, competition)) is not None:
+            late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
+            messages.success(request, f"{entry.display_name} is entered{late}.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    elif request.method == "POST" and action == "arrange":
+        arrange_form = ArrangeForm(request.POST, entries=rows)
+        if arrange_form.is_valid():
+            try:
+                changed = setup.arrange(competition=competition, seeds=arrange_form.seeds(),
+                                        groups=arrange_form.groups())
+            except setup.SetupError as error:
+                add_setup_error(arrange_form, error)
+            else:
+                messages.success(request, f"Seeds and groups saved ({len(changed)} changed).")
+                return redirect(request.get_full_path())
+    elif request.method == "POST":
+        messages.error(request, "Unknown action.")
+        return redirect("competition_entries", competition.club.slug, competition.slug)
+    teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
+                                                                             "partnerships__player_two"))
+    return render(request, "league/setup/entries.html", {
+        "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
+        "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
+        "active": competition.entries.filter(withdrawn=False).count(), "teams": teams,
+    }, status=_status(add_form, arrange_form))
+
+
+# ----------------------------------------------------------------------------- teams
+def _team_pairs(form: TeamForm, competition: Competition) -> list:
+    pairs = list(form.cleaned_data.get("partnerships") or [])
+    one = form.cleaned_data.get("player_one")
+    if one is not None:
+        pairs.append(setup.create_partnership(club=form.cleaned_data.get("club") or competition.club,
+                                              player_one=one, player_two=form.cleaned_data.get("player_two")))
+    return pairs
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
+    if competition.entrant_kind != Competition.TEAMS:
+        raise Http404("Not a team competition.")
+    form = TeamForm(request.POST or None, competition=competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                data = form.cleaned_data
+                team = setup.create_team(competition=competition, name=data["name"], club=data.get("club"),
+                                         partnerships=_team_pairs(form, competition), seed=data.get("seed"),
+                                         group=data.get("group") or "")
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{team.name} is entered with {team.partnerships.count()} pairs.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    return render(request, "league/setup/team_form.html", {
+        "club": competition.club, "competition": competition, "team": None, "form": form,
+    }, status=_status(form))
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_view
+def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("club"), pk=team_pk, competition=competition)
+    form = TeamForm(request.POST or None, competition=competition, team=team)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():
+                setup.edit_team(team=team, name=form.cleaned_data["name"], club=form.cleaned_data.get("club"),
+                                partnerships=_team_pairs(form, competition))
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{team.name} was saved.")
+            return redirect("competition_entries", competition.club.slug, competition.slug)
+    return render(request, "league/setup/team_form.html", {
+        "club": competition.club, "competition": competition, "team": team, "form": form,
+    }, status=_status(form))
+
+

@@ -1,7 +1,0 @@
-"""``python -m league.pairing``: see ``league.pairing.cli``."""
-
-import sys
-
-from league.pairing.cli import main
-
-sys.exit(main())

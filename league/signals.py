@@ -1,0 +1,26 @@
+"""What the lower layers announce to the upper ones, which they never import (``../shared/ARCHITECTURE.md``).
+
+``league`` and ``games`` change what the standings and the ratings are computed from; ``standings`` listens
+(``standings.receivers``) and refreshes them. Each ``*_after_commit`` helper sends its signal once the current
+transaction has committed, so a listener never reads a change that may yet be rolled back.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.dispatch import Signal
+
+standings_stale = Signal()
+"""``competition_id``: an entry, an option or a result the competition's standings count changed."""
+
+ratings_stale = Signal()
+"""A rated result appeared, changed or went away, or what is public changed (a publication): the players'
+ratings are to be rebuilt (the rebuild is debounced by its listener)."""
+
+
+def standings_stale_after_commit(competition_id: int) -> None:
+    transaction.on_commit(lambda: standings_stale.send(sender=None, competition_id=competition_id))
+
+
+def ratings_stale_after_commit() -> None:
+    transaction.on_commit(lambda: ratings_stale.send(sender=None))

@@ -1,0 +1,28 @@
+"""The API's shape for the standings."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from league.models import StandingRow
+
+
+class StandingRowSerializer(serializers.ModelSerializer):
+    """One line of the standings: a partnership's, a team's or a player's; ``metrics`` holds every metric of
+    ``standings.metrics.METRICS`` by key, and ``coarse`` marks results entered as game or match totals."""
+
+    entrant_name = serializers.SerializerMethodField()
+    partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
+    bullseye_difference = serializers.IntegerField(read_only=True)
+    chalk_difference = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = StandingRow
+        fields = ["rank", "group", "partnership", "partnership_name", "team", "player", "entrant_name", "played",
+                  "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
+                  "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference", "hang_jacks_for",
+                  "hang_jacks_against", "withdrawn", "coarse", "metrics", "updated_at"]
+
+    def get_entrant_name(self, row: StandingRow) -> str:
+        entrant = row.entrant
+        return "" if entrant is None else getattr(entrant, "display_name", None) or str(entrant)

@@ -1,0 +1,207 @@
+"""The shape of the public standings table: columns from the competition's tiebreaks, the order in words,
+shared places and marks, for the competition and standings pages."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import prefetch_related_objects
+
+from engine.numbers import natural_key
+from league.models import Competition, StandingRow
+from standings.metrics import METRICS
+from standings.selectors import standings_sections
+
+
+# ----------------------------------------------------------------------------- the public standings table
+@dataclass(frozen=True)
+class Column:
+    key: str  # a METRICS key
+    header: str
+    title: str
+    attr: str | None  # the StandingRow column holding it, else it is read from ``metrics``
+    rank: int = 0  # its place in the tiebreak order, 0 if it does not rank
+    starts_group: bool = False
+
+    @property
+    def css(self) -> str:
+        """The header's classes: ``grp`` where a group of columns starts, ``ranked`` for a tiebreak."""
+        return " ".join((["grp"] if self.starts_group else []) + (["ranked"] if self.rank else []))
+
+
+@dataclass
+class Line:
+    row: StandingRow
+    place: str  # "3", or "=2" for a shared place
+    cells: list[tuple[str, str]]  # (value, css classes)
+    players: list[tuple[str, int]] = field(default_factory=list)  # (name, player id) to link
+
+
+@dataclass
+class Group:
+    name: str
+    lines: list[Line]
+
+    @property
+    def title(self) -> str:
+        return self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+
+
+@dataclass
+class Section:
+    """One table: the ranking (``title`` empty), or the per-pair statistics of a team league."""
+
+    title: str
+    heading: str  # the entrant column's heading
+    groups: list[Group]
+
+
+@dataclass
+class StandingsTable:
+    columns: list[Column]
+    sections: list[Section]
+    sentence: str
+    coarse: bool
+    withdrawn: bool
+
+
+# key, header, title, StandingRow attribute, always shown, starts a group of columns
+LAYOUT = (
+    ("played", "P", "Matches played", "played", True, False),
+    ("wins", "W", "Matches won", "won", True, False),
+    ("draws", "D", "Matches drawn", "drawn", False, False),
+    ("losses", "L", "Matches lost", "lost", True, False),
+    ("match_points", "Pts", "Match points", "match_points", False, False),
+    ("bullseyes_for", "BE for", "Bullseyes (games) won", "bullseyes_for", True, True),
+    ("bullseyes_against", "BE agst", "Bullseyes (games) lost", "bullseyes_against", True, False),
+    ("bullseye_difference", "BE ±", "Bullseye difference", "bullseye_difference", False, False),
+    ("chalks_for", "Chalks for", "Chalks (points) scored", "chalks_for", True, True),
+    ("chalks_against", "Chalks agst", "Chalks (points) conceded", "chalks_against", True, False),
+    ("chalk_difference", "Chalks ±", "Chalk difference", "chalk_difference", False, False),
+    ("hang_jacks_for", "HJ for", "Hang jacks taken", "hang_jacks_for", True, True),
+    ("hang_jacks_against", "HJ agst", "Hang jacks conceded", "hang_jacks_against", True, False),
+)
+
+
+PHRASES = {"played": "matches played", "wins": "wins", "draws": "draws", "losses": "losses",
+           "buchholz": "Buchholz (opponents' points)", "buchholz_cut1": "Buchholz without the weakest opponent",
+           "head_to_head": "results between the entrants still level"}
+
+
+HEADINGS = {Competition.PAIRS: "Partnership", Competition.TEAMS: "Team", Competition.INDIVIDUAL: "Player"}
+
+
+def metric_phrase(key: str) -> str:
+    """How a tiebreak reads in a sentence: "bullseyes for", "fewest bullseyes against"."""
+    metric = METRICS.get(key)
+    if metric is None:
+        return key.replace("_", " ")
+    words = PHRASES.get(key) or metric.label[:1].lower() + metric.label[1:]
+    return words if metric.higher_is_better else f"fewest {words}"
+
+
+def ranking_sentence(tiebreaks: Iterable[str]) -> str:
+    """"Ranked by bullseyes for, then fewest bullseyes against; entrants still level share a place.\""""
+    phrases = [metric_phrase(key) for key in tiebreaks]
+    if not phrases:
+        return ""
+    return f"Ranked by {', then '.join(phrases)}; entrants still level share a place."
+
+
+def table_columns(tiebreaks: list[str]) -> list[Column]:
+    """The usual columns, the difference and points columns the tiebreaks use beside them, then any other
+    tiebreak metric (read from ``StandingRow.metrics``) in the order of precedence."""
+    order = {key: n for n, key in enumerate(tiebreaks, start=1)}
+    columns = [Column(key, header, title, attr, order.get(key, 0), group)
+               for key, header, title, attr, always, group in LAYOUT if always or key in order]
+    laid_out = {column.key for column in columns}
+    first = True
+    for key in tiebreaks:
+        if key in laid_out or key not in METRICS:
+            continue
+        metric = METRICS[key]
+        columns.append(Column(key, metric.short, f"{metric.label}: {metric.description}", None, order[key], first))
+        first = False
+    return columns
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _css(column: Column) -> str:
+    return " ".join(["num"] + (["strong"] if column.rank else []) + (["grp"] if column.starts_group else []))
+
+
+def _cell(row: StandingRow, column: Column) -> str:
+    metrics = row.metrics or {}
+    if column.attr is not None:
+        return _shown(getattr(row, column.attr))
+    return _shown(metrics.get(column.key))
+
+
+def _players(row: StandingRow) -> list[tuple[str, int]]:
+    if row.player_id is not None:
+        return [(row.player.name, row.player_id)]
+    if row.partnership_id is not None:
+        pair = row.partnership
+        return [(player.name, player.pk) for player in (pair.player_one, pair.player_two) if player is not None]
+    return []
+
+
+SECTION_TITLES = {"": "", "pairs": "Per-pair statistics"}
+
+
+def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:
+    """The standings rows shaped for ``league/_standings_table.html``: section by section (the ranking, then
+    a team league's per-pair statistics), group by group, each by rank, a shared place shown as "=2". No
+    query beyond the rows', except one each for the teams and the players of team and individual events when
+    ``rows`` did not bring them."""
+    if any(row.team_id for row in rows):
+        prefetch_related_objects([row for row in rows if row.team_id], "team__club")
+    if any(row.player_id for row in rows):
+        prefetch_related_objects([row for row in rows if row.player_id], "player")
+    tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
+    columns = table_columns(tiebreaks)
+    ordered = sorted(rows, key=lambda row: (getattr(row, "section", "") != "", getattr(row, "section", ""),
+                                            natural_key(row.group), row.rank))
+    sections: list[Section] = []
+    for row in ordered:
+        section = getattr(row, "section", "")
+        title = SECTION_TITLES.get(section, section.capitalize())
+        if not sections or sections[-1].title != title:
+            heading = "Partnership" if section == "pairs" else HEADINGS.get(competition.entrant_kind, "Entrant")
+            sections.append(Section(title, heading, []))
+        groups = sections[-1].groups
+        if not groups or groups[-1].name != row.group:
+            groups.append(Group(row.group, []))
+        groups[-1].lines.append(Line(row, "", [(_cell(row, column), _css(column)) for column in columns],
+                                     _players(row)))
+    for group in (group for section in sections for group in section.groups):
+        counts = Counter(line.row.rank for line in group.lines)
+        for line in group.lines:
+            line.place = f"={line.row.rank}" if counts[line.row.rank] > 1 else str(line.row.rank)
+    return StandingsTable(columns=columns, sections=sections, sentence=ranking_sentence(tiebreaks),
+                          coarse=any(row.coarse for row in rows), withdrawn=any(row.withdrawn for row in rows))
+
+
+def standings_context(competition: Competition, rows: list[StandingRow],
+                      pair_statistics: Iterable[StandingRow] = ()) -> dict[str, Any]:
+    """What the competition and standings pages add for ``league/_standings_table.html``: ``table`` (the
+    ranking, then a team league's ``pair_statistics`` as a second section) and ``ranked_by`` (the tiebreak
+    order in words)."""
+    table = standings_table(competition, [*rows, *pair_statistics])
+    return {"table": table, "ranked_by": table.sentence}
+
+
+def standings_of(competition) -> dict:
+    """The standings rows, the per-pair statistics and the table's shape, for the pages that show them."""
+    rows, pairs = standings_sections(competition)
+    return {"standings": rows, "pair_statistics": pairs, **standings_context(competition, rows, pairs)}

@@ -1,0 +1,11 @@
+"""Public pages of the standings: a competition's table, the players' ratings table and each player's profile."""
+
+from django.urls import path
+
+from standings import views, views_players
+
+urlpatterns = [
+    path("players/", views_players.players, name="players"),
+    path("players/<int:pk>/", views_players.player, name="player"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/standings/", views.standings, name="competition_standings"),
+]

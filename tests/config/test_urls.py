@@ -1,0 +1,130 @@
+"""Every URL of the site keeps its name and its path as the apps were split by domain and their URLs by audience
+(issue 10): the pages' routes as they were before, each resolved to the same name and reversed to the same path,
+and every name of the API."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import get_resolver, resolve, reverse
+from django.urls.resolvers import URLPattern, URLResolver
+
+PAGES = [  # (name, route) as they were before the split
+    ('match_game_results', 'matches/<int:pk>/games/'),
+    ('match_game_result_delete', 'matches/<int:pk>/games/<int:number>/delete/'),
+    ('match_match_totals', 'matches/<int:pk>/totals/'),
+    ('token_game_results', 'enter/<str:token>/games/'),
+    ('token_game_result_delete', 'enter/<str:token>/games/<int:number>/delete/'),
+    ('token_match_totals', 'enter/<str:token>/totals/'),
+    ('match_forfeit', 'matches/<int:pk>/forfeit/'),
+    ('match_print', 'matches/<int:pk>/print/'),
+    ('team_match', 'team-matches/<int:pk>/'),
+    ('team_match_totals', 'team-matches/<int:pk>/totals/'),
+    ('team_matches', 'clubs/<slug:club_slug>/<slug:competition_slug>/team-matches/'),
+    ('team_match_new', 'clubs/<slug:club_slug>/<slug:competition_slug>/team-matches/new/'),
+    ('match_sheet', 'matches/<int:pk>/'),
+    ('match_manage', 'matches/<int:pk>/manage/'),
+    ('match_enter', 'matches/<int:pk>/enter/'),
+    ('match_enter_record', 'matches/<int:pk>/enter/record/'),
+    ('match_undo', 'matches/<int:pk>/enter/undo/'),
+    ('match_hand_edit', 'matches/<int:pk>/enter/hands/<int:hand_pk>/edit/'),
+    ('match_hand_delete', 'matches/<int:pk>/enter/hands/<int:hand_pk>/delete/'),
+    ('token_enter', 'enter/<str:token>/'),
+    ('token_enter_record', 'enter/<str:token>/record/'),
+    ('token_undo', 'enter/<str:token>/undo/'),
+    ('token_hand_edit', 'enter/<str:token>/hands/<int:hand_pk>/edit/'),
+    ('token_hand_delete', 'enter/<str:token>/hands/<int:hand_pk>/delete/'),
+    ('home', ''),
+    ('login', 'accounts/login/'),
+    ('logout', 'accounts/logout/'),
+    ('players', 'players/'),
+    ('player', 'players/<int:pk>/'),
+    ('club_import', 'clubs/<slug:club_slug>/import/'),
+    ('club_import_template', 'clubs/<slug:club_slug>/import/<slug:template>.csv'),
+    ('competition_standings_csv', 'clubs/<slug:club_slug>/<slug:competition_slug>/standings.csv'),
+    ('competition_results_csv', 'clubs/<slug:club_slug>/<slug:competition_slug>/results.csv'),
+    ('competition_rounds', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/'),
+    ('round_detail', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/'),
+    ('competition_bracket', 'clubs/<slug:club_slug>/<slug:competition_slug>/bracket/'),
+    ('round_manage', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/manage/'),
+    ('round_pairing_status', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/pairing-status/'),
+    ('competition_create', 'clubs/<slug:club_slug>/competitions/new/'),
+    ('competition_edit', 'clubs/<slug:club_slug>/<slug:competition_slug>/setup/'),
+    ('competition_publish', 'clubs/<slug:club_slug>/<slug:competition_slug>/publish/'),
+    ('competition_entries', 'clubs/<slug:club_slug>/<slug:competition_slug>/entries/'),
+    ('team_create', 'clubs/<slug:club_slug>/<slug:competition_slug>/teams/new/'),
+    ('team_edit', 'clubs/<slug:club_slug>/<slug:competition_slug>/teams/<int:team_pk>/'),
+    ('club', 'clubs/<slug:club_slug>/'),
+    ('competition', 'clubs/<slug:club_slug>/<slug:competition_slug>/'),
+    ('competition_standings', 'clubs/<slug:club_slug>/<slug:competition_slug>/standings/'),
+]
+API_NAMES = [
+    'api-root',
+    'auth-token',
+    'club-detail',
+    'club-list',
+    'competition-detail',
+    'competition-entries',
+    'competition-list',
+    'competition-matches',
+    'competition-reinstate',
+    'competition-standings',
+    'competition-withdraw',
+    'docs',
+    'game-detail',
+    'hand-detail',
+    'hand-versions',
+    'match-delete-game-result',
+    'match-detail',
+    'match-forfeit',
+    'match-game-results',
+    'match-hands',
+    'match-link',
+    'match-list',
+    'match-scorekeepers',
+    'match-totals',
+    'match-undo',
+    'not-found',
+    'partnership-detail',
+    'partnership-list',
+    'player-detail',
+    'player-list',
+    'schema',
+    'team-match-detail',
+    'team-match-forfeit',
+    'team-match-list',
+    'team-match-tables',
+    'team-match-totals',
+]
+SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
+          "token": "tok3n", "template": "players"}
+PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def sample_path(route: str) -> tuple[str, dict]:
+    kwargs = {name: SAMPLE[name] for name in PARAMETER.findall(route)}
+    return "/" + PARAMETER.sub(lambda m: str(SAMPLE[m.group(1)]), route), kwargs
+
+
+@pytest.mark.parametrize(("name", "route"), PAGES, ids=[name for name, _ in PAGES])
+def test_every_page_url_resolves_and_reverses_as_before(name: str, route: str) -> None:
+    path, kwargs = sample_path(route)
+    assert resolve(path).url_name == name
+    assert reverse(name, kwargs=kwargs) == path
+
+
+def _names(patterns, namespace: str = "") -> list[tuple[str, str]]:
+    found = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += _names(pattern.url_patterns, pattern.namespace or namespace)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            found.append((namespace, pattern.name))
+    return found
+
+
+def test_no_page_url_came_or_went_and_the_api_keeps_every_name() -> None:
+    names = _names(get_resolver().url_patterns)
+    assert {name for namespace, name in names if namespace == ""} == {name for name, _ in PAGES}
+    assert {name for namespace, name in names if namespace == "api"} == set(API_NAMES)
