@@ -18,7 +18,7 @@ from games import services, team_services
 from games.models import Hand, Match
 from league.models import Competition, Entry, Partnership, Player, Round, Team
 from standings.ratings import rebuild_ratings
-from tests.web.factories import make_club, make_organiser, make_user
+from tests.factories import make_club, make_organiser, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,7 @@ import pytest
 from games import services
 from games.models import Hand, Match
 from league.models import Competition
-from tests.web.factories import make_competition, make_match
+from tests.factories import make_competition, make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -18,7 +18,7 @@ from engine.hand import HandState
 from engine.rules import Ruleset
 from games import scoresheet as selectors
 from games.models import Hand
-from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_user
+from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from league.models import StandingRow
-from tests.web.factories import make_club, make_competition, make_match, make_partnership, make_user
+from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ import pytest
 
 from games.models import Match
 from league.models import Competition, Round, StandingRow
-from tests.web.factories import make_club, make_organiser, make_partnership, make_user
+from tests.factories import make_club, make_organiser, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

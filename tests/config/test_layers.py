@@ -41,7 +41,8 @@ def test_the_tree_keeps_every_contract(tree_copy: Path) -> None:
     ("league/entries.py", "    from standings import services  # noqa\n", "league is not allowed to import standings"),
     ("games/services.py", "    from draw import rounds  # noqa\n", "games is not allowed to import draw"),
     ("engine/chalk.py", "    import django  # noqa\n", "engine is not allowed to import django"),
-    ("draw/pairing/swiss.py", "    from league import models  # noqa\n", "draw.pairing is not allowed to import league"),
+    ("draw/pairing/swiss.py", "    from league import models  # noqa\n",
+     "draw.pairing is not allowed to import league"),
 ])
 def test_an_upward_import_inside_a_function_fails_the_contract(tree_copy: Path, module: str, planted: str,
                                                                message: str) -> None:

@@ -1,0 +1,180 @@
+"""Issue 9, point 16: a CSV import goes through the same services as the pages, so no rule is written twice.
+
+Entries through ``league.entries.enter`` (late entries, a player in one partnership of a competition, seeds,
+groups, sizes), teams through ``create_team``, partnerships through ``new_partnership``, results through
+``games.services`` — and the importer still reports every bad row by line and column and stores nothing
+from a file with any error.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from games.models import Match
+from importer import csv_io
+from league import entries as setup
+from league.models import Competition, Entry, Partnership, Player, Round, StandingRow, Team
+from tests.factories import make_club, make_match, make_organiser, make_partnership, make_player, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club():
+    club = make_club("Service Club")
+    club.organiser = make_organiser(club, make_user("olga"))
+    return club
+
+
+@pytest.fixture
+def imported(django_capture_on_commit_callbacks):
+    def run(**kwargs):
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            report = csv_io.import_csv(**kwargs)
+        run.callbacks = callbacks
+        return report
+
+    return run
+
+
+def _pair(club, one: str, two: str, name: str = "") -> Partnership:
+    return Partnership.objects.create(club=club, name=name, player_one=make_player(one, club=club),
+                                      player_two=make_player(two, club=club))
+
+
+def _league_after_round_one(club) -> Competition:
+    """A league whose round 1 is published with a match: an entry made now is a late one."""
+    league = Competition.objects.create(club=club, name="Late League", slug="late-league", published=True)
+    first, second = make_partnership(club=club), make_partnership(club=club)
+    for side in (first, second):
+        Entry.objects.create(competition=league, partnership=side)
+    round_one = Round.objects.create(competition=league, number=1, status=Round.PUBLISHED)
+    match = make_match(league, side_a=first, side_b=second)
+    match.round = round_one
+    match.save(update_fields=["round"])
+    return league
+
+
+def test_point16_entries_imported_after_round_one_join_round_two_as_on_the_page(club, imported):
+    league = _league_after_round_one(club)
+    by_page = setup.enter(competition=league, partnership=_pair(club, "Page One", "Page Two", "By Page"))
+    _pair(club, "Csv One", "Csv Two", "By File")
+    report = imported(club=club, kind="entries", competition=league, data="partnership,seed\r\nBy File,\r\n")
+    assert report.ok, report.errors
+    by_file = Entry.objects.get(competition=league, partnership__name="By File")
+    assert by_page.joined_round == 2
+    assert by_file.joined_round == by_page.joined_round == setup.first_unpaired_round(league)
+
+
+def test_point16_two_partnerships_sharing_a_player_are_not_both_entered(club, imported):
+    league = Competition.objects.create(club=club, name="Share League", slug="share-league")
+    ann = make_player("Ann Share", club=club)
+    Partnership.objects.create(club=club, name="Ann and Bob", player_one=ann, player_two=make_player("Bob", club=club))
+    Partnership.objects.create(club=club, name="Ann and Cy", player_one=ann, player_two=make_player("Cy", club=club))
+    report = imported(club=club, kind="entries", competition=league,
+                      data="partnership\r\nAnn and Bob\r\nAnn and Cy\r\n")
+    assert report.errors == [{"line": 3, "column": "partnership",
+                              "reason": "Ann Share already plays in Ann and Bob (on line 2)"}]  # as the page says
+    assert not Entry.objects.filter(competition=league).exists()
+
+
+def test_point16_every_bad_entry_row_is_reported_by_the_service_and_nothing_is_stored(club, imported):
+    league = Competition.objects.create(club=club, name="Bad League", slug="bad-league", group_count=2)
+    solo = Partnership.objects.create(club=club, name="Solo", player_one=make_player("Solo Sam", club=club))
+    _pair(club, "Dee", "Eve", "Dee and Eve")
+    _pair(club, "Fay", "Gus", "Fay and Gus")
+    _pair(club, "Hal", "Ida", "Hal and Ida")
+    _pair(club, "Jo", "Kim", "Jo and Kim")
+    data = ("partnership,seed,group\r\n"
+            "Dee and Eve,1,A\r\n"
+            "Solo,,\r\n"                 # a one-player side in a 4-player game
+            "Dee and Eve,,\r\n"           # entered twice
+            "Fay and Gus,1,B\r\n"         # seed 1 is taken (so group B is not used)
+            "Hal and Ida,,C\r\n"
+            "Jo and Kim,,B\r\n")          # a third group of two: A, C and B
+    before = Entry.objects.count()
+    report = imported(club=club, kind="entries", competition=league, data=data)
+    reasons = {(e["line"], e["column"]): e["reason"] for e in report.errors}
+    assert sorted(reasons) == [(3, "partnership"), (4, "partnership"), (5, "seed"), (7, "group")]
+    assert solo.display_name in reasons[(3, "partnership")] and "4-player game" in reasons[(3, "partnership")]
+    assert reasons[(4, "partnership")] == "Dee and Eve is already entered (on line 2)"
+    assert reasons[(5, "seed")] == "seed 1 is already Dee and Eve's (on line 2)"
+    assert "has 2 groups, not 3" in reasons[(7, "group")]
+    assert report.created == {} and Entry.objects.count() == before
+
+
+def test_point16_an_entries_import_refreshes_the_standings_once(club, imported):
+    league = Competition.objects.create(club=club, name="Fresh League", slug="fresh-league", published=True)
+    names = [f"Pair {n}" for n in range(6)]
+    for n, name in enumerate(names):
+        _pair(club, f"P{n}a", f"P{n}b", name)
+    report = imported(club=club, kind="entries", competition=league, data="partnership\r\n" + "\r\n".join(names))
+    assert report.ok and report.created == {"entries": 6}
+    assert len(imported.callbacks) == 1  # one standings refresh for the file, not one an entry
+    assert StandingRow.objects.filter(competition=league).count() == 6
+
+
+def test_point16_teams_go_through_create_team(club, imported):
+    league = _league_after_round_one(club)
+    league.entrant_kind = Competition.TEAMS
+    league.save(update_fields=["entrant_kind"])
+    Entry.objects.filter(competition=league).delete()
+    _pair(club, "Tam", "Uma", "Tam and Uma")
+    _pair(club, "Val", "Wes", "Val and Wes")
+    Partnership.objects.create(club=club, name="Lone", player_one=make_player("Lone Lou", club=club))
+    data = ("competition,team,partnership\r\nlate-league,Reds,Tam and Uma\r\nlate-league,Reds,Val and Wes\r\n"
+            "late-league,Blues,Lone\r\n")
+    report = imported(club=club, kind="teams", data=data)
+    assert [(e["line"], e["column"]) for e in report.errors] == [(4, "partnership")]
+    assert "Lone has 1 player(s)" in report.errors[0]["reason"]  # the service's size rule
+    assert not Team.objects.filter(competition=league).exists()
+    report = imported(club=club, kind="teams", data=data.rsplit("late-league,Blues", 1)[0])
+    assert report.ok, report.errors
+    reds = Team.objects.get(competition=league, name="Reds")
+    assert Entry.objects.get(team=reds).joined_round == 2  # a late entry, as create_team makes it
+
+
+def test_point16_partnerships_go_through_new_partnership(club, imported):
+    for name in ("Ann Part", "Bob Part", "Cy Part"):
+        make_player(name, club=club)
+    data = ("player_one,player_two,name\r\nAnn Part,Bob Part,The Parts\r\nBob Part,Ann Part,\r\n"
+            "Cy Part,Cy Part,\r\nCy Part,Ann Part,the parts\r\n")
+    report = imported(club=club, kind="partnerships", data=data)
+    assert report.sorted_errors() == [
+        {"line": 3, "column": "player_one", "reason": "these players are already the partnership The Parts "
+                                                      "(on line 2)"},
+        {"line": 4, "column": "player_two", "reason": "the partners must be two different players"},
+        {"line": 5, "column": "name", "reason": "Service Club already has a partnership called 'the parts' "
+                                                "(on line 2)"},
+    ]
+    assert not Partnership.objects.filter(club=club).exists()
+    assert imported(club=club, kind="partnerships", data=data.split("\r\nBob Part")[0] + "\r\n").ok
+    with pytest.raises(setup.SetupError, match="already the partnership The Parts"):  # the same rule, by the service
+        setup.new_partnership(club=club, player_one=Player.objects.get(name="Bob Part"),
+                              player_two=Player.objects.get(name="Ann Part"))
+
+
+def test_point16_results_refused_by_the_services_are_line_errors(club, imported):
+    league = Competition.objects.create(club=club, name="Res League", slug="res-league", published=True,
+                                        match_format=Competition.BEST_OF, match_games=3)
+    for name, one, two in (("Aces", "A1", "A2"), ("Kings", "K1", "K2")):
+        Entry.objects.create(competition=league, partnership=_pair(club, one, two, name))
+    outsider = _pair(club, "O1", "O2", "Outsiders")
+    data = ("round,side_a,side_b,games_a,games_b,winner\r\n1,Aces,Kings,2,1,Kings\r\n2,Aces,Outsiders,2,0,\r\n"
+            "3,Aces,Aces,2,0,\r\n4,Aces,Kings,3,0,\r\n")
+    report = imported(club=club, kind="results", competition=league, data=data)
+    reasons = {(e["line"], e["column"]): e["reason"] for e in report.errors}
+    assert reasons[(2, "winner")] == "says Kings won, but the games are 2–1"
+    assert reasons[(3, "side_b")] == f"{outsider.display_name} is not entered in Res League"  # create_match's
+    assert reasons[(4, "side_b")] == "a side cannot play itself"
+    assert "is not a result of best of 3 games" in reasons[(5, "games_a")]
+    assert not Match.objects.filter(competition=league).exists()
+
+
+def test_point16_the_importer_writes_no_entry_team_or_partnership_itself():
+    source = inspect.getsource(csv_io)
+    for write in ("Entry.objects.create", "Entry(", "Team.objects.create", "Partnership(", "Partnership.objects.create",
+                  "Match.objects.create"):
+        assert write not in source, write
