@@ -267,30 +267,59 @@ class StandingLine:
     metrics: dict[str, int | float]
 
 
+# ------------------------------------------------------------------------------------------------ totals
+@dataclass(slots=True)
+class CompleteTotals:
+    """Sums over an entrant's complete played results (not forfeits, not byes, not matches in progress): what
+    an average bye averages. The chalks cover the ``chalk_matches`` of them that have chalks entered."""
+
+    matches: int = 0
+    points: int = 0
+    bullseyes_for: int = 0
+    bullseyes_against: int = 0
+    hang_jacks_for: int = 0
+    hang_jacks_against: int = 0
+    chalk_matches: int = 0
+    chalks_for: int = 0
+    chalks_against: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Totals:
+    """An entrant's running figures, counted from its results and byes, what the metrics are computed from
+    (exact: ints, or Fractions after an average bye). ``opponents`` lists the opponent of each complete played
+    result (one term per meeting, for Buchholz); ``meetings`` maps each opponent to the match points earned in
+    the decided results against it (for head-to-head)."""
+
+    entrant: Entrant
+    id: Hashable = field(init=False)
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: int | Fraction = 0  # match points
+    byes: int = 0
+    forfeits: int = 0
+    bullseyes_for: int | Fraction = 0
+    bullseyes_against: int | Fraction = 0
+    chalks_for: int | Fraction = 0
+    chalks_against: int | Fraction = 0
+    hang_jacks_for: int | Fraction = 0
+    hang_jacks_against: int | Fraction = 0
+    coarse: bool = False
+    opponents: list[Hashable] = field(default_factory=list)
+    meetings: dict[Hashable, int] = field(default_factory=dict)
+    complete: CompleteTotals = field(default_factory=CompleteTotals)
+
+    def __post_init__(self) -> None:
+        self.id = self.entrant.id
+
+
 # ---------------------------------------------------------------------------------------------- counting
-class _Tally:
-    """An entrant's running figures (exact: ints, or Fractions after an average bye)."""
-
-    __slots__ = ("id", "entrant", "played", "won", "drawn", "lost", "points", "byes", "forfeits",
-                 "bf", "ba", "cf", "ca", "hf", "ha", "coarse", "opponents", "meetings", "base", "values")
-
-    def __init__(self, entrant: Entrant) -> None:
-        self.id = entrant.id
-        self.entrant = entrant
-        self.played = self.won = self.drawn = self.lost = self.byes = self.forfeits = 0
-        self.points = self.bf = self.ba = self.cf = self.ca = self.hf = self.ha = 0
-        self.coarse = False
-        self.opponents: list[Hashable] = []  # each opponent of each complete played result (Buchholz)
-        self.meetings: dict[Hashable, int] = {}  # opponent -> match points earned in decided results against it
-        # complete played results, for average byes: count, points, bf, ba, hf, ha, chalk results, cf, ca
-        self.base = [0, 0, 0, 0, 0, 0, 0, 0, 0]
-        self.values: dict[str, int | Fraction] = {}
-
-
 _COUNTS = ("games_a", "games_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b")
 
 
-def _side(index: int, name: str, ids: object, tallies: dict[Hashable, _Tally]) -> list[_Tally]:
+def _side(index: int, name: str, ids: object, table: dict[Hashable, Totals]) -> list[Totals]:
     if type(ids) is not tuple and (isinstance(ids, str | bytes) or not isinstance(ids, Sequence)):
         raise StandingsError(f"results[{index}].{name}", "must be a tuple of entrant ids")
     if not ids:
@@ -298,23 +327,23 @@ def _side(index: int, name: str, ids: object, tallies: dict[Hashable, _Tally]) -
     side = []
     for entrant in ids:
         try:
-            tally = tallies[entrant]
+            totals = table[entrant]
         except KeyError:
             raise StandingsError(f"results[{index}].{name}",
                                  f"unknown entrant {entrant!r}: not among the entrants") from None
         except TypeError:
             raise StandingsError(f"results[{index}].{name}", f"{entrant!r} is not an entrant id") from None
-        side.append(tally)
+        side.append(totals)
     if len(ids) > 1 and len(set(ids)) != len(ids):
         raise StandingsError(f"results[{index}].{name}", "names an entrant twice")
     return side
 
 
-def _check(index: int, result: Result, tallies: dict[Hashable, _Tally]) -> tuple[list[_Tally], list[_Tally]]:
+def _check(index: int, result: Result, table: dict[Hashable, Totals]) -> tuple[list[Totals], list[Totals]]:
     if not isinstance(result, Result):
         raise StandingsError(f"results[{index}]", f"must be a Result, not {type(result).__name__}")
-    side_a = _side(index, "a", result.a, tallies)
-    side_b = _side(index, "b", result.b, tallies)
+    side_a = _side(index, "a", result.a, table)
+    side_b = _side(index, "b", result.b, table)
     if len(side_a) == len(side_b) == 1:
         overlap = side_a[0] is side_b[0]
     else:
@@ -339,14 +368,14 @@ def _check(index: int, result: Result, tallies: dict[Hashable, _Tally]) -> tuple
     return side_a, side_b
 
 
-def _meet(side: list[_Tally], other: list[_Tally], points: int) -> None:
-    for tally in side:
-        meetings = tally.meetings
+def _meet(side: list[Totals], other: list[Totals], points: int) -> None:
+    for totals in side:
+        meetings = totals.meetings
         for opponent in other:
             meetings[opponent.id] = meetings.get(opponent.id, 0) + points
 
 
-def _count_played(result: Result, side_a: list[_Tally], side_b: list[_Tally], settings: StandingsSettings) -> None:
+def _count_played(result: Result, side_a: list[Totals], side_b: list[Totals], settings: StandingsSettings) -> None:
     complete = result.complete
     coarse = result.level != "hand" or not result.chalks_known
     chalks = result.chalks_known
@@ -365,169 +394,214 @@ def _count_played(result: Result, side_a: list[_Tally], side_b: list[_Tally], se
              result.hang_jacks_a, result.hang_jacks_b, "a"),
             (side_b, side_a, result.games_b, result.games_a, result.chalks_b, result.chalks_a,
              result.hang_jacks_b, result.hang_jacks_a, "b")):
-        for tally in side:
-            tally.bf += bf
-            tally.ba += ba
-            tally.hf += hf
-            tally.ha += ha
+        for totals in side:
+            totals.bullseyes_for += bf
+            totals.bullseyes_against += ba
+            totals.hang_jacks_for += hf
+            totals.hang_jacks_against += ha
             if chalks:
-                tally.cf += cf
-                tally.ca += ca
+                totals.chalks_for += cf
+                totals.chalks_against += ca
             if coarse:
-                tally.coarse = True
+                totals.coarse = True
             if not complete:
                 continue
-            tally.played += 1
+            totals.played += 1
             if winner == "d":
-                tally.drawn += 1
+                totals.drawn += 1
                 points = settings.points_draw
             elif winner == mine:
-                tally.won += 1
+                totals.won += 1
                 points = settings.points_win
             else:
-                tally.lost += 1
+                totals.lost += 1
                 points = settings.points_loss
-            tally.points += points
-            tally.opponents.extend(opponent.id for opponent in other)
-            base = tally.base
-            base[0] += 1
-            base[1] += points
-            base[2] += bf
-            base[3] += ba
-            base[4] += hf
-            base[5] += ha
+            totals.points += points
+            totals.opponents.extend(opponent.id for opponent in other)
+            sums = totals.complete
+            sums.matches += 1
+            sums.points += points
+            sums.bullseyes_for += bf
+            sums.bullseyes_against += ba
+            sums.hang_jacks_for += hf
+            sums.hang_jacks_against += ha
             if chalks:
-                base[6] += 1
-                base[7] += cf
-                base[8] += ca
+                sums.chalk_matches += 1
+                sums.chalks_for += cf
+                sums.chalks_against += ca
 
 
-def _count_forfeit(result: Result, side_a: list[_Tally], side_b: list[_Tally], settings: StandingsSettings) -> None:
+def _count_forfeit(result: Result, side_a: list[Totals], side_b: list[Totals], settings: StandingsSettings) -> None:
     if result.outcome == DOUBLE_FORFEIT:
-        for tally in (*side_a, *side_b):
-            tally.played += 1
-            tally.lost += 1
-            tally.forfeits += 1
-            tally.points += settings.points_loss
+        for totals in (*side_a, *side_b):
+            totals.played += 1
+            totals.lost += 1
+            totals.forfeits += 1
+            totals.points += settings.points_loss
         _meet(side_a, side_b, settings.points_loss)
         _meet(side_b, side_a, settings.points_loss)
         return
     present, absent = (side_b, side_a) if result.outcome == FORFEIT_A else (side_a, side_b)
     games = settings.games_to_win
-    for tally in present:
-        tally.played += 1
-        tally.won += 1
-        tally.points += settings.points_win
-        tally.bf += games
-    for tally in absent:
-        tally.played += 1
-        tally.lost += 1
-        tally.forfeits += 1
-        tally.points += settings.points_loss
-        tally.ba += games
+    for totals in present:
+        totals.played += 1
+        totals.won += 1
+        totals.points += settings.points_win
+        totals.bullseyes_for += games
+    for totals in absent:
+        totals.played += 1
+        totals.lost += 1
+        totals.forfeits += 1
+        totals.points += settings.points_loss
+        totals.bullseyes_against += games
     _meet(present, absent, settings.points_win)
     _meet(absent, present, settings.points_loss)
 
 
-def _count_byes(byes: Iterable[Bye], tallies: dict[Hashable, _Tally], settings: StandingsSettings) -> None:
+def _count_byes(byes: Iterable[Bye], table: dict[Hashable, Totals], settings: StandingsSettings) -> None:
     fixed = settings.fixed_bye() if settings.bye_policy == "fixed" else None
     for index, bye in enumerate(byes):
         if not isinstance(bye, Bye):
             raise StandingsError(f"byes[{index}]", f"must be a Bye, not {type(bye).__name__}")
         try:
-            tally = tallies[bye.entrant]
+            totals = table[bye.entrant]
         except (KeyError, TypeError):
             raise StandingsError(f"byes[{index}].entrant",
                                  f"unknown entrant {bye.entrant!r}: not among the entrants") from None
-        tally.byes += 1
+        totals.byes += 1
         if fixed is not None:
-            tally.played += 1
-            tally.won += 1
-            tally.points += settings.points_win
-            tally.bf += fixed["bullseyes_for"]
-            tally.ba += fixed["bullseyes_against"]
-            tally.cf += fixed["chalks_for"]
-            tally.ca += fixed["chalks_against"]
-            tally.hf += fixed["hang_jacks_for"]
-            tally.ha += fixed["hang_jacks_against"]
-            continue
-        count, points, bf, ba, hf, ha, chalk_count, cf, ca = tally.base
-        if count:
-            tally.points += Fraction(points, count)
-            tally.bf += Fraction(bf, count)
-            tally.ba += Fraction(ba, count)
-            tally.hf += Fraction(hf, count)
-            tally.ha += Fraction(ha, count)
-        if chalk_count:
-            tally.cf += Fraction(cf, chalk_count)
-            tally.ca += Fraction(ca, chalk_count)
+            _credit_fixed_bye(totals, fixed, settings.points_win)
+        else:
+            _credit_average_bye(totals)
 
 
-def _values(tally: _Tally, tallies: dict[Hashable, _Tally]) -> dict[str, int | Fraction]:
-    opponent_points = [tallies[opponent].points for opponent in tally.opponents]
+def _credit_fixed_bye(totals: Totals, scores: Mapping[str, int], points_win: int) -> None:
+    totals.played += 1
+    totals.won += 1
+    totals.points += points_win
+    totals.bullseyes_for += scores["bullseyes_for"]
+    totals.bullseyes_against += scores["bullseyes_against"]
+    totals.chalks_for += scores["chalks_for"]
+    totals.chalks_against += scores["chalks_against"]
+    totals.hang_jacks_for += scores["hang_jacks_for"]
+    totals.hang_jacks_against += scores["hang_jacks_against"]
+
+
+def _credit_average_bye(totals: Totals) -> None:
+    sums = totals.complete
+    if sums.matches:
+        totals.points += Fraction(sums.points, sums.matches)
+        totals.bullseyes_for += Fraction(sums.bullseyes_for, sums.matches)
+        totals.bullseyes_against += Fraction(sums.bullseyes_against, sums.matches)
+        totals.hang_jacks_for += Fraction(sums.hang_jacks_for, sums.matches)
+        totals.hang_jacks_against += Fraction(sums.hang_jacks_against, sums.matches)
+    if sums.chalk_matches:
+        totals.chalks_for += Fraction(sums.chalks_for, sums.chalk_matches)
+        totals.chalks_against += Fraction(sums.chalks_against, sums.chalk_matches)
+
+
+def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], byes: Iterable[Bye],
+           settings: StandingsSettings) -> dict[Hashable, Totals]:
+    """Every entrant's totals by its id, in the order the entrants were given in."""
+    table: dict[Hashable, Totals] = {}
+    for index, entrant in enumerate(entrants):
+        if not isinstance(entrant, Entrant):
+            entrant = Entrant(entrant)
+        if not isinstance(entrant.group, str):
+            raise StandingsError(f"entrants[{index}].group", "must be text")
+        try:
+            if entrant.id in table:
+                raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
+        except TypeError:
+            raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} cannot be an id (not hashable)") from None
+        table[entrant.id] = Totals(entrant)
+    for index, result in enumerate(results):
+        side_a, side_b = _check(index, result, table)
+        if result.outcome == PLAYED:
+            _count_played(result, side_a, side_b, settings)
+        else:
+            _count_forfeit(result, side_a, side_b, settings)
+    _count_byes(byes, table, settings)
+    return table
+
+
+def _values(totals: Totals, table: Mapping[Hashable, Totals]) -> dict[str, int | Fraction]:
+    opponent_points = [table[opponent].points for opponent in totals.opponents]
     buchholz = sum(opponent_points)
-    played = tally.played
+    played = totals.played
     return {
         "played": played,
-        "wins": tally.won,
-        "draws": tally.drawn,
-        "losses": tally.lost,
-        "match_points": tally.points,
-        "win_percentage": Fraction(200 * tally.won + 100 * tally.drawn, 2 * played) if played else 0,
-        "bullseyes_for": tally.bf,
-        "bullseyes_against": tally.ba,
-        "bullseye_difference": tally.bf - tally.ba,
-        "chalks_for": tally.cf,
-        "chalks_against": tally.ca,
-        "chalk_difference": tally.cf - tally.ca,
-        "hang_jacks_for": tally.hf,
-        "hang_jacks_against": tally.ha,
-        "hang_jack_difference": tally.hf - tally.ha,
+        "wins": totals.won,
+        "draws": totals.drawn,
+        "losses": totals.lost,
+        "match_points": totals.points,
+        "win_percentage": Fraction(200 * totals.won + 100 * totals.drawn, 2 * played) if played else 0,
+        "bullseyes_for": totals.bullseyes_for,
+        "bullseyes_against": totals.bullseyes_against,
+        "bullseye_difference": totals.bullseyes_for - totals.bullseyes_against,
+        "chalks_for": totals.chalks_for,
+        "chalks_against": totals.chalks_against,
+        "chalk_difference": totals.chalks_for - totals.chalks_against,
+        "hang_jacks_for": totals.hang_jacks_for,
+        "hang_jacks_against": totals.hang_jacks_against,
+        "hang_jack_difference": totals.hang_jacks_for - totals.hang_jacks_against,
         HEAD_TO_HEAD: 0,
         "buchholz": buchholz,
         "buchholz_cut1": buchholz - min(opponent_points) if opponent_points else 0,
-        "forfeits": tally.forfeits,
+        "forfeits": totals.forfeits,
     }
 
 
 # ----------------------------------------------------------------------------------------------- ranking
-def _split_by(block: list[_Tally], key: str) -> list[list[_Tally]]:
+class RankingLine:
+    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
+
+    __slots__ = ("id", "totals", "values")
+
+    def __init__(self, totals: Totals, values: dict[str, int | Fraction]) -> None:
+        self.id = totals.id
+        self.totals = totals
+        self.values = values
+
+
+def _split_by(block: list[RankingLine], key: str) -> list[list[RankingLine]]:
     """``block`` sorted by one metric in its direction (stable), cut where the value changes."""
-    ordered = sorted(block, key=lambda tally: tally.values[key], reverse=METRICS[key].higher_is_better)
-    parts: list[list[_Tally]] = []
+    ordered = sorted(block, key=lambda line: line.values[key], reverse=METRICS[key].higher_is_better)
+    parts: list[list[RankingLine]] = []
     previous = object()
-    for tally in ordered:
-        value = tally.values[key]
+    for line in ordered:
+        value = line.values[key]
         if parts and value == previous:
-            parts[-1].append(tally)
+            parts[-1].append(line)
         else:
-            parts.append([tally])
+            parts.append([line])
         previous = value
     return parts
 
 
-def _split_head_to_head(block: list[_Tally]) -> list[list[_Tally]]:
+def _split_head_to_head(block: list[RankingLine]) -> list[list[RankingLine]]:
     """The mini-table among ``block`` when every two of them have met; else ``block`` unchanged."""
-    ids = {tally.id for tally in block}
+    ids = {line.id for line in block}
     needed = len(block) - 1
     mini = []
-    for tally in block:
-        if len(tally.meetings) < needed:
+    for line in block:
+        meetings = line.totals.meetings
+        if len(meetings) < needed:
             return [block]
         met = points = 0
-        for opponent, earned in tally.meetings.items():
+        for opponent, earned in meetings.items():
             if opponent in ids:
                 met += 1
                 points += earned
         if met < needed:
             return [block]
         mini.append(points)
-    for tally, points in zip(block, mini, strict=True):
-        tally.values[HEAD_TO_HEAD] = points
+    for line, points in zip(block, mini, strict=True):
+        line.values[HEAD_TO_HEAD] = points
     return _split_by(block, HEAD_TO_HEAD)
 
 
-def _rank(members: list[_Tally], tiebreaks: tuple[str, ...]) -> list[tuple[int, _Tally]]:
+def _rank(members: list[RankingLine], tiebreaks: tuple[str, ...]) -> list[tuple[int, RankingLine]]:
     blocks = [members] if members else []
     for key in tiebreaks:
         if all(len(block) == 1 for block in blocks):
@@ -536,7 +610,7 @@ def _rank(members: list[_Tally], tiebreaks: tuple[str, ...]) -> list[tuple[int, 
         blocks = [part for block in blocks for part in (split(block) if len(block) > 1 else [block])]
     ranked, position = [], 1
     for block in blocks:
-        ranked.extend((position, tally) for tally in block)
+        ranked.extend((position, line) for line in block)
         position += len(block)
     return ranked
 
@@ -560,38 +634,18 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     given as a bare id, which is ``Entrant(id)``. Raises :class:`StandingsError` on bad input."""
     if not isinstance(settings, StandingsSettings):
         raise StandingsError("settings", "must be StandingsSettings")
-    tallies: dict[Hashable, _Tally] = {}
-    for index, entrant in enumerate(entrants):
-        if not isinstance(entrant, Entrant):
-            entrant = Entrant(entrant)
-        if not isinstance(entrant.group, str):
-            raise StandingsError(f"entrants[{index}].group", "must be text")
-        try:
-            if entrant.id in tallies:
-                raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
-        except TypeError:
-            raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} cannot be an id (not hashable)") from None
-        tallies[entrant.id] = _Tally(entrant)
-
-    for index, result in enumerate(results):
-        side_a, side_b = _check(index, result, tallies)
-        if result.outcome == PLAYED:
-            _count_played(result, side_a, side_b, settings)
-        else:
-            _count_forfeit(result, side_a, side_b, settings)
-    _count_byes(byes, tallies, settings)
-
-    groups: dict[str, list[_Tally]] = {}
-    for tally in tallies.values():
-        tally.values = _values(tally, tallies)
-        groups.setdefault(tally.entrant.group, []).append(tally)
+    table = _count(entrants, results, byes, settings)
+    groups: dict[str, list[RankingLine]] = {}
+    for totals in table.values():
+        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, _values(totals, table)))
 
     lines = []
     for group in sorted(groups, key=_natural):
-        for rank, tally in _rank(groups[group], settings.tiebreaks):
+        for rank, line in _rank(groups[group], settings.tiebreaks):
+            totals = line.totals
             lines.append(StandingLine(
-                entrant=tally.id, rank=rank, group=group, played=tally.played, won=tally.won,
-                drawn=tally.drawn, lost=tally.lost, match_points=_plain(tally.points), byes=tally.byes,
-                withdrawn=bool(tally.entrant.withdrawn), coarse=tally.coarse,
-                metrics={key: _plain(tally.values[key]) for key in METRICS}))
+                entrant=totals.id, rank=rank, group=group, played=totals.played, won=totals.won,
+                drawn=totals.drawn, lost=totals.lost, match_points=_plain(totals.points), byes=totals.byes,
+                withdrawn=bool(totals.entrant.withdrawn), coarse=totals.coarse,
+                metrics={key: _plain(line.values[key]) for key in METRICS}))
     return lines
