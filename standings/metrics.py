@@ -54,6 +54,12 @@ What counts, and how
 - **Bad input** raises :class:`StandingsError` naming the field (``results[3].a``): a result or bye of an
   entrant not in ``entrants`` is never ignored, so no result is lost silently.
 
+Metrics
+-------
+Each metric is a small class (:class:`Metric`: key, labels, direction, a sentence for the page, and its value
+from an entrant's :class:`Totals`), registered in :data:`METRICS` by :func:`register`, as Tabbycat's metric
+annotators: a new metric is one class, which can then be ranked by and shows in every line.
+
 Ranking
 -------
 Entrants are ranked by the tiebreaks in order, each metric in its natural direction (higher is better,
@@ -69,16 +75,18 @@ in. With groups, each group is ranked on its own (group-stage standings); the li
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar, TypeVar
 
 from engine.errors import FieldError
 from engine.numbers import natural_key
 
 __all__ = [
-    "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "Entrant", "Metric", "Result", "StandingLine",
-    "StandingsError", "StandingsSettings", "compute_standings", "validate_tiebreaks",
+    "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric", "RankingLine",
+    "Result", "StandingLine", "StandingsError", "StandingsSettings", "Totals", "compute_standings", "register",
+    "validate_tiebreaks",
 ]
 
 PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
@@ -88,126 +96,11 @@ WINNERS = ("a", "b", "d", "")
 BYE_POLICIES = ("fixed", "average")
 BYE_SCORE_KEYS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
                   "hang_jacks_for", "hang_jacks_against")
-HEAD_TO_HEAD = "head_to_head"
 
 
 class StandingsError(FieldError):
     """Input the standings cannot be computed from: ``field`` names it (``tiebreaks``, ``results[3].a``),
     ``reason`` says what is wrong with it, worded for the organiser."""
-
-
-# ----------------------------------------------------------------------------------------------- metrics
-@dataclass(frozen=True)
-class Metric:
-    """One standings metric: its key (stored, and named in ``tiebreaks``), a column label and its short
-    form, its direction, and a sentence for the page."""
-
-    key: str
-    label: str
-    short: str
-    higher_is_better: bool
-    description: str
-
-
-METRICS: dict[str, Metric] = {metric.key: metric for metric in (
-    Metric("played", "Played", "P", True, "Results counted: complete matches, forfeits and fixed byes."),
-    Metric("wins", "Won", "W", True, "Matches won, forfeit wins and fixed byes included."),
-    Metric("draws", "Drawn", "D", True, "Matches drawn."),
-    Metric("losses", "Lost", "L", False, "Matches lost, forfeits included (fewest is better)."),
-    Metric("match_points", "Match points", "Pts", True,
-           "Points for each win, draw and loss as the competition sets them; byes as its bye policy says."),
-    Metric("win_percentage", "Win percentage", "W%", True,
-           "Wins and half the draws, as a percentage of the results played."),
-    Metric("bullseyes_for", "Bullseyes for", "BF", True, "Games won, matches in progress included."),
-    Metric("bullseyes_against", "Bullseyes against", "BA", False, "Games lost (fewest is better)."),
-    Metric("bullseye_difference", "Bullseye difference", "BD", True, "Bullseyes for minus against."),
-    Metric("chalks_for", "Chalks for", "CF", True, "Points scored in games, where the chalks were entered."),
-    Metric("chalks_against", "Chalks against", "CA", False, "Points conceded in games (fewest is better)."),
-    Metric("chalk_difference", "Chalk difference", "CD", True, "Chalks for minus against."),
-    Metric("hang_jacks_for", "Hang jacks for", "HJF", True, "The opponents' jacks won."),
-    Metric("hang_jacks_against", "Hang jacks against", "HJA", False,
-           "Own jacks hanged by the opponents (fewest is better)."),
-    Metric("hang_jack_difference", "Hang jack difference", "HJD", True, "Hang jacks for minus against."),
-    Metric(HEAD_TO_HEAD, "Head to head", "H2H", True,
-           "Match points between the entrants still tied at this tiebreak, when each of them has met "
-           "each other one."),
-    Metric("buchholz", "Buchholz", "Bch", True, "The sum of the match points of every opponent met."),
-    Metric("buchholz_cut1", "Buchholz cut 1", "Bch-1", True, "Buchholz without the weakest opponent."),
-    Metric("forfeits", "Forfeits", "FF", False, "Matches not turned up for (fewest is better)."),
-)}
-
-
-def validate_tiebreaks(keys: Sequence[str]) -> tuple[str, ...]:
-    """The tiebreak order as a tuple of metric keys, or :class:`StandingsError` on ``tiebreaks``.
-
-    >>> validate_tiebreaks(["bullseyes_for", "bullseyes_against"])
-    ('bullseyes_for', 'bullseyes_against')
-    >>> try:
-    ...     validate_tiebreaks(["wins", "wins"])
-    ... except StandingsError as error:
-    ...     print(error.field, "/", error.reason)
-    tiebreaks / 'wins' is listed twice
-    """
-    if isinstance(keys, str | bytes) or not isinstance(keys, Iterable):
-        raise StandingsError("tiebreaks", "must be a list of metric names")
-    keys = tuple(keys)
-    if not keys:
-        raise StandingsError("tiebreaks", "choose at least one metric to rank by")
-    seen: set[str] = set()
-    for key in keys:
-        if not isinstance(key, str):
-            raise StandingsError("tiebreaks", f"{key!r} is not a metric name")
-        if key not in METRICS:
-            raise StandingsError("tiebreaks", f"unknown metric {key!r} (known: {', '.join(METRICS)})")
-        if key in seen:
-            raise StandingsError("tiebreaks", f"{key!r} is listed twice")
-        seen.add(key)
-    return keys
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# ---------------------------------------------------------------------------------------------- settings
-@dataclass(frozen=True)
-class StandingsSettings:
-    """How a competition counts: the tiebreak order, match points, byes and the forfeit score. Checked when
-    made; a bad value raises :class:`StandingsError` naming the field."""
-
-    tiebreaks: tuple[str, ...] = ("wins", "bullseye_difference", "chalk_difference")
-    points_win: int = 2
-    points_draw: int = 1
-    points_loss: int = 0
-    bye_policy: str = "fixed"
-    bye_score: Mapping[str, int] = field(default_factory=dict)
-    games_to_win: int = 1
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tiebreaks", validate_tiebreaks(self.tiebreaks))
-        for name in ("points_win", "points_draw", "points_loss"):
-            if not _whole(getattr(self, name)):
-                raise StandingsError(name, "must be a whole number")
-        if self.bye_policy not in BYE_POLICIES:
-            raise StandingsError("bye_policy", f"must be one of {', '.join(BYE_POLICIES)}, not {self.bye_policy!r}")
-        if not isinstance(self.bye_score, Mapping):
-            raise StandingsError("bye_score", "must map scores to whole numbers")
-        for key, value in self.bye_score.items():
-            if key not in BYE_SCORE_KEYS:
-                raise StandingsError("bye_score", f"unknown score {key!r} (known: {', '.join(BYE_SCORE_KEYS)})")
-            if not _whole(value) or value < 0:
-                raise StandingsError(f"bye_score.{key}", "must be a whole number, 0 or more")
-        object.__setattr__(self, "bye_score", MappingProxyType(dict(self.bye_score)))
-        if not _whole(self.games_to_win) or self.games_to_win < 1:
-            raise StandingsError("games_to_win", "must be a whole number, 1 or more")
-
-    def fixed_bye(self) -> dict[str, int]:
-        """The six scores a fixed bye credits."""
-        return {key: self.bye_score.get(key, self.games_to_win if key == "bullseyes_for" else 0)
-                for key in BYE_SCORE_KEYS}
-
-
-DEFAULT_SETTINGS = StandingsSettings()
 
 
 # ------------------------------------------------------------------------------------------------ inputs
@@ -287,9 +180,9 @@ class CompleteTotals:
 @dataclass(slots=True, eq=False)
 class Totals:
     """An entrant's running figures, counted from its results and byes, what the metrics are computed from
-    (exact: ints, or Fractions after an average bye). ``opponents`` lists the opponent of each complete played
-    result (one term per meeting, for Buchholz); ``meetings`` maps each opponent to the match points earned in
-    the decided results against it (for head-to-head)."""
+    (exact: ints, or Fractions after an average bye). ``opponents`` holds the totals of the opponent of each
+    complete played result (one term per meeting, for Buchholz); ``meetings`` maps each opponent's id to the
+    match points earned in the decided results against it (for head-to-head)."""
 
     entrant: Entrant
     id: Hashable = field(init=False)
@@ -307,12 +200,391 @@ class Totals:
     hang_jacks_for: int | Fraction = 0
     hang_jacks_against: int | Fraction = 0
     coarse: bool = False
-    opponents: list[Hashable] = field(default_factory=list)
+    opponents: list[Totals] = field(default_factory=list)
     meetings: dict[Hashable, int] = field(default_factory=dict)
     complete: CompleteTotals = field(default_factory=CompleteTotals)
 
     def __post_init__(self) -> None:
         self.id = self.entrant.id
+
+
+
+class RankingLine:
+    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
+
+    __slots__ = ("id", "totals", "values")
+
+    def __init__(self, totals: Totals, values: dict[str, int | Fraction]) -> None:
+        self.id = totals.id
+        self.totals = totals
+        self.values = values
+
+
+# ----------------------------------------------------------------------------------------------- metrics
+Value = int | Fraction  # a metric's value while ranking (exact); a line shows it as an int, or a float
+Table = Mapping[Hashable, Totals]  # every entrant's totals by id, for the metrics that need the whole table
+
+
+class Metric:
+    """One standings metric, as Tabbycat's metric annotators: a small class with its ``key`` (stored, and
+    named in ``tiebreaks``), a column ``label`` and its ``short`` form, its direction (``higher_is_better``),
+    a sentence for the page (``description``), optionally how it reads in "Ranked by …" (``phrase``; the
+    label in lower case by default), and :meth:`value`, computed from an entrant's :class:`Totals` (and the
+    whole ``table`` where it needs the other entrants, as Buchholz does). The class decorated with
+    :func:`register` is all a new metric takes: it can then be ranked by, and shows in every line's
+    ``metrics``::
+
+        @register
+        class ChalksPerMatch(Metric):
+            key, label, short = "chalks_per_match", "Chalks per match", "C/M"
+            description = "Chalks for, per complete match with chalks entered."
+
+            def value(self, totals: Totals, table: Table) -> Value:
+                sums = totals.complete
+                return Fraction(sums.chalks_for, sums.chalk_matches) if sums.chalk_matches else 0
+
+    A metric that is not one value per entrant overrides :meth:`split`, which orders a block of entrants
+    still tied when the metric is reached: head-to-head builds its mini-table there. Instances are frozen.
+    """
+
+    __slots__ = ()
+    key: ClassVar[str]
+    label: ClassVar[str]
+    short: ClassVar[str]
+    description: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    phrase: ClassVar[str] = ""
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        """The entrant's value, once every result and bye is counted."""
+        raise NotImplementedError
+
+    def split(self, block: list[RankingLine]) -> list[list[RankingLine]]:
+        """``block`` (two or more entrants tied so far) sorted by this metric in its direction, stably (ties
+        keep their order), and cut where the value changes."""
+        key = self.key
+        ordered = sorted(block, key=lambda line: line.values[key], reverse=self.higher_is_better)
+        parts: list[list[RankingLine]] = []
+        previous = object()
+        for line in ordered:
+            value = line.values[key]
+            if parts and value == previous:
+                parts[-1].append(line)
+            else:
+                parts.append([line])
+            previous = value
+        return parts
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} metric {self.key!r}>"
+
+
+METRICS: dict[str, Metric] = {}  # every metric by key, in the order the setup page lists them: see register
+MetricClass = TypeVar("MetricClass", bound=type[Metric])
+
+
+def register(cls: MetricClass) -> MetricClass:
+    """Class decorator: adds one instance of the :class:`Metric` subclass ``cls`` to :data:`METRICS` under
+    its key and returns the class. A class missing a text attribute or ``value``, or a key already taken, is
+    a bug in the code: TypeError / ValueError, raised when the module is imported."""
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"{cls!r} is not a Metric class")
+    for name in ("key", "label", "short", "description"):
+        if not isinstance(getattr(cls, name, None), str) or not getattr(cls, name):
+            raise TypeError(f"{cls.__name__}.{name} must be set to some text")
+    if not isinstance(cls.higher_is_better, bool) or not isinstance(cls.phrase, str):
+        raise TypeError(f"{cls.__name__}: higher_is_better must be True or False, phrase text")
+    if cls.value is Metric.value:
+        raise TypeError(f"{cls.__name__} must define value()")
+    if cls.key in METRICS:
+        raise ValueError(f"metric key {cls.key!r} is already {type(METRICS[cls.key]).__name__}'s")
+    METRICS[cls.key] = cls()
+    return cls
+
+
+# ------------------------------------------------------------------------------------- the metrics we know
+@register
+class Played(Metric):
+    key, label, short, phrase = "played", "Played", "P", "matches played"
+    description = "Results counted: complete matches, forfeits and fixed byes."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.played
+
+
+@register
+class Wins(Metric):
+    key, label, short, phrase = "wins", "Won", "W", "wins"
+    description = "Matches won, forfeit wins and fixed byes included."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.won
+
+
+@register
+class Draws(Metric):
+    key, label, short, phrase = "draws", "Drawn", "D", "draws"
+    description = "Matches drawn."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.drawn
+
+
+@register
+class Losses(Metric):
+    key, label, short, phrase = "losses", "Lost", "L", "losses"
+    description = "Matches lost, forfeits included (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.lost
+
+
+@register
+class MatchPoints(Metric):
+    key, label, short = "match_points", "Match points", "Pts"
+    description = "Points for each win, draw and loss as the competition sets them; byes as its bye policy says."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.points
+
+
+@register
+class WinPercentage(Metric):
+    key, label, short = "win_percentage", "Win percentage", "W%"
+    description = "Wins and half the draws, as a percentage of the results played."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        played = totals.played
+        return Fraction(200 * totals.won + 100 * totals.drawn, 2 * played) if played else 0
+
+
+@register
+class BullseyesFor(Metric):
+    key, label, short = "bullseyes_for", "Bullseyes for", "BF"
+    description = "Games won, matches in progress included."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_for
+
+
+@register
+class BullseyesAgainst(Metric):
+    key, label, short = "bullseyes_against", "Bullseyes against", "BA"
+    description = "Games lost (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_against
+
+
+@register
+class BullseyeDifference(Metric):
+    key, label, short = "bullseye_difference", "Bullseye difference", "BD"
+    description = "Bullseyes for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_for - totals.bullseyes_against
+
+
+@register
+class ChalksFor(Metric):
+    key, label, short = "chalks_for", "Chalks for", "CF"
+    description = "Points scored in games, where the chalks were entered."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_for
+
+
+@register
+class ChalksAgainst(Metric):
+    key, label, short = "chalks_against", "Chalks against", "CA"
+    description = "Points conceded in games (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_against
+
+
+@register
+class ChalkDifference(Metric):
+    key, label, short = "chalk_difference", "Chalk difference", "CD"
+    description = "Chalks for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_for - totals.chalks_against
+
+
+@register
+class HangJacksFor(Metric):
+    key, label, short = "hang_jacks_for", "Hang jacks for", "HJF"
+    description = "The opponents' jacks won."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_for
+
+
+@register
+class HangJacksAgainst(Metric):
+    key, label, short = "hang_jacks_against", "Hang jacks against", "HJA"
+    description = "Own jacks hanged by the opponents (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_against
+
+
+@register
+class HangJackDifference(Metric):
+    key, label, short = "hang_jack_difference", "Hang jack difference", "HJD"
+    description = "Hang jacks for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_for - totals.hang_jacks_against
+
+
+@register
+class HeadToHead(Metric):
+    """Not a value per entrant: the mini-table of the entrants still tied when it is reached (see the module's
+    documentation), decisive only when every two of them have met. Its value is that mini-table's points,
+    0 where it was not decisive."""
+
+    key, label, short, phrase = "head_to_head", "Head to head", "H2H", "results between the entrants still level"
+    description = ("Match points between the entrants still tied at this tiebreak, when each of them has met "
+                   "each other one.")
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return 0  # until split finds a decisive mini-table
+
+    def split(self, block: list[RankingLine]) -> list[list[RankingLine]]:
+        ids = {line.id for line in block}
+        needed = len(block) - 1
+        mini = []
+        for line in block:
+            meetings = line.totals.meetings
+            if len(meetings) < needed:
+                return [block]
+            met = points = 0
+            for opponent, earned in meetings.items():
+                if opponent in ids:
+                    met += 1
+                    points += earned
+            if met < needed:
+                return [block]
+            mini.append(points)
+        key = self.key
+        for line, points in zip(block, mini, strict=True):
+            line.values[key] = points
+        return super().split(block)
+
+
+@register
+class Buchholz(Metric):
+    key, label, short, phrase = "buchholz", "Buchholz", "Bch", "Buchholz (opponents' points)"
+    description = "The sum of the match points of every opponent met."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return sum([opponent.points for opponent in totals.opponents])
+
+
+@register
+class BuchholzCut1(Metric):
+    key, label, short, phrase = "buchholz_cut1", "Buchholz cut 1", "Bch-1", "Buchholz without the weakest opponent"
+    description = "Buchholz without the weakest opponent."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        points = [opponent.points for opponent in totals.opponents]
+        return sum(points) - min(points) if points else 0
+
+
+@register
+class Forfeits(Metric):
+    key, label, short = "forfeits", "Forfeits", "FF"
+    description = "Matches not turned up for (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.forfeits
+
+
+# ----------------------------------------------------------------------------------------------- tiebreaks
+def validate_tiebreaks(keys: Sequence[str]) -> tuple[str, ...]:
+    """The tiebreak order as a tuple of metric keys, or :class:`StandingsError` on ``tiebreaks``.
+
+    >>> validate_tiebreaks(["bullseyes_for", "bullseyes_against"])
+    ('bullseyes_for', 'bullseyes_against')
+    >>> try:
+    ...     validate_tiebreaks(["wins", "wins"])
+    ... except StandingsError as error:
+    ...     print(error.field, "/", error.reason)
+    tiebreaks / 'wins' is listed twice
+    """
+    if isinstance(keys, str | bytes) or not isinstance(keys, Iterable):
+        raise StandingsError("tiebreaks", "must be a list of metric names")
+    keys = tuple(keys)
+    if not keys:
+        raise StandingsError("tiebreaks", "choose at least one metric to rank by")
+    seen: set[str] = set()
+    for key in keys:
+        if not isinstance(key, str):
+            raise StandingsError("tiebreaks", f"{key!r} is not a metric name")
+        if key not in METRICS:
+            raise StandingsError("tiebreaks", f"unknown metric {key!r} (known: {', '.join(METRICS)})")
+        if key in seen:
+            raise StandingsError("tiebreaks", f"{key!r} is listed twice")
+        seen.add(key)
+    return keys
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ---------------------------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class StandingsSettings:
+    """How a competition counts: the tiebreak order, match points, byes and the forfeit score. Checked when
+    made; a bad value raises :class:`StandingsError` naming the field."""
+
+    tiebreaks: tuple[str, ...] = ("wins", "bullseye_difference", "chalk_difference")
+    points_win: int = 2
+    points_draw: int = 1
+    points_loss: int = 0
+    bye_policy: str = "fixed"
+    bye_score: Mapping[str, int] = field(default_factory=dict)
+    games_to_win: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tiebreaks", validate_tiebreaks(self.tiebreaks))
+        for name in ("points_win", "points_draw", "points_loss"):
+            if not _whole(getattr(self, name)):
+                raise StandingsError(name, "must be a whole number")
+        if self.bye_policy not in BYE_POLICIES:
+            raise StandingsError("bye_policy", f"must be one of {', '.join(BYE_POLICIES)}, not {self.bye_policy!r}")
+        if not isinstance(self.bye_score, Mapping):
+            raise StandingsError("bye_score", "must map scores to whole numbers")
+        for key, value in self.bye_score.items():
+            if key not in BYE_SCORE_KEYS:
+                raise StandingsError("bye_score", f"unknown score {key!r} (known: {', '.join(BYE_SCORE_KEYS)})")
+            if not _whole(value) or value < 0:
+                raise StandingsError(f"bye_score.{key}", "must be a whole number, 0 or more")
+        object.__setattr__(self, "bye_score", MappingProxyType(dict(self.bye_score)))
+        if not _whole(self.games_to_win) or self.games_to_win < 1:
+            raise StandingsError("games_to_win", "must be a whole number, 1 or more")
+
+    def fixed_bye(self) -> dict[str, int]:
+        """The six scores a fixed bye credits."""
+        return {key: self.bye_score.get(key, self.games_to_win if key == "bullseyes_for" else 0)
+                for key in BYE_SCORE_KEYS}
+
+
+DEFAULT_SETTINGS = StandingsSettings()
 
 
 # ---------------------------------------------------------------------------------------------- counting
@@ -417,7 +689,7 @@ def _count_played(result: Result, side_a: list[Totals], side_b: list[Totals], se
                 totals.lost += 1
                 points = settings.points_loss
             totals.points += points
-            totals.opponents.extend(opponent.id for opponent in other)
+            totals.opponents.extend(other)
             sums = totals.complete
             sums.matches += 1
             sums.points += points
@@ -525,89 +797,15 @@ def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], by
     return table
 
 
-def _values(totals: Totals, table: Mapping[Hashable, Totals]) -> dict[str, int | Fraction]:
-    opponent_points = [table[opponent].points for opponent in totals.opponents]
-    buchholz = sum(opponent_points)
-    played = totals.played
-    return {
-        "played": played,
-        "wins": totals.won,
-        "draws": totals.drawn,
-        "losses": totals.lost,
-        "match_points": totals.points,
-        "win_percentage": Fraction(200 * totals.won + 100 * totals.drawn, 2 * played) if played else 0,
-        "bullseyes_for": totals.bullseyes_for,
-        "bullseyes_against": totals.bullseyes_against,
-        "bullseye_difference": totals.bullseyes_for - totals.bullseyes_against,
-        "chalks_for": totals.chalks_for,
-        "chalks_against": totals.chalks_against,
-        "chalk_difference": totals.chalks_for - totals.chalks_against,
-        "hang_jacks_for": totals.hang_jacks_for,
-        "hang_jacks_against": totals.hang_jacks_against,
-        "hang_jack_difference": totals.hang_jacks_for - totals.hang_jacks_against,
-        HEAD_TO_HEAD: 0,
-        "buchholz": buchholz,
-        "buchholz_cut1": buchholz - min(opponent_points) if opponent_points else 0,
-        "forfeits": totals.forfeits,
-    }
-
-
 # ----------------------------------------------------------------------------------------------- ranking
-class RankingLine:
-    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
-
-    __slots__ = ("id", "totals", "values")
-
-    def __init__(self, totals: Totals, values: dict[str, int | Fraction]) -> None:
-        self.id = totals.id
-        self.totals = totals
-        self.values = values
-
-
-def _split_by(block: list[RankingLine], key: str) -> list[list[RankingLine]]:
-    """``block`` sorted by one metric in its direction (stable), cut where the value changes."""
-    ordered = sorted(block, key=lambda line: line.values[key], reverse=METRICS[key].higher_is_better)
-    parts: list[list[RankingLine]] = []
-    previous = object()
-    for line in ordered:
-        value = line.values[key]
-        if parts and value == previous:
-            parts[-1].append(line)
-        else:
-            parts.append([line])
-        previous = value
-    return parts
-
-
-def _split_head_to_head(block: list[RankingLine]) -> list[list[RankingLine]]:
-    """The mini-table among ``block`` when every two of them have met; else ``block`` unchanged."""
-    ids = {line.id for line in block}
-    needed = len(block) - 1
-    mini = []
-    for line in block:
-        meetings = line.totals.meetings
-        if len(meetings) < needed:
-            return [block]
-        met = points = 0
-        for opponent, earned in meetings.items():
-            if opponent in ids:
-                met += 1
-                points += earned
-        if met < needed:
-            return [block]
-        mini.append(points)
-    for line, points in zip(block, mini, strict=True):
-        line.values[HEAD_TO_HEAD] = points
-    return _split_by(block, HEAD_TO_HEAD)
-
-
-def _rank(members: list[RankingLine], tiebreaks: tuple[str, ...]) -> list[tuple[int, RankingLine]]:
+def _rank(members: list[RankingLine], tiebreaks: Sequence[Metric]) -> list[tuple[int, RankingLine]]:
+    """``members`` with their places: each metric splits the blocks still tied, in the order of precedence;
+    the entrants still tied after the last one share a place (1, 2, 2, 4)."""
     blocks = [members] if members else []
-    for key in tiebreaks:
+    for metric in tiebreaks:
         if all(len(block) == 1 for block in blocks):
             break
-        split = _split_head_to_head if key == HEAD_TO_HEAD else (lambda block, key=key: _split_by(block, key))
-        blocks = [part for block in blocks for part in (split(block) if len(block) > 1 else [block])]
+        blocks = [part for block in blocks for part in (metric.split(block) if len(block) > 1 else [block])]
     ranked, position = [], 1
     for block in blocks:
         ranked.extend((position, line) for line in block)
@@ -634,18 +832,21 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     given as a bare id, which is ``Entrant(id)``. Raises :class:`StandingsError` on bad input."""
     if not isinstance(settings, StandingsSettings):
         raise StandingsError("settings", "must be StandingsSettings")
+    tiebreaks = [METRICS[key] for key in validate_tiebreaks(settings.tiebreaks)]  # checked again: still registered
     table = _count(entrants, results, byes, settings)
+    computed = tuple((key, metric.value) for key, metric in METRICS.items())
     groups: dict[str, list[RankingLine]] = {}
     for totals in table.values():
-        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, _values(totals, table)))
+        values = {key: value(totals, table) for key, value in computed}
+        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, values))
 
     lines = []
     for group in sorted(groups, key=_natural):
-        for rank, line in _rank(groups[group], settings.tiebreaks):
+        for rank, line in _rank(groups[group], tiebreaks):
             totals = line.totals
             lines.append(StandingLine(
                 entrant=totals.id, rank=rank, group=group, played=totals.played, won=totals.won,
                 drawn=totals.drawn, lost=totals.lost, match_points=_plain(totals.points), byes=totals.byes,
                 withdrawn=bool(totals.entrant.withdrawn), coarse=totals.coarse,
-                metrics={key: _plain(line.values[key]) for key in METRICS}))
+                metrics={key: _plain(value) for key, value in line.values.items()}))
     return lines
