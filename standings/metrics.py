@@ -85,8 +85,8 @@ from engine.numbers import natural_key
 
 __all__ = [
     "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric", "RankingLine",
-    "Result", "StandingLine", "StandingsError", "StandingsSettings", "Totals", "compute_standings", "register",
-    "validate_tiebreaks",
+    "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals", "Value", "compute_standings",
+    "register", "validate_tiebreaks",
 ]
 
 PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
