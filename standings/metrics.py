@@ -208,18 +208,6 @@ class Totals:
         self.id = self.entrant.id
 
 
-
-class RankingLine:
-    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
-
-    __slots__ = ("id", "totals", "values")
-
-    def __init__(self, totals: Totals, values: dict[str, int | Fraction]) -> None:
-        self.id = totals.id
-        self.totals = totals
-        self.values = values
-
-
 # ----------------------------------------------------------------------------------------------- metrics
 Value = int | Fraction  # a metric's value while ranking (exact); a line shows it as an int, or a float
 Table = Mapping[Hashable, Totals]  # every entrant's totals by id, for the metrics that need the whole table
@@ -798,6 +786,17 @@ def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], by
 
 
 # ----------------------------------------------------------------------------------------------- ranking
+class RankingLine:
+    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
+
+    __slots__ = ("id", "totals", "values")
+
+    def __init__(self, totals: Totals, values: dict[str, Value]) -> None:
+        self.id = totals.id
+        self.totals = totals
+        self.values = values
+
+
 def _rank(members: list[RankingLine], tiebreaks: Sequence[Metric]) -> list[tuple[int, RankingLine]]:
     """``members`` with their places: each metric splits the blocks still tied, in the order of precedence;
     the entrants still tied after the last one share a place (1, 2, 2, 4)."""
