@@ -54,6 +54,12 @@ What counts, and how
 - **Bad input** raises :class:`StandingsError` naming the field (``results[3].a``): a result or bye of an
   entrant not in ``entrants`` is never ignored, so no result is lost silently.
 
+Metrics
+-------
+Each metric is a small class (:class:`Metric`: key, labels, direction, a sentence for the page, and its value
+from an entrant's :class:`Totals`), registered in :data:`METRICS` by :func:`register`, as Tabbycat's metric
+annotators: a new metric is one class, which can then be ranked by and shows in every line.
+
 Ranking
 -------
 Entrants are ranked by the tiebreaks in order, each metric in its natural direction (higher is better,
@@ -69,16 +75,18 @@ in. With groups, each group is ranked on its own (group-stage standings); the li
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import ClassVar, TypeVar
 
 from engine.errors import FieldError
 from engine.numbers import natural_key
 
 __all__ = [
-    "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "Entrant", "Metric", "Result", "StandingLine",
-    "StandingsError", "StandingsSettings", "compute_standings", "validate_tiebreaks",
+    "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric", "RankingLine",
+    "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals", "Value", "compute_standings",
+    "register", "validate_tiebreaks",
 ]
 
 PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
@@ -88,7 +96,6 @@ WINNERS = ("a", "b", "d", "")
 BYE_POLICIES = ("fixed", "average")
 BYE_SCORE_KEYS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
                   "hang_jacks_for", "hang_jacks_against")
-HEAD_TO_HEAD = "head_to_head"
 
 
 class StandingsError(FieldError):
@@ -96,47 +103,405 @@ class StandingsError(FieldError):
     ``reason`` says what is wrong with it, worded for the organiser."""
 
 
-# ----------------------------------------------------------------------------------------------- metrics
+# ------------------------------------------------------------------------------------------------ inputs
 @dataclass(frozen=True)
+class Entrant:
+    """A partnership, a team or a player (individual events), by any hashable id."""
+
+    id: Hashable
+    withdrawn: bool = False
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One match (pairs), one team match (teams), or one table (individual events: two players a side)."""
+
+    a: tuple[Hashable, ...]
+    b: tuple[Hashable, ...]
+    complete: bool
+    winner: str  # "a", "b", "d" (a draw), "" (none yet)
+    games_a: int = 0
+    games_b: int = 0
+    chalks_a: int = 0
+    chalks_b: int = 0
+    hang_jacks_a: int = 0
+    hang_jacks_b: int = 0
+    chalks_known: bool = True
+    level: str = "hand"  # "hand" | "game" | "match"
+    outcome: str = PLAYED  # "played" | "forfeit_a" | "forfeit_b" | "double_forfeit"
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class Bye:
+    """An entrant sitting a round out."""
+
+    entrant: Hashable
+    round: int | None = None
+
+
+@dataclass
+class StandingLine:
+    """One entrant's line: its place, the usual columns, and every metric of :data:`METRICS` (ints, or
+    floats where an average bye or the win percentage makes a fraction)."""
+
+    entrant: Hashable
+    rank: int
+    group: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    match_points: int | float
+    byes: int
+    withdrawn: bool
+    coarse: bool
+    metrics: dict[str, int | float]
+
+
+# ------------------------------------------------------------------------------------------------ totals
+@dataclass(slots=True)
+class CompleteTotals:
+    """Sums over an entrant's complete played results (not forfeits, not byes, not matches in progress): what
+    an average bye averages. The chalks cover the ``chalk_matches`` of them that have chalks entered."""
+
+    matches: int = 0
+    points: int = 0
+    bullseyes_for: int = 0
+    bullseyes_against: int = 0
+    hang_jacks_for: int = 0
+    hang_jacks_against: int = 0
+    chalk_matches: int = 0
+    chalks_for: int = 0
+    chalks_against: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Totals:
+    """An entrant's running figures, counted from its results and byes, what the metrics are computed from
+    (exact: ints, or Fractions after an average bye). ``opponents`` holds the totals of the opponent of each
+    complete played result (one term per meeting, for Buchholz); ``meetings`` maps each opponent's id to the
+    match points earned in the decided results against it (for head-to-head)."""
+
+    entrant: Entrant
+    id: Hashable = field(init=False)
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: int | Fraction = 0  # match points
+    byes: int = 0
+    forfeits: int = 0
+    bullseyes_for: int | Fraction = 0
+    bullseyes_against: int | Fraction = 0
+    chalks_for: int | Fraction = 0
+    chalks_against: int | Fraction = 0
+    hang_jacks_for: int | Fraction = 0
+    hang_jacks_against: int | Fraction = 0
+    coarse: bool = False
+    opponents: list[Totals] = field(default_factory=list)
+    meetings: dict[Hashable, int] = field(default_factory=dict)
+    complete: CompleteTotals = field(default_factory=CompleteTotals)
+
+    def __post_init__(self) -> None:
+        self.id = self.entrant.id
+
+
+# ----------------------------------------------------------------------------------------------- metrics
+Value = int | Fraction  # a metric's value while ranking (exact); a line shows it as an int, or a float
+Table = Mapping[Hashable, Totals]  # every entrant's totals by id, for the metrics that need the whole table
+
+
 class Metric:
-    """One standings metric: its key (stored, and named in ``tiebreaks``), a column label and its short
-    form, its direction, and a sentence for the page."""
+    """One standings metric, as Tabbycat's metric annotators: a small class with its ``key`` (stored, and
+    named in ``tiebreaks``), a column ``label`` and its ``short`` form, its direction (``higher_is_better``),
+    a sentence for the page (``description``), optionally how it reads in "Ranked by …" (``phrase``; the
+    label in lower case by default), and :meth:`value`, computed from an entrant's :class:`Totals` (and the
+    whole ``table`` where it needs the other entrants, as Buchholz does). The class decorated with
+    :func:`register` is all a new metric takes: it can then be ranked by, and shows in every line's
+    ``metrics``::
 
-    key: str
-    label: str
-    short: str
-    higher_is_better: bool
-    description: str
+        @register
+        class ChalksPerMatch(Metric):
+            key, label, short = "chalks_per_match", "Chalks per match", "C/M"
+            description = "Chalks for, per complete match with chalks entered."
+
+            def value(self, totals: Totals, table: Table) -> Value:
+                sums = totals.complete
+                return Fraction(sums.chalks_for, sums.chalk_matches) if sums.chalk_matches else 0
+
+    A metric that is not one value per entrant overrides :meth:`split`, which orders a block of entrants
+    still tied when the metric is reached: head-to-head builds its mini-table there. Instances are frozen.
+    """
+
+    __slots__ = ()
+    key: ClassVar[str]
+    label: ClassVar[str]
+    short: ClassVar[str]
+    description: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    phrase: ClassVar[str] = ""
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        """The entrant's value, once every result and bye is counted."""
+        raise NotImplementedError
+
+    def split(self, block: list[RankingLine]) -> list[list[RankingLine]]:
+        """``block`` (two or more entrants tied so far) sorted by this metric in its direction, stably (ties
+        keep their order), and cut where the value changes."""
+        key = self.key
+        ordered = sorted(block, key=lambda line: line.values[key], reverse=self.higher_is_better)
+        parts: list[list[RankingLine]] = []
+        previous = object()
+        for line in ordered:
+            value = line.values[key]
+            if parts and value == previous:
+                parts[-1].append(line)
+            else:
+                parts.append([line])
+            previous = value
+        return parts
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} metric {self.key!r}>"
 
 
-METRICS: dict[str, Metric] = {metric.key: metric for metric in (
-    Metric("played", "Played", "P", True, "Results counted: complete matches, forfeits and fixed byes."),
-    Metric("wins", "Won", "W", True, "Matches won, forfeit wins and fixed byes included."),
-    Metric("draws", "Drawn", "D", True, "Matches drawn."),
-    Metric("losses", "Lost", "L", False, "Matches lost, forfeits included (fewest is better)."),
-    Metric("match_points", "Match points", "Pts", True,
-           "Points for each win, draw and loss as the competition sets them; byes as its bye policy says."),
-    Metric("win_percentage", "Win percentage", "W%", True,
-           "Wins and half the draws, as a percentage of the results played."),
-    Metric("bullseyes_for", "Bullseyes for", "BF", True, "Games won, matches in progress included."),
-    Metric("bullseyes_against", "Bullseyes against", "BA", False, "Games lost (fewest is better)."),
-    Metric("bullseye_difference", "Bullseye difference", "BD", True, "Bullseyes for minus against."),
-    Metric("chalks_for", "Chalks for", "CF", True, "Points scored in games, where the chalks were entered."),
-    Metric("chalks_against", "Chalks against", "CA", False, "Points conceded in games (fewest is better)."),
-    Metric("chalk_difference", "Chalk difference", "CD", True, "Chalks for minus against."),
-    Metric("hang_jacks_for", "Hang jacks for", "HJF", True, "The opponents' jacks won."),
-    Metric("hang_jacks_against", "Hang jacks against", "HJA", False,
-           "Own jacks hanged by the opponents (fewest is better)."),
-    Metric("hang_jack_difference", "Hang jack difference", "HJD", True, "Hang jacks for minus against."),
-    Metric(HEAD_TO_HEAD, "Head to head", "H2H", True,
-           "Match points between the entrants still tied at this tiebreak, when each of them has met "
-           "each other one."),
-    Metric("buchholz", "Buchholz", "Bch", True, "The sum of the match points of every opponent met."),
-    Metric("buchholz_cut1", "Buchholz cut 1", "Bch-1", True, "Buchholz without the weakest opponent."),
-    Metric("forfeits", "Forfeits", "FF", False, "Matches not turned up for (fewest is better)."),
-)}
+METRICS: dict[str, Metric] = {}  # every metric by key, in the order the setup page lists them: see register
+MetricClass = TypeVar("MetricClass", bound=type[Metric])
 
 
+def register(cls: MetricClass) -> MetricClass:
+    """Class decorator: adds one instance of the :class:`Metric` subclass ``cls`` to :data:`METRICS` under
+    its key and returns the class. A class missing a text attribute or ``value``, or a key already taken, is
+    a bug in the code: TypeError / ValueError, raised when the module is imported."""
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"{cls!r} is not a Metric class")
+    for name in ("key", "label", "short", "description"):
+        if not isinstance(getattr(cls, name, None), str) or not getattr(cls, name):
+            raise TypeError(f"{cls.__name__}.{name} must be set to some text")
+    if not isinstance(cls.higher_is_better, bool) or not isinstance(cls.phrase, str):
+        raise TypeError(f"{cls.__name__}: higher_is_better must be True or False, phrase text")
+    if cls.value is Metric.value:
+        raise TypeError(f"{cls.__name__} must define value()")
+    if cls.key in METRICS:
+        raise ValueError(f"metric key {cls.key!r} is already {type(METRICS[cls.key]).__name__}'s")
+    METRICS[cls.key] = cls()
+    return cls
+
+
+# ------------------------------------------------------------------------------------- the metrics we know
+@register
+class Played(Metric):
+    key, label, short, phrase = "played", "Played", "P", "matches played"
+    description = "Results counted: complete matches, forfeits and fixed byes."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.played
+
+
+@register
+class Wins(Metric):
+    key, label, short, phrase = "wins", "Won", "W", "wins"
+    description = "Matches won, forfeit wins and fixed byes included."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.won
+
+
+@register
+class Draws(Metric):
+    key, label, short, phrase = "draws", "Drawn", "D", "draws"
+    description = "Matches drawn."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.drawn
+
+
+@register
+class Losses(Metric):
+    key, label, short, phrase = "losses", "Lost", "L", "losses"
+    description = "Matches lost, forfeits included (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.lost
+
+
+@register
+class MatchPoints(Metric):
+    key, label, short = "match_points", "Match points", "Pts"
+    description = "Points for each win, draw and loss as the competition sets them; byes as its bye policy says."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.points
+
+
+@register
+class WinPercentage(Metric):
+    key, label, short = "win_percentage", "Win percentage", "W%"
+    description = "Wins and half the draws, as a percentage of the results played."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        played = totals.played
+        return Fraction(200 * totals.won + 100 * totals.drawn, 2 * played) if played else 0
+
+
+@register
+class BullseyesFor(Metric):
+    key, label, short = "bullseyes_for", "Bullseyes for", "BF"
+    description = "Games won, matches in progress included."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_for
+
+
+@register
+class BullseyesAgainst(Metric):
+    key, label, short = "bullseyes_against", "Bullseyes against", "BA"
+    description = "Games lost (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_against
+
+
+@register
+class BullseyeDifference(Metric):
+    key, label, short = "bullseye_difference", "Bullseye difference", "BD"
+    description = "Bullseyes for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.bullseyes_for - totals.bullseyes_against
+
+
+@register
+class ChalksFor(Metric):
+    key, label, short = "chalks_for", "Chalks for", "CF"
+    description = "Points scored in games, where the chalks were entered."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_for
+
+
+@register
+class ChalksAgainst(Metric):
+    key, label, short = "chalks_against", "Chalks against", "CA"
+    description = "Points conceded in games (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_against
+
+
+@register
+class ChalkDifference(Metric):
+    key, label, short = "chalk_difference", "Chalk difference", "CD"
+    description = "Chalks for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.chalks_for - totals.chalks_against
+
+
+@register
+class HangJacksFor(Metric):
+    key, label, short = "hang_jacks_for", "Hang jacks for", "HJF"
+    description = "The opponents' jacks won."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_for
+
+
+@register
+class HangJacksAgainst(Metric):
+    key, label, short = "hang_jacks_against", "Hang jacks against", "HJA"
+    description = "Own jacks hanged by the opponents (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_against
+
+
+@register
+class HangJackDifference(Metric):
+    key, label, short = "hang_jack_difference", "Hang jack difference", "HJD"
+    description = "Hang jacks for minus against."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.hang_jacks_for - totals.hang_jacks_against
+
+
+@register
+class HeadToHead(Metric):
+    """Not a value per entrant: the mini-table of the entrants still tied when it is reached (see the module's
+    documentation), decisive only when every two of them have met. Its value is that mini-table's points,
+    0 where it was not decisive."""
+
+    key, label, short, phrase = "head_to_head", "Head to head", "H2H", "results between the entrants still level"
+    description = ("Match points between the entrants still tied at this tiebreak, when each of them has met "
+                   "each other one.")
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return 0  # until split finds a decisive mini-table
+
+    def split(self, block: list[RankingLine]) -> list[list[RankingLine]]:
+        ids = {line.id for line in block}
+        needed = len(block) - 1
+        mini = []
+        for line in block:
+            meetings = line.totals.meetings
+            if len(meetings) < needed:
+                return [block]
+            met = points = 0
+            for opponent, earned in meetings.items():
+                if opponent in ids:
+                    met += 1
+                    points += earned
+            if met < needed:
+                return [block]
+            mini.append(points)
+        key = self.key
+        for line, points in zip(block, mini, strict=True):
+            line.values[key] = points
+        return super().split(block)
+
+
+@register
+class Buchholz(Metric):
+    key, label, short, phrase = "buchholz", "Buchholz", "Bch", "Buchholz (opponents' points)"
+    description = "The sum of the match points of every opponent met."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return sum([opponent.points for opponent in totals.opponents])
+
+
+@register
+class BuchholzCut1(Metric):
+    key, label, short, phrase = "buchholz_cut1", "Buchholz cut 1", "Bch-1", "Buchholz without the weakest opponent"
+    description = "Buchholz without the weakest opponent."
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        points = [opponent.points for opponent in totals.opponents]
+        return sum(points) - min(points) if points else 0
+
+
+@register
+class Forfeits(Metric):
+    key, label, short = "forfeits", "Forfeits", "FF"
+    description = "Matches not turned up for (fewest is better)."
+    higher_is_better = False
+
+    def value(self, totals: Totals, table: Table) -> Value:
+        return totals.forfeits
+
+
+# ----------------------------------------------------------------------------------------------- tiebreaks
 def validate_tiebreaks(keys: Sequence[str]) -> tuple[str, ...]:
     """The tiebreak order as a tuple of metric keys, or :class:`StandingsError` on ``tiebreaks``.
 
@@ -210,87 +575,11 @@ class StandingsSettings:
 DEFAULT_SETTINGS = StandingsSettings()
 
 
-# ------------------------------------------------------------------------------------------------ inputs
-@dataclass(frozen=True)
-class Entrant:
-    """A partnership, a team or a player (individual events), by any hashable id."""
-
-    id: Hashable
-    withdrawn: bool = False
-    group: str = ""
-
-
-@dataclass(frozen=True)
-class Result:
-    """One match (pairs), one team match (teams), or one table (individual events: two players a side)."""
-
-    a: tuple[Hashable, ...]
-    b: tuple[Hashable, ...]
-    complete: bool
-    winner: str  # "a", "b", "d" (a draw), "" (none yet)
-    games_a: int = 0
-    games_b: int = 0
-    chalks_a: int = 0
-    chalks_b: int = 0
-    hang_jacks_a: int = 0
-    hang_jacks_b: int = 0
-    chalks_known: bool = True
-    level: str = "hand"  # "hand" | "game" | "match"
-    outcome: str = PLAYED  # "played" | "forfeit_a" | "forfeit_b" | "double_forfeit"
-    round: int | None = None
-
-
-@dataclass(frozen=True)
-class Bye:
-    """An entrant sitting a round out."""
-
-    entrant: Hashable
-    round: int | None = None
-
-
-@dataclass
-class StandingLine:
-    """One entrant's line: its place, the usual columns, and every metric of :data:`METRICS` (ints, or
-    floats where an average bye or the win percentage makes a fraction)."""
-
-    entrant: Hashable
-    rank: int
-    group: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    match_points: int | float
-    byes: int
-    withdrawn: bool
-    coarse: bool
-    metrics: dict[str, int | float]
-
-
 # ---------------------------------------------------------------------------------------------- counting
-class _Tally:
-    """An entrant's running figures (exact: ints, or Fractions after an average bye)."""
-
-    __slots__ = ("id", "entrant", "played", "won", "drawn", "lost", "points", "byes", "forfeits",
-                 "bf", "ba", "cf", "ca", "hf", "ha", "coarse", "opponents", "meetings", "base", "values")
-
-    def __init__(self, entrant: Entrant) -> None:
-        self.id = entrant.id
-        self.entrant = entrant
-        self.played = self.won = self.drawn = self.lost = self.byes = self.forfeits = 0
-        self.points = self.bf = self.ba = self.cf = self.ca = self.hf = self.ha = 0
-        self.coarse = False
-        self.opponents: list[Hashable] = []  # each opponent of each complete played result (Buchholz)
-        self.meetings: dict[Hashable, int] = {}  # opponent -> match points earned in decided results against it
-        # complete played results, for average byes: count, points, bf, ba, hf, ha, chalk results, cf, ca
-        self.base = [0, 0, 0, 0, 0, 0, 0, 0, 0]
-        self.values: dict[str, int | Fraction] = {}
-
-
 _COUNTS = ("games_a", "games_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b")
 
 
-def _side(index: int, name: str, ids: object, tallies: dict[Hashable, _Tally]) -> list[_Tally]:
+def _side(index: int, name: str, ids: object, table: dict[Hashable, Totals]) -> list[Totals]:
     if type(ids) is not tuple and (isinstance(ids, str | bytes) or not isinstance(ids, Sequence)):
         raise StandingsError(f"results[{index}].{name}", "must be a tuple of entrant ids")
     if not ids:
@@ -298,23 +587,23 @@ def _side(index: int, name: str, ids: object, tallies: dict[Hashable, _Tally]) -
     side = []
     for entrant in ids:
         try:
-            tally = tallies[entrant]
+            totals = table[entrant]
         except KeyError:
             raise StandingsError(f"results[{index}].{name}",
                                  f"unknown entrant {entrant!r}: not among the entrants") from None
         except TypeError:
             raise StandingsError(f"results[{index}].{name}", f"{entrant!r} is not an entrant id") from None
-        side.append(tally)
+        side.append(totals)
     if len(ids) > 1 and len(set(ids)) != len(ids):
         raise StandingsError(f"results[{index}].{name}", "names an entrant twice")
     return side
 
 
-def _check(index: int, result: Result, tallies: dict[Hashable, _Tally]) -> tuple[list[_Tally], list[_Tally]]:
+def _check(index: int, result: Result, table: dict[Hashable, Totals]) -> tuple[list[Totals], list[Totals]]:
     if not isinstance(result, Result):
         raise StandingsError(f"results[{index}]", f"must be a Result, not {type(result).__name__}")
-    side_a = _side(index, "a", result.a, tallies)
-    side_b = _side(index, "b", result.b, tallies)
+    side_a = _side(index, "a", result.a, table)
+    side_b = _side(index, "b", result.b, table)
     if len(side_a) == len(side_b) == 1:
         overlap = side_a[0] is side_b[0]
     else:
@@ -339,14 +628,14 @@ def _check(index: int, result: Result, tallies: dict[Hashable, _Tally]) -> tuple
     return side_a, side_b
 
 
-def _meet(side: list[_Tally], other: list[_Tally], points: int) -> None:
-    for tally in side:
-        meetings = tally.meetings
+def _meet(side: list[Totals], other: list[Totals], points: int) -> None:
+    for totals in side:
+        meetings = totals.meetings
         for opponent in other:
             meetings[opponent.id] = meetings.get(opponent.id, 0) + points
 
 
-def _count_played(result: Result, side_a: list[_Tally], side_b: list[_Tally], settings: StandingsSettings) -> None:
+def _count_played(result: Result, side_a: list[Totals], side_b: list[Totals], settings: StandingsSettings) -> None:
     complete = result.complete
     coarse = result.level != "hand" or not result.chalks_known
     chalks = result.chalks_known
@@ -365,178 +654,160 @@ def _count_played(result: Result, side_a: list[_Tally], side_b: list[_Tally], se
              result.hang_jacks_a, result.hang_jacks_b, "a"),
             (side_b, side_a, result.games_b, result.games_a, result.chalks_b, result.chalks_a,
              result.hang_jacks_b, result.hang_jacks_a, "b")):
-        for tally in side:
-            tally.bf += bf
-            tally.ba += ba
-            tally.hf += hf
-            tally.ha += ha
+        for totals in side:
+            totals.bullseyes_for += bf
+            totals.bullseyes_against += ba
+            totals.hang_jacks_for += hf
+            totals.hang_jacks_against += ha
             if chalks:
-                tally.cf += cf
-                tally.ca += ca
+                totals.chalks_for += cf
+                totals.chalks_against += ca
             if coarse:
-                tally.coarse = True
+                totals.coarse = True
             if not complete:
                 continue
-            tally.played += 1
+            totals.played += 1
             if winner == "d":
-                tally.drawn += 1
+                totals.drawn += 1
                 points = settings.points_draw
             elif winner == mine:
-                tally.won += 1
+                totals.won += 1
                 points = settings.points_win
             else:
-                tally.lost += 1
+                totals.lost += 1
                 points = settings.points_loss
-            tally.points += points
-            tally.opponents.extend(opponent.id for opponent in other)
-            base = tally.base
-            base[0] += 1
-            base[1] += points
-            base[2] += bf
-            base[3] += ba
-            base[4] += hf
-            base[5] += ha
+            totals.points += points
+            totals.opponents.extend(other)
+            sums = totals.complete
+            sums.matches += 1
+            sums.points += points
+            sums.bullseyes_for += bf
+            sums.bullseyes_against += ba
+            sums.hang_jacks_for += hf
+            sums.hang_jacks_against += ha
             if chalks:
-                base[6] += 1
-                base[7] += cf
-                base[8] += ca
+                sums.chalk_matches += 1
+                sums.chalks_for += cf
+                sums.chalks_against += ca
 
 
-def _count_forfeit(result: Result, side_a: list[_Tally], side_b: list[_Tally], settings: StandingsSettings) -> None:
+def _count_forfeit(result: Result, side_a: list[Totals], side_b: list[Totals], settings: StandingsSettings) -> None:
     if result.outcome == DOUBLE_FORFEIT:
-        for tally in (*side_a, *side_b):
-            tally.played += 1
-            tally.lost += 1
-            tally.forfeits += 1
-            tally.points += settings.points_loss
+        for totals in (*side_a, *side_b):
+            totals.played += 1
+            totals.lost += 1
+            totals.forfeits += 1
+            totals.points += settings.points_loss
         _meet(side_a, side_b, settings.points_loss)
         _meet(side_b, side_a, settings.points_loss)
         return
     present, absent = (side_b, side_a) if result.outcome == FORFEIT_A else (side_a, side_b)
     games = settings.games_to_win
-    for tally in present:
-        tally.played += 1
-        tally.won += 1
-        tally.points += settings.points_win
-        tally.bf += games
-    for tally in absent:
-        tally.played += 1
-        tally.lost += 1
-        tally.forfeits += 1
-        tally.points += settings.points_loss
-        tally.ba += games
+    for totals in present:
+        totals.played += 1
+        totals.won += 1
+        totals.points += settings.points_win
+        totals.bullseyes_for += games
+    for totals in absent:
+        totals.played += 1
+        totals.lost += 1
+        totals.forfeits += 1
+        totals.points += settings.points_loss
+        totals.bullseyes_against += games
     _meet(present, absent, settings.points_win)
     _meet(absent, present, settings.points_loss)
 
 
-def _count_byes(byes: Iterable[Bye], tallies: dict[Hashable, _Tally], settings: StandingsSettings) -> None:
+def _count_byes(byes: Iterable[Bye], table: dict[Hashable, Totals], settings: StandingsSettings) -> None:
     fixed = settings.fixed_bye() if settings.bye_policy == "fixed" else None
     for index, bye in enumerate(byes):
         if not isinstance(bye, Bye):
             raise StandingsError(f"byes[{index}]", f"must be a Bye, not {type(bye).__name__}")
         try:
-            tally = tallies[bye.entrant]
+            totals = table[bye.entrant]
         except (KeyError, TypeError):
             raise StandingsError(f"byes[{index}].entrant",
                                  f"unknown entrant {bye.entrant!r}: not among the entrants") from None
-        tally.byes += 1
+        totals.byes += 1
         if fixed is not None:
-            tally.played += 1
-            tally.won += 1
-            tally.points += settings.points_win
-            tally.bf += fixed["bullseyes_for"]
-            tally.ba += fixed["bullseyes_against"]
-            tally.cf += fixed["chalks_for"]
-            tally.ca += fixed["chalks_against"]
-            tally.hf += fixed["hang_jacks_for"]
-            tally.ha += fixed["hang_jacks_against"]
-            continue
-        count, points, bf, ba, hf, ha, chalk_count, cf, ca = tally.base
-        if count:
-            tally.points += Fraction(points, count)
-            tally.bf += Fraction(bf, count)
-            tally.ba += Fraction(ba, count)
-            tally.hf += Fraction(hf, count)
-            tally.ha += Fraction(ha, count)
-        if chalk_count:
-            tally.cf += Fraction(cf, chalk_count)
-            tally.ca += Fraction(ca, chalk_count)
+            _credit_fixed_bye(totals, fixed, settings.points_win)
+        else:
+            _credit_average_bye(totals)
 
 
-def _values(tally: _Tally, tallies: dict[Hashable, _Tally]) -> dict[str, int | Fraction]:
-    opponent_points = [tallies[opponent].points for opponent in tally.opponents]
-    buchholz = sum(opponent_points)
-    played = tally.played
-    return {
-        "played": played,
-        "wins": tally.won,
-        "draws": tally.drawn,
-        "losses": tally.lost,
-        "match_points": tally.points,
-        "win_percentage": Fraction(200 * tally.won + 100 * tally.drawn, 2 * played) if played else 0,
-        "bullseyes_for": tally.bf,
-        "bullseyes_against": tally.ba,
-        "bullseye_difference": tally.bf - tally.ba,
-        "chalks_for": tally.cf,
-        "chalks_against": tally.ca,
-        "chalk_difference": tally.cf - tally.ca,
-        "hang_jacks_for": tally.hf,
-        "hang_jacks_against": tally.ha,
-        "hang_jack_difference": tally.hf - tally.ha,
-        HEAD_TO_HEAD: 0,
-        "buchholz": buchholz,
-        "buchholz_cut1": buchholz - min(opponent_points) if opponent_points else 0,
-        "forfeits": tally.forfeits,
-    }
+def _credit_fixed_bye(totals: Totals, scores: Mapping[str, int], points_win: int) -> None:
+    totals.played += 1
+    totals.won += 1
+    totals.points += points_win
+    totals.bullseyes_for += scores["bullseyes_for"]
+    totals.bullseyes_against += scores["bullseyes_against"]
+    totals.chalks_for += scores["chalks_for"]
+    totals.chalks_against += scores["chalks_against"]
+    totals.hang_jacks_for += scores["hang_jacks_for"]
+    totals.hang_jacks_against += scores["hang_jacks_against"]
+
+
+def _credit_average_bye(totals: Totals) -> None:
+    sums = totals.complete
+    if sums.matches:
+        totals.points += Fraction(sums.points, sums.matches)
+        totals.bullseyes_for += Fraction(sums.bullseyes_for, sums.matches)
+        totals.bullseyes_against += Fraction(sums.bullseyes_against, sums.matches)
+        totals.hang_jacks_for += Fraction(sums.hang_jacks_for, sums.matches)
+        totals.hang_jacks_against += Fraction(sums.hang_jacks_against, sums.matches)
+    if sums.chalk_matches:
+        totals.chalks_for += Fraction(sums.chalks_for, sums.chalk_matches)
+        totals.chalks_against += Fraction(sums.chalks_against, sums.chalk_matches)
+
+
+def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], byes: Iterable[Bye],
+           settings: StandingsSettings) -> dict[Hashable, Totals]:
+    """Every entrant's totals by its id, in the order the entrants were given in."""
+    table: dict[Hashable, Totals] = {}
+    for index, entrant in enumerate(entrants):
+        if not isinstance(entrant, Entrant):
+            entrant = Entrant(entrant)
+        if not isinstance(entrant.group, str):
+            raise StandingsError(f"entrants[{index}].group", "must be text")
+        try:
+            if entrant.id in table:
+                raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
+        except TypeError:
+            raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} cannot be an id (not hashable)") from None
+        table[entrant.id] = Totals(entrant)
+    for index, result in enumerate(results):
+        side_a, side_b = _check(index, result, table)
+        if result.outcome == PLAYED:
+            _count_played(result, side_a, side_b, settings)
+        else:
+            _count_forfeit(result, side_a, side_b, settings)
+    _count_byes(byes, table, settings)
+    return table
 
 
 # ----------------------------------------------------------------------------------------------- ranking
-def _split_by(block: list[_Tally], key: str) -> list[list[_Tally]]:
-    """``block`` sorted by one metric in its direction (stable), cut where the value changes."""
-    ordered = sorted(block, key=lambda tally: tally.values[key], reverse=METRICS[key].higher_is_better)
-    parts: list[list[_Tally]] = []
-    previous = object()
-    for tally in ordered:
-        value = tally.values[key]
-        if parts and value == previous:
-            parts[-1].append(tally)
-        else:
-            parts.append([tally])
-        previous = value
-    return parts
+class RankingLine:
+    """An entrant while it is ranked: its id, its totals and its metric values (what the tiebreaks sort by)."""
+
+    __slots__ = ("id", "totals", "values")
+
+    def __init__(self, totals: Totals, values: dict[str, Value]) -> None:
+        self.id = totals.id
+        self.totals = totals
+        self.values = values
 
 
-def _split_head_to_head(block: list[_Tally]) -> list[list[_Tally]]:
-    """The mini-table among ``block`` when every two of them have met; else ``block`` unchanged."""
-    ids = {tally.id for tally in block}
-    needed = len(block) - 1
-    mini = []
-    for tally in block:
-        if len(tally.meetings) < needed:
-            return [block]
-        met = points = 0
-        for opponent, earned in tally.meetings.items():
-            if opponent in ids:
-                met += 1
-                points += earned
-        if met < needed:
-            return [block]
-        mini.append(points)
-    for tally, points in zip(block, mini, strict=True):
-        tally.values[HEAD_TO_HEAD] = points
-    return _split_by(block, HEAD_TO_HEAD)
-
-
-def _rank(members: list[_Tally], tiebreaks: tuple[str, ...]) -> list[tuple[int, _Tally]]:
+def _rank(members: list[RankingLine], tiebreaks: Sequence[Metric]) -> list[tuple[int, RankingLine]]:
+    """``members`` with their places: each metric splits the blocks still tied, in the order of precedence;
+    the entrants still tied after the last one share a place (1, 2, 2, 4)."""
     blocks = [members] if members else []
-    for key in tiebreaks:
+    for metric in tiebreaks:
         if all(len(block) == 1 for block in blocks):
             break
-        split = _split_head_to_head if key == HEAD_TO_HEAD else (lambda block, key=key: _split_by(block, key))
-        blocks = [part for block in blocks for part in (split(block) if len(block) > 1 else [block])]
+        blocks = [part for block in blocks for part in (metric.split(block) if len(block) > 1 else [block])]
     ranked, position = [], 1
     for block in blocks:
-        ranked.extend((position, tally) for tally in block)
+        ranked.extend((position, line) for line in block)
         position += len(block)
     return ranked
 
@@ -560,38 +831,21 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     given as a bare id, which is ``Entrant(id)``. Raises :class:`StandingsError` on bad input."""
     if not isinstance(settings, StandingsSettings):
         raise StandingsError("settings", "must be StandingsSettings")
-    tallies: dict[Hashable, _Tally] = {}
-    for index, entrant in enumerate(entrants):
-        if not isinstance(entrant, Entrant):
-            entrant = Entrant(entrant)
-        if not isinstance(entrant.group, str):
-            raise StandingsError(f"entrants[{index}].group", "must be text")
-        try:
-            if entrant.id in tallies:
-                raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
-        except TypeError:
-            raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} cannot be an id (not hashable)") from None
-        tallies[entrant.id] = _Tally(entrant)
-
-    for index, result in enumerate(results):
-        side_a, side_b = _check(index, result, tallies)
-        if result.outcome == PLAYED:
-            _count_played(result, side_a, side_b, settings)
-        else:
-            _count_forfeit(result, side_a, side_b, settings)
-    _count_byes(byes, tallies, settings)
-
-    groups: dict[str, list[_Tally]] = {}
-    for tally in tallies.values():
-        tally.values = _values(tally, tallies)
-        groups.setdefault(tally.entrant.group, []).append(tally)
+    tiebreaks = [METRICS[key] for key in validate_tiebreaks(settings.tiebreaks)]  # checked again: still registered
+    table = _count(entrants, results, byes, settings)
+    computed = tuple((key, metric.value) for key, metric in METRICS.items())
+    groups: dict[str, list[RankingLine]] = {}
+    for totals in table.values():
+        values = {key: value(totals, table) for key, value in computed}
+        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, values))
 
     lines = []
     for group in sorted(groups, key=_natural):
-        for rank, tally in _rank(groups[group], settings.tiebreaks):
+        for rank, line in _rank(groups[group], tiebreaks):
+            totals = line.totals
             lines.append(StandingLine(
-                entrant=tally.id, rank=rank, group=group, played=tally.played, won=tally.won,
-                drawn=tally.drawn, lost=tally.lost, match_points=_plain(tally.points), byes=tally.byes,
-                withdrawn=bool(tally.entrant.withdrawn), coarse=tally.coarse,
-                metrics={key: _plain(tally.values[key]) for key in METRICS}))
+                entrant=totals.id, rank=rank, group=group, played=totals.played, won=totals.won,
+                drawn=totals.drawn, lost=totals.lost, match_points=_plain(totals.points), byes=totals.byes,
+                withdrawn=bool(totals.entrant.withdrawn), coarse=totals.coarse,
+                metrics={key: _plain(value) for key, value in line.values.items()}))
     return lines

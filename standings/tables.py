@@ -86,11 +86,6 @@ LAYOUT = (
 )
 
 
-PHRASES = {"played": "matches played", "wins": "wins", "draws": "draws", "losses": "losses",
-           "buchholz": "Buchholz (opponents' points)", "buchholz_cut1": "Buchholz without the weakest opponent",
-           "head_to_head": "results between the entrants still level"}
-
-
 HEADINGS = {Competition.PAIRS: "Partnership", Competition.TEAMS: "Team", Competition.INDIVIDUAL: "Player"}
 
 
@@ -99,7 +94,7 @@ def metric_phrase(key: str) -> str:
     metric = METRICS.get(key)
     if metric is None:
         return key.replace("_", " ")
-    words = PHRASES.get(key) or metric.label[:1].lower() + metric.label[1:]
+    words = metric.phrase or metric.label[:1].lower() + metric.label[1:]
     return words if metric.higher_is_better else f"fewest {words}"
 
 
