@@ -21,6 +21,7 @@ from typing import Any
 from engine.cards import CARD_NAMES, JACK
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import OVER, Action, HandState, SeatView
+from engine.result import HandResult
 from engine.rules import Ruleset
 from engine.words import seat_index_range
 
@@ -47,7 +48,7 @@ class GameState:
         self.history: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.first_dealer_cards = first_dealer_cards or []
-        self.last_result: dict[str, Any] | None = None
+        self.last_result: HandResult | None = None
         self.hand = self._deal()
         if self.hand.phase == OVER:  # the first kick won the game (a low target or big kick points)
             self._finish_hand()
@@ -78,20 +79,22 @@ class GameState:
         return None if self.is_over else self.hand.turn
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        return [] if self.is_over else self.hand.legal_actions(seat)
+        """The actions open to ``seat`` (default: the seat whose turn it is); none once the game is over."""
+        return [] if self.winner is not None else self.hand.legal_actions(seat)
 
-    def apply(self, action: Action | str, seat: int | None = None) -> dict[str, Any] | None:
+    def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:
         """Apply an action; returns the hand's result when it ends the hand, else ``None``."""
-        if self.is_over:
+        if self.winner is not None:
             raise IllegalActionError("the game is over")
-        self.hand.apply(action, seat)
-        if self.hand.phase != OVER:
+        hand = self.hand
+        hand.apply(action, seat)
+        if hand.phase is not OVER:
             return None
         return self._finish_hand()
 
-    def _finish_hand(self) -> dict[str, Any]:
+    def _finish_hand(self) -> HandResult:
         hand = self.hand
-        result = hand.result()
+        result = hand.outcome()
         self.last_result = result
         self.score = list(hand.score)
         self.history.append({
@@ -103,7 +106,7 @@ class GameState:
         if hand.winner is not None:
             self.winner = hand.winner
             return result
-        self.dealer = next_dealer(self.players, hand.dealer, result)
+        self.dealer = hand.dealer if hand.redeal else (hand.dealer + 1) % self.players  # R3, R12 (next_dealer)
         self.deal_no += 1
         self.hand = self._deal()
         if self.hand.phase == OVER:  # a kick won the game before any card was played
@@ -122,7 +125,7 @@ class GameState:
             "target": self.ruleset.target,
             "hands_played": len(self.history),
             "game_winner": self.winner,
-            "last_result": self.last_result,
+            "last_result": None if self.last_result is None else self.last_result.to_dict(),
         })
         return data
 
@@ -141,7 +144,7 @@ class GameState:
             "winner": self.winner,
             "first_dealer_cards": [list(c) for c in self.first_dealer_cards],
             "history": self.history,
-            "last_result": self.last_result,
+            "last_result": None if self.last_result is None else self.last_result.to_dict(),
             "hand": self.hand.to_dict(),
         }
 
@@ -160,7 +163,7 @@ class GameState:
         game.winner = data["winner"]
         game.first_dealer_cards = [tuple(c) for c in data["first_dealer_cards"]]
         game.history = data["history"]
-        game.last_result = data["last_result"]
+        game.last_result = None if data["last_result"] is None else HandResult.from_dict(data["last_result"])
         game.hand = HandState.from_dict(data["hand"])
         return game
 

@@ -40,6 +40,7 @@ from engine.cards import (
     parse_card_index,
 )
 from engine.errors import EngineError, IllegalActionError
+from engine.result import GameResult, HandResult, Holding, JackResult, Trick
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
 from engine.words import seat as seat_name
@@ -752,7 +753,7 @@ class HandState:
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
-        """The hand's result in the format of HAND_RECORD.md.
+        """The hand's result in the format of HAND_RECORD.md (``outcome().to_dict()``).
 
         ``trump`` names the suit that is trumps also when a kick or the beg point decides the game before
         any card is played (R23): the first kick's suit (R5), kept after a give (R8), or a run's new suit
@@ -765,27 +766,26 @@ class HandState:
         >>> hand.is_over, hand.result()["trump"], hand.result()["winner"], hand.result()["tricks"]
         (True, 'H', 1, [])
         """
-        high = {"card": CARD_NAMES[self.high[0]], "team": self.high[1]} if self.high else None
-        low = {"card": CARD_NAMES[self.low[0]], "team": self.low[1]} if self.low else None
-        jack = {"team": self.jack[0], "points": self.jack[1], "hang": self.jack[2]} if self.jack else None
-        game = {"team": self.game[0], "counts": self.game[1]} if self.game else None
-        return {
-            "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
-            "kick_points": list(self.kick_points),
-            "beg_points": list(self.beg_points),
-            "redeal": self.redeal,
-            "high": high,
-            "low": low,
-            "jack": jack,
-            "game": game,
-            "tricks": [
-                {"leader": leader, "cards": list(map(_NAME_OF, cards)), "winner": winner}
-                for leader, cards, winner in self.tricks
-            ],
-            "points": list(self.points),
-            "score_after": list(self.score),
-            "winner": self.winner,
-        }
+        return self.outcome().to_dict()
+
+    def outcome(self) -> HandResult:
+        """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
+        high, low, jack, game = self.high, self.low, self.jack, self.game
+        card = CARDS.__getitem__
+        return HandResult(
+            trump=_SUITS[self.trump] if self.trump >= 0 else None,
+            kick_points=(self.kick_points[0], self.kick_points[1]),
+            beg_points=(self.beg_points[0], self.beg_points[1]),
+            redeal=self.redeal,
+            high=Holding(high[1], CARDS[high[0]]) if high else None,
+            low=Holding(low[1], CARDS[low[0]]) if low else None,
+            jack=JackResult(jack[0], jack[1], jack[2]) if jack else None,
+            game=GameResult(game[0], (game[1][0], game[1][1])) if game else None,
+            tricks=tuple([Trick(leader, tuple(map(card, cards)), winner) for leader, cards, winner in self.tricks]),
+            points=(self.points[0], self.points[1]),
+            score_after=(self.score[0], self.score[1]),
+            winner=self.winner,
+        )
 
     def result_json(self) -> str:
         """``result()`` as compact JSON text, built directly (the hot path of ``score --jsonl``);
@@ -883,6 +883,7 @@ class HandState:
 
 
 _FIFTY_TWO = range(52)
+_SUITS = tuple(Suit)
 _BITS = tuple(1 << i for i in range(52))
 
 
@@ -920,7 +921,6 @@ _UNPACK_DOUBLES = struct.Struct("<52d").unpack
 _COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_points", "beg_points",
                             "trick", "tricks", "won", "plays"})
 _SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
-_NAME_OF = CARD_NAMES.__getitem__
 _TRICK4 = '{"leader":%d,"cards":["%s","%s","%s","%s"],"winner":%d}'
 _TRICK2 = '{"leader":%d,"cards":["%s","%s"],"winner":%d}'
 
