@@ -8,9 +8,11 @@
 (a) whole random hands per second in one process (4 and 2 players), (b) hand records per second
 through ``python -m engine score --jsonl`` (a subprocess, wall time) and in process, (c) the
 montecarlo bot's decision time per card, (d) the JSON size of a GameState mid-game and the memory
-of a process holding 1,000 of them. The machine may be shared and noisy: every throughput figure
-is repeated, and the best run (the least disturbed one) is compared with the target; the median
-is shown beside it.
+of a process holding 1,000 of them, (e) whole random games through the public API
+(``GameState.legal_actions()`` / ``apply()``) and through ``simulate --bots random,random``, each as a
+share of the ``playout_random`` rate measured in the same run. The machine may be shared and noisy:
+every throughput figure is repeated, and the best run (the least disturbed one) is compared with the
+target; the median is shown beside it.
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ TARGETS = {
     "score": 15_000,  # records/s, at least
     "montecarlo_median": 0.2,  # seconds per card decision, at most
     "memory_mb": 100.0,  # MB for 1,000 GameStates in progress, less than
+    "public_share": 50.0,  # % of the playout_random rate of the same run, at least (public API and simulate)
 }
+HANDS_PER_GAME = 8  # about, in a random 4-player game to 14: (e) plays hands // 8 games a run
 
 
 # ---------------------------------------------------------------------------------------- (a)
@@ -294,6 +298,69 @@ def bench_states(count: int = 1_000, seed: int = 1, isolated: bool = True) -> di
     return json.loads(done.stdout)
 
 
+# ---------------------------------------------------------------------------------------- (e)
+def play_public_games(games: int, rng: random.Random, players: int = 4) -> int:
+    """Whole random games through the public API only: ``GameState.new``, then a uniformly random choice
+    among ``legal_actions()`` passed to ``apply()`` until the game is over. Returns the hands played."""
+    rand = rng.random
+    hands = 0
+    for _ in range(games):
+        game = GameState.new(players=players, seed=rng.getrandbits(32))
+        while game.winner is None:
+            legal = game.legal_actions()
+            game.apply(legal[int(rand() * len(legal))])
+        hands += len(game.history)
+    return hands
+
+
+def bench_public_api(hands: int = 20_000, repeats: int = 5, seed: int = 1) -> dict[str, Any]:
+    """(e) Hands per second of whole random 4-player games through the public API (``play_public_games``)
+    and through ``engine.simulate.run_simulation`` with two random bots (``simulate --bots random,random``,
+    one process), each run right after a run of (a)'s ``playout_random`` hands, so that each share of the
+    playout rate is measured in the same run under the same load."""
+    from engine.simulate import run_simulation
+
+    games = max(1, hands // HANDS_PER_GAME)
+    playout, public, simulate = [], [], []
+    for run in range(repeats):
+        rng = random.Random(f"{seed}:e:{run}")
+        started = time.perf_counter()
+        for i in range(hands):
+            play_random_hand(4, i % 4, rng)
+        playout.append(hands / (time.perf_counter() - started))
+        started = time.perf_counter()
+        played = play_public_games(games, rng)
+        public.append(played / (time.perf_counter() - started))
+        summary = run_simulation(games=games, seed=seed * 1_000 + run, bots=("random", "random"))
+        simulate.append(summary["hands"] / summary["seconds"])
+    best = max(playout)
+    return {
+        "hands": hands, "games": games, "repeats": repeats, "playout_rates": playout, "public_rates": public,
+        "simulate_rates": simulate, "playout_best": best, "public_best": max(public), "simulate_best": max(simulate),
+        "public_share": 100 * max(public) / best, "simulate_share": 100 * max(simulate) / best,
+        "public_share_median": statistics.median(100 * p / q for p, q in zip(public, playout, strict=True)),
+        "simulate_share_median": statistics.median(100 * p / q for p, q in zip(simulate, playout, strict=True)),
+    }
+
+
+def public_api_figures(e: dict[str, Any]) -> list[dict[str, Any]]:
+    """(e)'s figures: the three rates (best runs) and the two shares of the playout rate against the target."""
+    runs = f"best of {e['repeats']} runs"
+    return [
+        figure("public_playout_4p", "(e) playout_random hands/s, same run", e["playout_best"], "hands/s", None, ">=",
+               f"{runs} of {e['hands']:,} hands, each just before the two below", e),
+        figure("public_api_4p", "(e) GameState legal_actions/apply hands/s", e["public_best"], "hands/s", None,
+               ">=", f"{runs} of {e['games']:,} whole games; median {statistics.median(e['public_rates']):,.0f}", e),
+        figure("public_api_share", "(e) public API / playout_random", e["public_share"], "%",
+               TARGETS["public_share"], ">=", f"best/best; paired runs' median {e['public_share_median']:.0f}%", e),
+        figure("simulate_random", "(e) simulate --bots random,random hands/s", e["simulate_best"], "hands/s", None,
+               ">=", f"{runs} of {e['games']:,} games, one process; median "
+               f"{statistics.median(e['simulate_rates']):,.0f}", e),
+        figure("simulate_share", "(e) simulate / playout_random", e["simulate_share"], "%",
+               TARGETS["public_share"], ">=", f"best/best; paired runs' median {e['simulate_share_median']:.0f}%", e),
+    ]
+
+
 # ---------------------------------------------------------------------------------------- report
 def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
             progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
@@ -305,6 +372,9 @@ def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
             f"random_hands_{players}p", f"(a) random hands/s, {players} players", a["best"], "hands/s",
             TARGETS["random_hands"], ">=", f"best of {sizes['repeats']} runs of {sizes['hands']:,}; "
             f"median {a['median']:,.0f}; {a['best_cpu']:,.0f} per CPU-second", a))
+
+    progress(f"(e) public API and simulate against playout_random: {sizes['repeats']} x {sizes['hands']:,} hands")
+    figures.extend(public_api_figures(bench_public_api(sizes["hands"], sizes["repeats"], seed)))
 
     progress(f"(b) generating {sizes['records']:,} hand records (random bots, 4 and 2 players, with runs)")
     lines = generate_records(sizes["records"], seed)
