@@ -572,7 +572,7 @@ def _result(entry: ChalkEntry, state: HandState, tally: _Tally, effect: PenaltyE
         low=entry.low,
         jack=None if jack is None else JackResult(jack.team, jack_points(jack.hang, entry.ruleset), jack.hang),
         game=None if game is None else GameResult(_game_team(entry), game.counts),
-        tricks=(),
+        played=(),
         points=tuple(tally.points),
         score_after=tuple(tally.score),
         winner=tally.winner,
@@ -584,7 +584,7 @@ def _misdeal_result(entry: ChalkEntry, tally: _Tally, effect: PenaltyEffect) -> 
     """R27: the hand is thrown in; ``redeal`` is true when the same dealer deals again, as after R12."""
     return ChalkResult(
         trump=None, kick_points=(0, 0), beg_points=(0, 0), redeal=effect.next_dealer == entry.dealer,
-        high=None, low=None, jack=None, game=None, tricks=(),
+        high=None, low=None, jack=None, game=None, played=(),
         points=tuple(tally.points), score_after=tuple(tally.score), winner=tally.winner,
         penalty={**effect.to_dict(), "game_withheld": False},
     ).to_dict()

@@ -76,11 +76,12 @@ class GameState:
 
     @property
     def turn(self) -> int | None:
-        return None if self.is_over else self.hand.turn
+        return None if self.winner is not None else self.hand.turn
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions open to ``seat`` (default: the seat whose turn it is); none once the game is over."""
-        return [] if self.winner is not None else self.hand.legal_actions(seat)
+        """The actions open to ``seat`` (default: the seat whose turn it is); none once the game is over
+        (its last hand is over too)."""
+        return self.hand.legal_actions(seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:
         """Apply an action; returns the hand's result when it ends the hand, else ``None``."""

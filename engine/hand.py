@@ -40,7 +40,7 @@ from engine.cards import (
     parse_card_index,
 )
 from engine.errors import EngineError, IllegalActionError
-from engine.result import GameResult, HandResult, Holding, JackResult, Trick
+from engine.result import GameResult, HandResult, Holding, JackResult
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
 from engine.words import seat as seat_name
@@ -114,19 +114,38 @@ _RUN_ONLY = (RUN,)
 
 
 def plays_of(mask: int) -> list[Action]:
-    """The play actions of a set of cards, lowest card first.
+    """The play actions of a set of cards, lowest card first (a new list).
 
-    >>> plays_of(mask_of(["AS", "2C"]))
-    [Action('2C'), Action('AS')]
+    >>> plays_of(mask_of(["AS", "2C", "KS"]))
+    [Action('2C'), Action('KS'), Action('AS')]
     """
-    out = []
-    append = out.append
-    play_of = _PLAY_OF_BIT
-    while mask:
-        low = mask & -mask
-        append(play_of[low])
-        mask ^= low
+    if not mask & (mask - 1):
+        return [_PLAY_OF_BIT[mask]] if mask else []
+    out: list[Action] = []
+    part = mask & 0x1FFF
+    if part:
+        out += _CLUB_PLAYS[part] or _suit_plays(0, part)
+    part = mask >> 13 & 0x1FFF
+    if part:
+        out += _DIAMOND_PLAYS[part] or _suit_plays(1, part)
+    part = mask >> 26 & 0x1FFF
+    if part:
+        out += _HEART_PLAYS[part] or _suit_plays(2, part)
+    part = mask >> 39
+    if part:
+        out += _SPADE_PLAYS[part] or _suit_plays(3, part)
     return out
+
+
+def _suit_plays(suit: int, ranks: int) -> tuple[Action, ...]:
+    """The play actions of a set of ranks of one suit, kept for the next time (at most 4 x 8,191 tuples)."""
+    plays = tuple(_PLAYS[13 * suit + rank] for rank in range(13) if ranks >> rank & 1)
+    _SUIT_PLAYS[suit][ranks] = plays
+    return plays
+
+
+_SUIT_PLAYS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+_CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = _SUIT_PLAYS
 
 
 class StockExhausted(EngineError):
@@ -307,15 +326,15 @@ class HandState:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions open to ``seat`` (default: the seat whose turn it is), a new list each call."""
-        if seat is not None and seat != self.turn:
-            return []
-        phase = self.phase
-        if phase is PLAY:
+        if self.phase is PLAY and (seat is None or seat == self.turn):
             legal = self._legal
             if legal < 0:
                 legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                                   self.ruleset.undertrump_ban)
             return plays_of(legal)
+        if seat is not None and seat != self.turn:
+            return []
+        phase = self.phase
         if phase is BEG:
             return list(_BEG_ACTIONS)
         if phase is GIVE:
@@ -418,19 +437,16 @@ class HandState:
             self._changing()
         seat = self.turn
         self.hands[seat] ^= _BITS[index]
+        self.plays.append(index)
         trick = self.trick
         trick.append(index)
-        self.plays.append(index)
-        players = self.players
-        if len(trick) < players:
-            self.turn = (seat + 1) % players
+        if len(trick) != self.players:
+            self.turn = _NEXT_SEAT[self.players][seat]
             return
-        taken = 0
-        for card in trick:
-            taken |= _BITS[card]
         leader = self.leader
-        winner = (leader + trick.index(winning_card_in(taken, trick[0], self.trump))) % players
-        self.won[winner % 2] |= taken
+        taken = _trick_mask(trick)
+        winner = _SEAT_AFTER[self.players][leader][trick.index(winning_card_in(taken, trick[0], self.trump))]
+        self.won[winner & 1] |= taken
         self.tricks.append((leader, trick, winner))
         self.trick = []
         self.turn = self.leader = winner
@@ -771,7 +787,6 @@ class HandState:
     def outcome(self) -> HandResult:
         """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
-        card = CARDS.__getitem__
         return HandResult(
             trump=_SUITS[self.trump] if self.trump >= 0 else None,
             kick_points=(self.kick_points[0], self.kick_points[1]),
@@ -781,7 +796,7 @@ class HandState:
             low=Holding(low[1], CARDS[low[0]]) if low else None,
             jack=JackResult(jack[0], jack[1], jack[2]) if jack else None,
             game=GameResult(game[0], (game[1][0], game[1][1])) if game else None,
-            tricks=tuple([Trick(leader, tuple(map(card, cards)), winner) for leader, cards, winner in self.tricks]),
+            played=tuple([(leader, tuple(cards), winner) for leader, cards, winner in self.tricks]),
             points=(self.points[0], self.points[1]),
             score_after=(self.score[0], self.score[1]),
             winner=self.winner,
@@ -939,6 +954,15 @@ def _game_json(game: tuple[int | None, list[int]] | None) -> str:
 
 
 _SUIT_MASK_OF = tuple(SUIT_MASKS[card // 13] for card in range(52))
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
+_SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
+
+
+def _trick_mask(trick: list[int]) -> int:
+    """The set of the cards of a trick (2 or 4 cards)."""
+    if len(trick) == 4:
+        return _BITS[trick[0]] | _BITS[trick[1]] | _BITS[trick[2]] | _BITS[trick[3]]
+    return _BITS[trick[0]] | _BITS[trick[1]]
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 

@@ -3,7 +3,7 @@ gives a game's ``Outcome``. ``to_dict()`` is the JSON form the web app, the API 
 
 >>> result = HandResult(trump=Suit.SPADES, kick_points=(0, 0), beg_points=(1, 0), redeal=False,
 ...     high=Holding(team=0, card=Card.parse("AS")), low=Holding(team=1, card=Card.parse("2S")),
-...     jack=None, game=GameResult(team=0, counts=(40, 20)), tricks=(), points=(3, 1), score_after=(3, 1),
+...     jack=None, game=GameResult(team=0, counts=(40, 20)), played=(), points=(3, 1), score_after=(3, 1),
 ...     winner=None)
 >>> result.to_dict()["high"], result.to_dict()["game"]
 ({'card': 'AS', 'team': 0}, {'team': 0, 'counts': [40, 20]})
@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.cards import Card, Suit
+from engine.cards import CARD_NAMES, CARDS, Card, Suit, parse_card_index
+
+_NAME_OF = CARD_NAMES.__getitem__
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +70,12 @@ class Trick(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The result of one hand, scored in the order of R23. ``trump`` is ``None`` only for a redeal (R12)."""
+    """The result of one hand, scored in the order of R23. ``trump`` is ``None`` only for a redeal (R12).
+
+    The tricks are kept as the state machine plays them, ``(leader, card indices, winner)``
+    (``played``), and read as ``Trick`` values (``tricks``) when asked for: a game builds one result
+    a hand, and most are never read trick by trick.
+    """
 
     trump: Suit | None
     kick_points: tuple[int, int]
@@ -78,10 +85,16 @@ class HandResult:
     low: Holding | None
     jack: JackResult | None
     game: GameResult | None
-    tricks: tuple[Trick, ...]
+    played: tuple[tuple[int, tuple[int, ...], int], ...]
     points: tuple[int, int]
     score_after: tuple[int, int]
     winner: int | None
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks in order (R17), with their cards."""
+        card = CARDS.__getitem__
+        return tuple(Trick(leader, tuple(map(card, cards)), winner) for leader, cards, winner in self.played)
 
     def to_dict(self) -> dict[str, Any]:
         """The result in the JSON form of HAND_RECORD.md."""
@@ -95,7 +108,8 @@ class HandResult:
             "low": None if low is None else low.to_dict(),
             "jack": None if jack is None else jack.to_dict(),
             "game": None if game is None else game.to_dict(),
-            "tricks": [trick.to_dict() for trick in self.tricks],
+            "tricks": [{"leader": leader, "cards": list(map(_NAME_OF, cards)), "winner": winner}
+                       for leader, cards, winner in self.played],
             "points": list(self.points),
             "score_after": list(self.score_after),
             "winner": self.winner,
@@ -136,7 +150,8 @@ def _fields_from_dict(data: Mapping[str, Any]) -> dict[str, Any]:
         "jack": None if jack is None else JackResult(jack["team"], jack["points"], jack["hang"]),
         "game": None if game is None else GameResult(
             game["team"], None if game["counts"] is None else tuple(game["counts"])),
-        "tricks": tuple(Trick(t["leader"], tuple(map(Card.parse, t["cards"])), t["winner"]) for t in data["tricks"]),
+        "played": tuple((t["leader"], tuple(parse_card_index(c) for c in t["cards"]), t["winner"])
+                        for t in data["tricks"]),
         "points": tuple(data["points"]),
         "score_after": tuple(data["score_after"]),
         "winner": data["winner"],
