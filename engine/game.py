@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from engine.cards import CARD_NAMES, JACK
@@ -32,7 +33,7 @@ class GameState:
 
     __slots__ = (
         "players", "ruleset", "seed", "deal_no", "dealer", "score", "history", "winner",
-        "hand", "first_dealer_cards", "last_result",
+        "hand", "first_dealer_cards", "last_result", "_rng",
     )
 
     def __init__(self, players: int, ruleset: Ruleset, seed: int, dealer: int,
@@ -48,6 +49,7 @@ class GameState:
         self.history: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.first_dealer_cards = first_dealer_cards or []
+        self._rng = random.Random()  # seeded again for each deal: reusing it saves making one a hand
         self.last_result: HandResult | None = None
         self.hand = self._deal()
         if self.hand.phase == OVER:  # the first kick won the game (a low target or big kick points)
@@ -115,7 +117,8 @@ class GameState:
         return result
 
     def _deal(self) -> HandState:
-        rng = random.Random(f"{self.seed}:{self.deal_no}")
+        rng = self._rng
+        rng.seed(f"{self.seed}:{self.deal_no}")
         return HandState.deal(self.players, self.dealer, rng, self.ruleset, self.score)
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -164,6 +167,7 @@ class GameState:
         game.winner = data["winner"]
         game.first_dealer_cards = [tuple(c) for c in data["first_dealer_cards"]]
         game.history = data["history"]
+        game._rng = random.Random()
         game.last_result = None if data["last_result"] is None else HandResult.from_dict(data["last_result"])
         game.hand = HandState.from_dict(data["hand"])
         return game
@@ -193,21 +197,45 @@ def next_dealer(players: int, dealer: int, result: dict[str, Any]) -> int:
 
 def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
     """R3: by high cut (ties cut again) or the first jack dealt face up from seat 0; returns the
-    dealer and the cards shown as ``(seat, card)``."""
-    pack = list(range(52))
-    rng.shuffle(pack)
+    dealer and the cards shown as ``(seat, card)``. The pack is ``rng.shuffle``'d; the cuts are taken
+    from its end, which the shuffle settles first, so only as much of it is shuffled as is cut.
+
+    >>> choose_first_dealer(4, Ruleset(), random.Random(1))[0] in range(4)
+    True
+    """
     shown: list[tuple[int, str]] = []
     if ruleset.first_dealer == "first_jack":
+        pack = list(range(52))
+        rng.shuffle(pack)
         for n, card in enumerate(pack):
             seat = n % players
             shown.append((seat, CARD_NAMES[card]))
             if card % 13 == JACK:
                 return seat, shown
+    cards = shuffled_from_the_end(rng)
     cutting = list(range(players))
     while True:
-        cuts = {seat: pack.pop() for seat in cutting}
+        cuts = {seat: next(cards) for seat in cutting}
         shown.extend((seat, CARD_NAMES[card]) for seat, card in cuts.items())
         best = max(card % 13 for card in cuts.values())
         cutting = [seat for seat, card in cuts.items() if card % 13 == best]
         if len(cutting) == 1:
             return cutting[0], shown
+
+
+def shuffled_from_the_end(rng: random.Random) -> Iterator[int]:
+    """The cards of ``rng.shuffle(list(range(52)))`` from the last one back, shuffling only as far as
+    they are read: the Fisher–Yates steps of ``random.shuffle`` settle the list from its end.
+
+    >>> pack, rng = list(range(52)), random.Random(5)
+    >>> random.Random(5).shuffle(pack)
+    >>> list(shuffled_from_the_end(rng)) == pack[::-1]
+    True
+    """
+    pack = list(range(52))
+    randbelow = rng._randbelow
+    for i in range(51, 0, -1):
+        j = randbelow(i + 1)
+        pack[i], pack[j] = pack[j], pack[i]
+        yield pack[i]
+    yield pack[0]

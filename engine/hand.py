@@ -331,7 +331,22 @@ class HandState:
             if legal < 0:
                 legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                                   self.ruleset.undertrump_ban)
-            return plays_of(legal)
+            if not legal & (legal - 1):  # one card: as plays_of, written out (the hot path of play)
+                return [_PLAY_OF_BIT[legal]]
+            out: list[Action] = []
+            part = legal & 0x1FFF
+            if part:
+                out += _CLUB_PLAYS[part] or _suit_plays(0, part)
+            part = legal >> 13 & 0x1FFF
+            if part:
+                out += _DIAMOND_PLAYS[part] or _suit_plays(1, part)
+            part = legal >> 26 & 0x1FFF
+            if part:
+                out += _HEART_PLAYS[part] or _suit_plays(2, part)
+            part = legal >> 39
+            if part:
+                out += _SPADE_PLAYS[part] or _suit_plays(3, part)
+            return out
         if seat is not None and seat != self.turn:
             return []
         phase = self.phase
