@@ -229,7 +229,18 @@ class HandState:
         score: Sequence[int] = (0, 0),
     ) -> HandState:
         """Shuffle and deal (R4): threes from the dealer's right round to the dealer, twice, then the kick (R5)."""
-        pack = shuffled_pack(rng)
+        return cls.deal_pack(players, dealer, shuffled_pack(rng), ruleset, score)
+
+    @classmethod
+    def deal_pack(
+        cls,
+        players: int,
+        dealer: int,
+        pack: Sequence[int],
+        ruleset: Ruleset | None = None,
+        score: Sequence[int] = (0, 0),
+    ) -> HandState:
+        """Deal a shuffled pack of the 52 card indices as ``deal`` does (R4, R5)."""
         b = _BITS
         if players == 4:  # in order of receiving: the dealer's right first, the dealer last
             (p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
@@ -419,8 +430,20 @@ class HandState:
                     if legal < 0:
                         legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                             self.ruleset.undertrump_ban)
-                    if legal >> card.index & 1:
-                        return self._play(card.index)
+                    index = card.index
+                    if legal >> index & 1:  # _play, written out (the hot path of the public API)
+                        self._legal = -1
+                        if self._views is not None:
+                            self._changing()
+                        seat = self.turn
+                        self.hands[seat] ^= _BITS[index]
+                        self.plays.append(index)
+                        trick = self.trick
+                        trick.append(index)
+                        if len(trick) != self.players:
+                            self.turn = _NEXT_SEAT[self.players][seat]
+                            return None
+                        return self._end_trick()
             elif phase is BEG:
                 kind = action.kind
                 if kind == "stand":
@@ -458,6 +481,11 @@ class HandState:
         if len(trick) != self.players:
             self.turn = _NEXT_SEAT[self.players][seat]
             return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        """R17: the trick is complete; its winner takes it and leads the next, or the hand is scored."""
+        trick = self.trick
         leader = self.leader
         taken = _trick_mask(trick)
         winner = _SEAT_AFTER[self.players][leader][trick.index(winning_card_in(taken, trick[0], self.trump))]
@@ -938,7 +966,12 @@ def shuffled_pack(rng: random.Random) -> Sequence[int]:
     # with its key's 53 bits (a >> 5, then b >> 6) in bits 9..61 and its index in bits 0..5. Read as
     # IEEE doubles (sign 0, exponent below 0x7FF) such words sort as their bit patterns do, so sorting
     # them sorts the cards by (key, index); the low byte of each sorted double is then its card.
-    words = rng.getrandbits(3328)
+    return pack_of_bits(rng.getrandbits(3328))
+
+
+def pack_of_bits(words: int) -> Sequence[int]:
+    """The 52 card indices shuffled by 3,328 random bits (``shuffled_pack``'s keys for a ``random.Random``
+    whose next ``getrandbits(3328)`` gave ``words``)."""
     words = ((words & _KEY_HIGH) << 30) | ((words >> 29) & _KEY_LOW) | _KEY_INDEX
     return _PACK_DOUBLES(*sorted(_UNPACK_DOUBLES(words.to_bytes(416, "little"))))[::8]
 

@@ -381,8 +381,8 @@ def test_same_seed_same_game():
 
 
 def test_game_won_by_the_very_first_kick_is_over():
-    # With a target of 1 any kick point wins; seed 146 kicks one to the first dealer's team.
-    game = GameState.new(players=4, ruleset={"target": 1}, seed=146)
+    # With a target of 1 any kick point wins; seed 1 kicks a jack (3) to the first dealer's team.
+    game = GameState.new(players=4, ruleset={"target": 1}, seed=1)
     assert game.hand.kick_points != [0, 0]
     assert game.is_over and game.winner == game.hand.dealer % 2
     assert game.legal_actions() == [] and game.turn is None
