@@ -1101,9 +1101,9 @@ class SeatView:
         self._state = state
         views = state._views
         if views is None:
-            state._views = [weakref.ref(self)]
+            state._views = [_weak(self)]
         else:
-            views.append(weakref.ref(self))
+            views.append(_weak(self))
 
     def __getattr__(self, name: str) -> Any:
         """A field not read yet: copied from the state now (only ``_SEAT_FIELDS`` are)."""
@@ -1160,6 +1160,7 @@ class SeatView:
         }
 
 
+_weak = weakref.ref
 _SEAT_FIELDS: dict[str, Any] = {
     "players": lambda state, seat: state.players,
     "dealer": lambda state, seat: state.dealer,
