@@ -81,6 +81,11 @@ class Action:
     card: Card | None = None
     KINDS: ClassVar[tuple[str, ...]] = ("stand", "beg", "give", "run")
 
+    def __post_init__(self) -> None:
+        if (self.kind == "play") != (self.card is not None) or self.kind not in (*self.KINDS, "play"):
+            raise EngineError(f"action: {self.kind!r} with card {self.card!r} is not an action "
+                              "(a card is played with kind 'play'; stand, beg, give and run take none)")
+
     @classmethod
     def parse(cls, text: Action | Card | str) -> Action:
         if isinstance(text, Action):
@@ -145,6 +150,9 @@ def _suit_plays(suit: int, ranks: int) -> tuple[Action, ...]:
 
 
 _SUIT_PLAYS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+_PLAYS_OF: dict[int, tuple[Action, ...]] = {}
+"""The play actions of sets of legal cards met so far (``legal_actions``), up to ``_PLAYS_OF_SIZE`` of them."""
+_PLAYS_OF_SIZE = 50_000
 _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = _SUIT_PLAYS
 
 
@@ -344,6 +352,9 @@ class HandState:
                                                   self.ruleset.undertrump_ban)
             if not legal & (legal - 1):  # one card: as plays_of, written out (the hot path of play)
                 return [_PLAY_OF_BIT[legal]]
+            plays = _PLAYS_OF.get(legal)
+            if plays is not None:
+                return list(plays)
             out: list[Action] = []
             part = legal & 0x1FFF
             if part:
@@ -357,6 +368,8 @@ class HandState:
             part = legal >> 39
             if part:
                 out += _SPADE_PLAYS[part] or _suit_plays(3, part)
+            if len(_PLAYS_OF) < _PLAYS_OF_SIZE:
+                _PLAYS_OF[legal] = tuple(out)
             return out
         if seat is not None and seat != self.turn:
             return []
@@ -422,26 +435,25 @@ class HandState:
         if action.__class__ is not Action:
             action = Action.parse(action)
         phase = self.phase
-        if seat is None or seat == self.turn:
-            card = action.card
+        turn = self.turn
+        if seat is None or seat == turn:
+            card = action.card  # not None exactly for a play (Action.__post_init__)
             if card is not None:
-                if phase is PLAY and action.kind == "play":
+                if phase is PLAY:
                     legal = self._legal
                     if legal < 0:
-                        legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
-                                            self.ruleset.undertrump_ban)
+                        legal = legal_plays(self.hands[turn], self.trick, self.trump, self.ruleset.undertrump_ban)
                     index = card.index
                     if legal >> index & 1:  # _play, written out (the hot path of the public API)
                         self._legal = -1
                         if self._views is not None:
                             self._changing()
-                        seat = self.turn
-                        self.hands[seat] ^= _BITS[index]
+                        self.hands[turn] ^= _BITS[index]
                         self.plays.append(index)
                         trick = self.trick
                         trick.append(index)
                         if len(trick) != self.players:
-                            self.turn = _NEXT_SEAT[self.players][seat]
+                            self.turn = _NEXT_SEAT[self.players][turn]
                             return None
                         return self._end_trick()
             elif phase is BEG:
