@@ -1075,13 +1075,6 @@ def count_in_order(score: list[int], points: list[int], awards: Iterable[tuple[i
     return winner
 
 
-def mask_of_trick(trick: list[int]) -> int:
-    mask = 0
-    for card in trick:
-        mask |= 1 << card
-    return mask
-
-
 class SeatView:
     """One seat's knowledge of a hand: its own cards, everything face up, the scores.
 
