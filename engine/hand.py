@@ -17,6 +17,7 @@ seat may know.
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
 import weakref
@@ -842,19 +843,20 @@ class HandState:
     def outcome(self) -> HandResult:
         """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
+        kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
         return HandResult(
-            trump=_SUITS[self.trump] if self.trump >= 0 else None,
-            kick_points=(self.kick_points[0], self.kick_points[1]),
-            beg_points=(self.beg_points[0], self.beg_points[1]),
-            redeal=self.redeal,
-            high=Holding(high[1], CARDS[high[0]]) if high else None,
-            low=Holding(low[1], CARDS[low[0]]) if low else None,
-            jack=JackResult(jack[0], jack[1], jack[2]) if jack else None,
-            game=GameResult(game[0], (game[1][0], game[1][1])) if game else None,
-            played=tuple([(leader, tuple(cards), winner) for leader, cards, winner in self.tricks]),
-            points=(self.points[0], self.points[1]),
-            score_after=(self.score[0], self.score[1]),
-            winner=self.winner,
+            _SUITS[self.trump] if self.trump >= 0 else None,
+            (kick[0], kick[1]),
+            (beg[0], beg[1]),
+            self.redeal,
+            _HOLDINGS[high[1]][high[0]] if high else None,
+            _HOLDINGS[low[1]][low[0]] if low else None,
+            _jack_result(jack) if jack else None,
+            _game_result(game[0], game[1][0], game[1][1]) if game else None,
+            tuple([(leader, tuple(cards), winner) for leader, cards, winner in self.tricks]),
+            (points[0], points[1]),
+            (score[0], score[1]),
+            self.winner,
         )
 
     def result_json(self) -> str:
@@ -954,6 +956,18 @@ class HandState:
 
 _FIFTY_TWO = range(52)
 _SUITS = tuple(Suit)
+_HOLDINGS = tuple(tuple(Holding(team, card) for card in CARDS) for team in (0, 1))
+"""High and Low for each team and card: values, so one of each serves every result."""
+
+
+@functools.cache
+def _jack_result(jack: tuple[int, int, bool]) -> JackResult:
+    return JackResult(*jack)
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_result(team: int | None, count0: int, count1: int) -> GameResult:
+    return GameResult(team, (count0, count1))
 _BITS = tuple(1 << i for i in range(52))
 
 
