@@ -607,7 +607,8 @@ class HandState:
         each trick checked before anything changes; stops before the first trick with an illegal card
         (the checked loop then finds it). Without R16, R14 and R15 come to one test: a seat holding the
         led suit plays the led suit or a trump (``follow``; only trumps when trump is led). The plays are
-        not added to ``plays`` (the caller does). ``test_properties`` checks it against ``engine.tricks``."""
+        not added to ``plays`` (the caller does). ``tests/engine/test_tricks.py`` checks it against
+        ``engine.tricks``."""
         trump_mask = SUIT_MASKS[self.trump]
         hands, tricks, won = self.hands, self.tricks, self.won
         leader = self.leader
