@@ -151,9 +151,7 @@ def _suit_plays(suit: int, ranks: int) -> tuple[Action, ...]:
 
 
 _SUIT_PLAYS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
-_PLAYS_OF: dict[int, tuple[Action, ...]] = {}
-"""The play actions of sets of legal cards met so far (``legal_actions``), up to ``_PLAYS_OF_SIZE`` of them."""
-_PLAYS_OF_SIZE = 50_000
+
 _CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = _SUIT_PLAYS
 
 
@@ -351,27 +349,7 @@ class HandState:
             if legal < 0:
                 legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                                   self.ruleset.undertrump_ban)
-            if not legal & (legal - 1):  # one card: as plays_of, written out (the hot path of play)
-                return [_PLAY_OF_BIT[legal]]
-            plays = _PLAYS_OF.get(legal)
-            if plays is not None:
-                return list(plays)
-            out: list[Action] = []
-            part = legal & 0x1FFF
-            if part:
-                out += _CLUB_PLAYS[part] or _suit_plays(0, part)
-            part = legal >> 13 & 0x1FFF
-            if part:
-                out += _DIAMOND_PLAYS[part] or _suit_plays(1, part)
-            part = legal >> 26 & 0x1FFF
-            if part:
-                out += _HEART_PLAYS[part] or _suit_plays(2, part)
-            part = legal >> 39
-            if part:
-                out += _SPADE_PLAYS[part] or _suit_plays(3, part)
-            if len(_PLAYS_OF) < _PLAYS_OF_SIZE:
-                _PLAYS_OF[legal] = tuple(out)
-            return out
+            return plays_of(legal)
         if seat is not None and seat != self.turn:
             return []
         phase = self.phase
