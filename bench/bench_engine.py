@@ -8,9 +8,11 @@
 (a) whole random hands per second in one process (4 and 2 players), (b) hand records per second
 through ``python -m engine score --jsonl`` (a subprocess, wall time) and in process, (c) the
 montecarlo bot's decision time per card, (d) the JSON size of a GameState mid-game and the memory
-of a process holding 1,000 of them. The machine may be shared and noisy: every throughput figure
-is repeated, and the best run (the least disturbed one) is compared with the target; the median
-is shown beside it.
+of a process holding 1,000 of them, (e) whole random games through the public API
+(``GameState.legal_actions()`` / ``apply()``) and through ``simulate --bots random,random``, each as a
+share of the ``playout_random`` rate measured in the same run. The machine may be shared and noisy:
+every throughput figure is repeated, and the best run (the least disturbed one) is compared with the
+target; the median is shown beside it.
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ TARGETS = {
     "score": 15_000,  # records/s, at least
     "montecarlo_median": 0.2,  # seconds per card decision, at most
     "memory_mb": 100.0,  # MB for 1,000 GameStates in progress, less than
+    "public_share": 50.0,  # % of the playout_random rate of the same run, at least (public API and simulate)
 }
+HANDS_PER_GAME = 8  # about, in a random 4-player game to 14: (e) plays hands // 8 games a run
 
 
 # ---------------------------------------------------------------------------------------- (a)
@@ -294,6 +298,95 @@ def bench_states(count: int = 1_000, seed: int = 1, isolated: bool = True) -> di
     return json.loads(done.stdout)
 
 
+# ---------------------------------------------------------------------------------------- (e)
+def play_public_games(games: int, rng: random.Random, players: int = 4) -> int:
+    """Whole random games through the public API only: ``GameState.new``, then a uniformly random choice
+    among ``legal_actions()`` passed to ``apply()`` until the game is over. Returns the hands played."""
+    rand = rng.random
+    hands = 0
+    for _ in range(games):
+        game = GameState.new(players=players, seed=rng.getrandbits(32))
+        while game.winner is None:
+            legal = game.legal_actions()
+            game.apply(legal[int(rand() * len(legal))])
+        hands += len(game.history)
+    return hands
+
+
+def bench_public_api(hands: int = 20_000, repeats: int = 5, seed: int = 1, rounds: int = 10) -> dict[str, Any]:
+    """(e) Hands per second of whole random 4-player games through the public API (``play_public_games``)
+    and through ``engine.simulate.run_simulation`` with two random bots (``simulate --bots random,random``,
+    one process), against (a)'s ``playout_random`` hands in the same run.
+
+    Each of the ``repeats`` runs takes turns in ``rounds`` slices (``hands / rounds`` playout hands, then
+    as many hands' worth of public games, then of simulated games), so that the three see the same load;
+    the shares compare the rates per second of this process's CPU time summed over a run (a busy shared
+    machine slows the wall clock of one slice far more than another's), and the wall-clock rates are
+    shown beside them."""
+    from engine.simulate import run_simulation
+
+    chunk = max(1, hands // rounds)
+    games = max(1, chunk // HANDS_PER_GAME)
+    runs = []
+    for run in range(repeats):
+        rng = random.Random(f"{seed}:e:{run}")
+        totals = {name: [0, 0.0, 0.0] for name in ("playout", "public", "simulate")}  # hands, wall, CPU
+        for round_no in range(rounds):
+            for name in totals:
+                cpu, started = time.process_time(), time.perf_counter()
+                if name == "playout":
+                    for i in range(chunk):
+                        play_random_hand(4, i % 4, rng)
+                    played = chunk
+                elif name == "public":
+                    played = play_public_games(games, rng)
+                else:
+                    played = run_simulation(games=games, seed=(seed * 1_000 + run) * 1_000 + round_no,
+                                            bots=("random", "random"))["hands"]
+                total = totals[name]
+                total[0] += played
+                total[1] += time.perf_counter() - started
+                total[2] += max(time.process_time() - cpu, 1e-9)
+        runs.append({name: {"hands": h, "rate": h / wall, "cpu_rate": h / cpu}
+                     for name, (h, wall, cpu) in totals.items()})
+    shares = {name: [100 * r[name]["cpu_rate"] / r["playout"]["cpu_rate"] for r in runs]
+              for name in ("public", "simulate")}
+    best = {name: max(runs, key=lambda r, n=name: r[n]["cpu_rate"])[name] for name in ("playout", "public", "simulate")}
+    return {
+        "hands": hands, "rounds": rounds, "games": games * rounds, "repeats": repeats, "runs": runs,
+        "playout_best": best["playout"]["cpu_rate"], "public_best": best["public"]["cpu_rate"],
+        "simulate_best": best["simulate"]["cpu_rate"],
+        "playout_wall_best": max(r["playout"]["rate"] for r in runs),
+        "public_wall_best": max(r["public"]["rate"] for r in runs),
+        "simulate_wall_best": max(r["simulate"]["rate"] for r in runs),
+        "public_share": statistics.median(shares["public"]), "simulate_share": statistics.median(shares["simulate"]),
+        "public_shares": shares["public"], "simulate_shares": shares["simulate"],
+    }
+
+
+def public_api_figures(e: dict[str, Any]) -> list[dict[str, Any]]:
+    """(e)'s figures: the three rates (per CPU-second, best run; wall clock in the detail) and the two shares
+    of the playout rate (median over the runs) against the target."""
+    runs = f"best of {e['repeats']} runs"
+
+    def spread(values: list[float]) -> str:
+        return f"median of {len(values)} runs; range {min(values):.0f}-{max(values):.0f}%"
+
+    return [
+        figure("public_playout_4p", "(e) playout_random hands/CPU-s, same run", e["playout_best"], "hands/s", None,
+               ">=", f"{runs} of {e['hands']:,} hands in {e['rounds']} slices; wall {e['playout_wall_best']:,.0f}/s",
+               e),
+        figure("public_api_4p", "(e) GameState legal_actions/apply hands/CPU-s", e["public_best"], "hands/s", None,
+               ">=", f"{runs} of {e['games']:,} whole games; wall {e['public_wall_best']:,.0f}/s", e),
+        figure("public_api_share", "(e) public API / playout_random", e["public_share"], "%",
+               TARGETS["public_share"], ">=", spread(e["public_shares"]), e),
+        figure("simulate_random", "(e) simulate --bots random,random hands/CPU-s", e["simulate_best"], "hands/s",
+               None, ">=", f"{runs} of {e['games']:,} games, one process; wall {e['simulate_wall_best']:,.0f}/s", e),
+        figure("simulate_share", "(e) simulate / playout_random", e["simulate_share"], "%",
+               TARGETS["public_share"], ">=", spread(e["simulate_shares"]), e),
+    ]
+
+
 # ---------------------------------------------------------------------------------------- report
 def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
             progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
@@ -305,6 +398,9 @@ def run_all(sizes: dict[str, int], seed: int = 1, isolated: bool = True,
             f"random_hands_{players}p", f"(a) random hands/s, {players} players", a["best"], "hands/s",
             TARGETS["random_hands"], ">=", f"best of {sizes['repeats']} runs of {sizes['hands']:,}; "
             f"median {a['median']:,.0f}; {a['best_cpu']:,.0f} per CPU-second", a))
+
+    progress(f"(e) public API and simulate against playout_random: {sizes['repeats']} x {sizes['hands']:,} hands")
+    figures.extend(public_api_figures(bench_public_api(sizes["hands"], sizes["repeats"], seed)))
 
     progress(f"(b) generating {sizes['records']:,} hand records (random bots, 4 and 2 players, with runs)")
     lines = generate_records(sizes["records"], seed)

@@ -19,7 +19,8 @@ _HOME = {
     "EngineError": "errors", "IllegalActionError": "errors", "InvalidCardError": "errors",
     "RecordError": "errors", "ResultError": "errors", "RulesetError": "errors",
     "GameState": "game",
-    "Action": "hand", "HandState": "hand", "SeatView": "hand",
+    "Action": "hand", "HandState": "hand", "Phase": "hand", "SeatView": "hand",
+    "ChalkResult": "result", "HandResult": "result",
     "check_game_result": "limits", "check_match_totals": "limits", "most_chalks_at_game_end": "limits",
     "most_hang_jacks_in_game": "limits", "most_points_in_hand": "limits",
     "ExposedCard": "penalties", "Misdeal": "penalties", "Renege": "penalties",
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from engine.chalk import parse_chalk, score_chalk
     from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, ResultError, RulesetError
     from engine.game import GameState
-    from engine.hand import Action, HandState, SeatView
+    from engine.hand import Action, HandState, Phase, SeatView
     from engine.limits import (
         check_game_result,
         check_match_totals,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     )
     from engine.penalties import ExposedCard, Misdeal, Renege, effects_under_each_setting, penalty_effect
     from engine.record import replay_record, score_record
+    from engine.result import ChalkResult, HandResult
     from engine.rules import Ruleset
 
 
@@ -60,9 +62,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Action", "Card", "EngineError", "ExposedCard", "GameState", "HandState", "IllegalActionError",
-    "InvalidCardError", "Misdeal", "RecordError", "Renege", "ResultError", "Ruleset", "RulesetError", "SeatView",
-    "Suit", "check_game_result", "check_match_totals", "effects_under_each_setting", "most_chalks_at_game_end",
-    "most_hang_jacks_in_game", "most_points_in_hand", "parse_chalk", "penalty_effect", "replay_record",
-    "score_chalk", "score_record",
+    "Action", "Card", "ChalkResult", "EngineError", "ExposedCard", "GameState", "HandResult", "HandState",
+    "IllegalActionError", "InvalidCardError", "Misdeal", "Phase", "RecordError", "Renege", "ResultError", "Ruleset",
+    "RulesetError", "SeatView", "Suit", "check_game_result", "check_match_totals", "effects_under_each_setting",
+    "most_chalks_at_game_end", "most_hang_jacks_in_game", "most_points_in_hand", "parse_chalk", "penalty_effect",
+    "replay_record", "score_chalk", "score_record",
 ]

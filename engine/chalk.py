@@ -43,6 +43,7 @@ from engine.hand import (
 )
 from engine.penalties import ExposedCard, Misdeal, Penalty, PenaltyEffect, Renege, penalty_effect, penalty_from_dict
 from engine.record import check_score_before
+from engine.result import ChalkResult, GameResult, Holding, JackResult
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.words import seat_index_range, side, team_value
 
@@ -51,14 +52,6 @@ PLAY_FIELDS = ("high", "low", "jack", "game")
 BEGS = ("stand", "give", "run")
 HIGH_POINTS = LOW_POINTS = JACK_POINTS = 1
 PACK_COUNT = game_count(FULL_PACK)
-
-
-@dataclass(frozen=True, slots=True)
-class Holding:
-    """High or Low on the chalk: the team dealt the card, and the card when it was written down."""
-
-    team: int
-    card: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,42 +563,31 @@ def _awards(entry: ChalkEntry, game_team: int | None) -> list[tuple[int, int]]:
 def _result(entry: ChalkEntry, state: HandState, tally: _Tally, effect: PenaltyEffect | None,
             withheld: bool) -> dict[str, Any]:
     jack, game = entry.jack, entry.game
-    return {
-        "trump": None if state.trump_suit is None else str(state.trump_suit),
-        "kick_points": list(state.kick_points),
-        "beg_points": list(state.beg_points),
-        "redeal": state.redeal,
-        "high": _holding_dict(entry.high),
-        "low": _holding_dict(entry.low),
-        "jack": None if jack is None else {
-            "team": jack.team, "points": jack_points(jack.hang, entry.ruleset), "hang": jack.hang},
-        "game": None if game is None else {
-            "team": _game_team(entry), "counts": None if game.counts is None else list(game.counts)},
-        "tricks": [],
-        "points": list(tally.points),
-        "score_after": list(tally.score),
-        "winner": tally.winner,
-        "penalty": None if effect is None else {**effect.to_dict(), "game_withheld": withheld},
-    }
+    return ChalkResult(
+        trump=state.trump_suit,
+        kick_points=(state.kick_points[0], state.kick_points[1]),
+        beg_points=(state.beg_points[0], state.beg_points[1]),
+        redeal=state.redeal,
+        high=entry.high,
+        low=entry.low,
+        jack=None if jack is None else JackResult(jack.team, jack_points(jack.hang, entry.ruleset), jack.hang),
+        game=None if game is None else GameResult(_game_team(entry), game.counts),
+        played=(),
+        points=tuple(tally.points),
+        score_after=tuple(tally.score),
+        winner=tally.winner,
+        penalty=None if effect is None else {**effect.to_dict(), "game_withheld": withheld},
+    ).to_dict()
 
 
 def _misdeal_result(entry: ChalkEntry, tally: _Tally, effect: PenaltyEffect) -> dict[str, Any]:
     """R27: the hand is thrown in; ``redeal`` is true when the same dealer deals again, as after R12."""
-    return {
-        "trump": None, "kick_points": [0, 0], "beg_points": [0, 0],
-        "redeal": effect.next_dealer == entry.dealer,
-        "high": None, "low": None, "jack": None, "game": None, "tricks": [],
-        "points": list(tally.points),
-        "score_after": list(tally.score),
-        "winner": tally.winner,
-        "penalty": {**effect.to_dict(), "game_withheld": False},
-    }
-
-
-def _holding_dict(holding: Holding | None) -> dict[str, Any] | None:
-    if holding is None:
-        return None
-    return {"card": None if holding.card is None else str(holding.card), "team": holding.team}
+    return ChalkResult(
+        trump=None, kick_points=(0, 0), beg_points=(0, 0), redeal=effect.next_dealer == entry.dealer,
+        high=None, low=None, jack=None, game=None, played=(),
+        points=tuple(tally.points), score_after=tuple(tally.score), winner=tally.winner,
+        penalty={**effect.to_dict(), "game_withheld": False},
+    ).to_dict()
 
 
 def _is_int(value: Any) -> bool:

@@ -699,12 +699,12 @@ class PlaySession:
                      f"{self.does(winner, 'win')}.")
         if result is None:
             return
-        self.show_result(result)
+        self.show_result(result.to_dict())
         if game.hand is not hand:
             self.current = game.hand
             self.hand_header(game.hand)
             if game.hand.phase == OVER and game.last_result is not None:
-                self.show_result(game.last_result)
+                self.show_result(game.last_result.to_dict())
 
     def show_result(self, result: dict[str, Any]) -> None:
         self.hands_over += 1

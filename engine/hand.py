@@ -17,10 +17,14 @@ seat may know.
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
+import weakref
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from engine.cards import (
     CARD_NAMES,
@@ -37,43 +41,63 @@ from engine.cards import (
     parse_card_index,
 )
 from engine.errors import EngineError, IllegalActionError
+from engine.result import GameResult, HandResult, Holding, JackResult
 from engine.rules import DEFAULT_RULESET, Ruleset
+from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
 from engine.words import seat as seat_name
 from engine.words import seat_index_range
 
-BEG, GIVE, PLAY, OVER = "beg", "give", "play", "over"
 HAND_SIZE = 6
 RUN_SIZE = 3
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
+class Phase(StrEnum):
+    """Where a hand stands: the eldest to stand or beg, the dealer to give one or run the pack, cards
+    being played, or over. A ``StrEnum``: ``Phase.PLAY == "play"`` and ``str(Phase.PLAY) == "play"``."""
+
+    BEG = "beg"
+    GIVE = "give"
+    PLAY = "play"
+    OVER = "over"
+
+
+BEG, GIVE, PLAY, OVER = Phase.BEG, Phase.GIVE, Phase.PLAY, Phase.OVER
+
+
+@dataclass(frozen=True, slots=True)
 class Action:
-    """A decision at the table: ``stand``, ``beg``, ``give``, ``run`` or playing a card.
+    """A decision at the table: ``stand``, ``beg``, ``give``, ``run`` or playing a card (``kind`` ``"play"``).
+
+    There is one instance of each action (``Action.parse`` and ``Action.play`` return it), so the legal
+    actions of a state are compared and found by identity.
 
     >>> Action.parse("10h"), Action.parse("RUN")
     (Action('TH'), Action('run'))
+    >>> Action.parse("th") is Action.play(Card.parse("TH"))
+    True
     """
 
-    __slots__ = ("kind", "card")
-    KINDS = ("stand", "beg", "give", "run")
+    kind: str
+    card: Card | None = None
+    KINDS: ClassVar[tuple[str, ...]] = ("stand", "beg", "give", "run")
 
-    def __init__(self, kind: str, card: Card | None = None) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "card", card)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Action is immutable")
+    def __post_init__(self) -> None:
+        if (self.kind == "play") != (self.card is not None) or self.kind not in (*self.KINDS, "play"):
+            raise EngineError(f"action: {self.kind!r} with card {self.card!r} is not an action "
+                              "(a card is played with kind 'play'; stand, beg, give and run take none)")
 
     @classmethod
     def parse(cls, text: Action | Card | str) -> Action:
         if isinstance(text, Action):
             return text
         if isinstance(text, Card):
-            return cls.play(text)
+            return _PLAYS[text.index]
         word = text.strip().lower() if isinstance(text, str) else text
-        if word in cls.KINDS:
-            return _NAMED[word]
-        return cls.play(Card.parse(text))
+        named = _NAMED.get(word) if isinstance(word, str) else None
+        if named is not None:
+            return named
+        return _PLAYS[Card.parse(text).index]
 
     @classmethod
     def play(cls, card: Card) -> Action:
@@ -85,16 +109,50 @@ class Action:
     def __repr__(self) -> str:
         return f"Action('{self}')"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and self.kind == other.kind and self.card is other.card
-
-    def __hash__(self) -> int:
-        return hash((self.kind, self.card))
-
 
 _NAMED = {kind: Action(kind) for kind in Action.KINDS}
 _PLAYS = tuple(Action("play", card) for card in CARDS)
 STAND, BEG_ACTION, GIVE_ACTION, RUN = (_NAMED[k] for k in Action.KINDS)
+_PLAY_OF_BIT = {1 << card.index: _PLAYS[card.index] for card in CARDS}
+_BEG_ACTIONS = (STAND, BEG_ACTION)
+_GIVE_ACTIONS = (GIVE_ACTION, RUN)
+_RUN_ONLY = (RUN,)
+
+
+def plays_of(mask: int) -> list[Action]:
+    """The play actions of a set of cards, lowest card first (a new list).
+
+    >>> plays_of(mask_of(["AS", "2C", "KS"]))
+    [Action('2C'), Action('KS'), Action('AS')]
+    """
+    if not mask & (mask - 1):
+        return [_PLAY_OF_BIT[mask]] if mask else []
+    out: list[Action] = []
+    part = mask & 0x1FFF
+    if part:
+        out += _CLUB_PLAYS[part] or _suit_plays(0, part)
+    part = mask >> 13 & 0x1FFF
+    if part:
+        out += _DIAMOND_PLAYS[part] or _suit_plays(1, part)
+    part = mask >> 26 & 0x1FFF
+    if part:
+        out += _HEART_PLAYS[part] or _suit_plays(2, part)
+    part = mask >> 39
+    if part:
+        out += _SPADE_PLAYS[part] or _suit_plays(3, part)
+    return out
+
+
+def _suit_plays(suit: int, ranks: int) -> tuple[Action, ...]:
+    """The play actions of a set of ranks of one suit, kept for the next time (at most 4 x 8,191 tuples)."""
+    plays = tuple(_PLAYS[13 * suit + rank] for rank in range(13) if ranks >> rank & 1)
+    _SUIT_PLAYS[suit][ranks] = plays
+    return plays
+
+
+_SUIT_PLAYS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+
+_CLUB_PLAYS, _DIAMOND_PLAYS, _HEART_PLAYS, _SPADE_PLAYS = _SUIT_PLAYS
 
 
 class StockExhausted(EngineError):
@@ -109,7 +167,7 @@ class HandState:
         "initial_hands", "hands", "dealt", "stock", "stock_pos", "used",
         "kicks", "kick_points", "beg_points", "begged", "trump", "beg", "runs",
         "phase", "turn", "leader", "trick", "tricks", "won",
-        "plays", "redeal", "high", "low", "jack", "game",
+        "plays", "redeal", "high", "low", "jack", "game", "_legal", "_views",
     )
 
     def __init__(
@@ -158,6 +216,8 @@ class HandState:
         self.low: tuple[int, int] | None = None
         self.jack: tuple[int, int, bool] | None = None
         self.game: tuple[int | None, list[int]] | None = None
+        self._legal = -1  # the legal cards in play, once asked for (-1: not yet)
+        self._views: list[weakref.ref[SeatView]] | None = None  # seat views that still read this state
         points = rules.kick_points[kick % 13]
         if points:  # as _turn_kick
             team = dealer % 2
@@ -176,7 +236,18 @@ class HandState:
         score: Sequence[int] = (0, 0),
     ) -> HandState:
         """Shuffle and deal (R4): threes from the dealer's right round to the dealer, twice, then the kick (R5)."""
-        pack = shuffled_pack(rng)
+        return cls.deal_pack(players, dealer, shuffled_pack(rng), ruleset, score)
+
+    @classmethod
+    def deal_pack(
+        cls,
+        players: int,
+        dealer: int,
+        pack: Sequence[int],
+        ruleset: Ruleset | None = None,
+        score: Sequence[int] = (0, 0),
+    ) -> HandState:
+        """Deal a shuffled pack of the 52 card indices as ``deal`` does (R4, R5)."""
         b = _BITS
         if players == 4:  # in order of receiving: the dealer's right first, the dealer last
             (p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
@@ -219,6 +290,8 @@ class HandState:
         new.score, new.points, new.hands, new.dealt = self.score[:], self.points[:], self.hands[:], self.dealt[:]
         new.kicks, new.kick_points, new.beg_points = self.kicks[:], self.kick_points[:], self.beg_points[:]
         new.trick, new.tricks, new.won, new.plays = self.trick[:], self.tricks[:], self.won[:], self.plays[:]
+        new._legal = -1
+        new._views = None
         return new
 
     # ----------------------------------------------------------------- queries
@@ -229,7 +302,7 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is OVER
 
     @property
     def trump_suit(self) -> Suit | None:
@@ -248,28 +321,19 @@ class HandState:
         return [CARDS[i] for i in bits(self.hands[seat])]
 
     def legal_mask(self) -> int:
-        """The cards the seat to play may play now (R14–R16), as a set; 0 outside play."""
-        if self.phase != PLAY:
+        """The cards the seat to play may play now (R14–R16, ``engine.tricks.legal_plays``), as a set;
+        0 outside play. Kept until the next action, so that ``apply`` checks a play with one bit test."""
+        if self.phase is not PLAY:
             return 0
-        hand = self.hands[self.turn]
-        trick = self.trick
-        if not trick:
-            return hand
-        trumps = hand & SUIT_MASKS[self.trump]
-        led = trick[0] // 13
-        if led == self.trump:
-            return trumps or hand
-        follow = hand & SUIT_MASKS[led]
-        legal = (follow | trumps) if follow else hand
-        if self.ruleset.undertrump_ban and hand != trumps:
-            trumped = mask_of_trick(trick) & SUIT_MASKS[self.trump]
-            if trumped:
-                legal &= ~(((1 << (trumped.bit_length() - 1)) - 1) & SUIT_MASKS[self.trump])
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
+                                              self.ruleset.undertrump_ban)
         return legal
 
     def can_give(self) -> str | None:
         """Why the dealer may not give one now (R8), or ``None`` when giving is allowed."""
-        if self.phase != GIVE:
+        if self.phase is not GIVE:
             return "nobody has begged"
         rules = self.ruleset
         if rules.give_one_needs_trump and not self.hands[self.dealer] & SUIT_MASKS[self.begged]:
@@ -279,16 +343,20 @@ class HandState:
         return None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions open to ``seat`` (default: the seat whose turn it is)."""
+        """The actions open to ``seat`` (default: the seat whose turn it is), a new list each call."""
+        if self.phase is PLAY and (seat is None or seat == self.turn):
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
+                                                  self.ruleset.undertrump_ban)
+            return plays_of(legal)
         if seat is not None and seat != self.turn:
             return []
         phase = self.phase
-        if phase == PLAY:
-            return [_PLAYS[i] for i in bits(self.legal_mask())]
-        if phase == BEG:
-            return [STAND, BEG_ACTION]
-        if phase == GIVE:
-            return [GIVE_ACTION, RUN] if self.can_give() is None else [RUN]
+        if phase is BEG:
+            return list(_BEG_ACTIONS)
+        if phase is GIVE:
+            return list(_GIVE_ACTIONS if self.can_give() is None else _RUN_ONLY)
         return []
 
     def why_illegal(self, action: Action | str, seat: int | None = None) -> str | None:
@@ -296,18 +364,20 @@ class HandState:
         if action.__class__ is not Action:
             action = Action.parse(action)
         seat = self.turn if seat is None else seat
-        if self.phase == OVER:
+        if self.phase is OVER:
             return "the hand is over"
         if seat != self.turn:
             return f"it is {seat_name(self.turn)}'s turn, not {seat_name(seat)}'s"
         if action.kind == "play":
+            if action.card is None:
+                return "a play needs a card"
             return self._why_card_illegal(seat, action.card.index)
-        if self.phase == PLAY:
+        if self.phase is PLAY:
             return f"cards are being played; {action.kind} is not possible now"
-        if self.phase == BEG and action.kind not in ("stand", "beg"):
+        if self.phase is BEG and action.kind not in ("stand", "beg"):
             return (f"the eldest ({seat_name(seat)}) must stand or beg; {action.kind} is the dealer's choice "
                     "after a beg")
-        if self.phase == GIVE:
+        if self.phase is GIVE:
             if action.kind == "give":
                 return self.can_give()
             if action.kind != "run":
@@ -315,26 +385,27 @@ class HandState:
         return None
 
     def _why_card_illegal(self, seat: int, index: int) -> str | None:
+        """The reason card ``index`` may not be played by ``seat`` now, in words (``engine.tricks.illegal_rule``)."""
         name = CARD_NAMES[index]
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             return f"no card can be played before the beg is settled ({self.phase})"
-        hand = self.hands[seat]
-        if not hand >> index & 1:
-            return f"{name} is not in {seat_name(seat)}'s hand"
-        if self.legal_mask() >> index & 1:
+        hand, trick, trump = self.hands[seat], self.trick, self.trump
+        rule = illegal_rule(hand, index, trick, trump, self.ruleset.undertrump_ban)
+        if rule is None:
             return None
-        led = self.trick[0] // 13
-        trumps = hand & SUIT_MASKS[self.trump]
-        if led == self.trump:
-            return (f"{name} is not a legal play for {seat_name(seat)}: trump was led and {seat_name(seat)} "
-                    f"holds {', '.join(names_of(trumps)[::-1])}")
-        if hand & SUIT_MASKS[led] and index // 13 != self.trump:
-            return (f"{name} is not a legal play for {seat_name(seat)}: {SUIT_NAMES[led]} were led and "
-                    f"{seat_name(seat)} holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or "
-                    "trump")
-        return (f"{name} is not a legal play for {seat_name(seat)}: the trick is trumped with "
-                f"{CARD_NAMES[self.winning_card()]} and undertrumping is banned (R16) "
-                f"while {seat_name(seat)} holds a card that is not a trump")
+        who = seat_name(seat)
+        if rule == NOT_HELD:
+            return f"{name} is not in {who}'s hand"
+        if rule == "R14":
+            return (f"{name} is not a legal play for {who}: trump was led and {who} "
+                    f"holds {', '.join(names_of(hand & SUIT_MASKS[trump])[::-1])}")
+        led = trick[0] // 13
+        if rule == "R15":
+            return (f"{name} is not a legal play for {who}: {SUIT_NAMES[led]} were led and "
+                    f"{who} holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
+        return (f"{name} is not a legal play for {who}: the trick is trumped with "
+                f"{CARD_NAMES[winning_card(trick, trump)]} and undertrumping is banned (R16) "
+                f"while {who} holds a card that is not a trump")
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -342,31 +413,90 @@ class HandState:
         with the reason (``why_illegal``)."""
         if action.__class__ is not Action:
             action = Action.parse(action)
-        kind, phase = action.kind, self.phase
-        if seat is None or seat == self.turn:
-            if kind == "play":
-                if phase == PLAY and self.play_cards((action.card.index,)) == 1:
-                    return
-            elif phase == BEG:
+        phase = self.phase
+        turn = self.turn
+        if seat is None or seat == turn:
+            card = action.card  # not None exactly for a play (Action.__post_init__)
+            if card is not None:
+                if phase is PLAY:
+                    legal = self._legal
+                    if legal < 0:
+                        legal = legal_plays(self.hands[turn], self.trick, self.trump, self.ruleset.undertrump_ban)
+                    index = card.index
+                    if legal >> index & 1:  # _play, written out (the hot path of the public API)
+                        self._legal = -1
+                        if self._views is not None:
+                            self._changing()
+                        self.hands[turn] ^= _BITS[index]
+                        self.plays.append(index)
+                        trick = self.trick
+                        trick.append(index)
+                        if len(trick) != self.players:
+                            self.turn = _NEXT_SEAT[self.players][turn]
+                            return None
+                        return self._end_trick()
+            elif phase is BEG:
+                kind = action.kind
                 if kind == "stand":
                     return self.stand()
                 if kind == "beg":
                     return self._beg()
-            elif phase == GIVE:
+            elif phase is GIVE:
+                kind = action.kind
                 if kind == "run":
                     return self.run_pack()
                 if kind == "give" and self.can_give() is None:
                     return self.give()
         raise IllegalActionError(self.why_illegal(action, seat) or f"{action} is not possible now")
 
+    def _changing(self) -> None:
+        """Before any change: forget the legal cards, and let the seat views still in use copy what they show."""
+        self._legal = -1
+        if self._views is not None:
+            views, self._views = self._views, None
+            for ref in views:
+                view = ref()
+                if view is not None:
+                    view._freeze()
+
+    def _play(self, index: int) -> None:
+        """Play card ``index``, already checked legal, for the seat whose turn it is (R17 at the trick's end)."""
+        self._legal = -1
+        if self._views is not None:
+            self._changing()
+        seat = self.turn
+        self.hands[seat] ^= _BITS[index]
+        self.plays.append(index)
+        trick = self.trick
+        trick.append(index)
+        if len(trick) != self.players:
+            self.turn = _NEXT_SEAT[self.players][seat]
+            return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        """R17: the trick is complete; its winner takes it and leads the next, or the hand is scored."""
+        trick = self.trick
+        leader = self.leader
+        taken = _trick_mask(trick)
+        winner = _SEAT_AFTER[self.players][leader][trick.index(winning_card_in(taken, trick[0], self.trump))]
+        self.won[winner & 1] |= taken
+        self.tricks.append((leader, trick, winner))
+        self.trick = []
+        self.turn = self.leader = winner
+        if not self.hands[winner]:
+            self._score_hand()
+
     def _beg(self) -> None:
         """R7: the eldest begs; the dealer must now give one or run the pack."""
+        self._changing()
         self.phase = GIVE
         self.begged = self.kicks[-1] // 13
         self.turn = self.dealer
 
     def stand(self) -> None:
         """R7: the kicked suit is trump; play begins."""
+        self._changing()
         self.beg = "stand"
         self.trump = self.kicks[-1] // 13
         self.phase = PLAY
@@ -374,6 +504,7 @@ class HandState:
 
     def give(self) -> None:
         """R8: the eldest's team scores 1, the kicked suit stays trump."""
+        self._changing()
         self.beg = "give"
         team = (self.dealer + 1) % self.players % 2  # the eldest's
         self.beg_points[team] += 1
@@ -384,6 +515,7 @@ class HandState:
 
     def run_pack(self) -> None:
         """R9–R12: deal 3 more each and kick again until a new suit turns up, or redeal."""
+        self._changing()
         self.beg = "run"
         players, dealer, stock, hands, dealt = self.players, self.dealer, self.stock, self.hands, self.dealt
         need = RUN_SIZE * players + 1
@@ -415,160 +547,111 @@ class HandState:
 
     def winning_card(self) -> int:
         """The card index winning the current trick so far (R17), or -1 before the lead."""
-        if not self.trick:
-            return -1
-        taken = mask_of_trick(self.trick)
-        return ((taken & SUIT_MASKS[self.trump]) or (taken & SUIT_MASKS[self.trick[0] // 13])).bit_length() - 1
+        return winning_card(self.trick, self.trump) if self.trick else -1
 
     def play_index(self, index: int) -> None:
         """Play card ``index`` for the seat whose turn it is; raise ``IllegalActionError`` if it is illegal."""
-        if self.play_cards((index,)) != 1:
-            raise IllegalActionError(self._why_card_illegal(self.turn, index) or "the hand is not in play")
+        if self.phase is PLAY and self.legal_mask() >> index & 1:
+            return self._play(index)
+        raise IllegalActionError(self._why_card_illegal(self.turn, index) or "the hand is not in play")
 
     def play_cards(self, cards: Sequence[int]) -> int:
-        """Play card indices in order, each checked against R14–R16; stop at the first illegal card
-        or when the hand is over. Returns how many cards were played (all of them when all were legal).
-
-        This is the hot path of record replay and search, so the rules of R14–R17 are written
-        inline here; ``legal_mask`` states the same rules for one seat and the property tests
-        check that the two agree.
+        """Play card indices in order, each checked against R14–R16 (``engine.tricks``); stop at the first
+        illegal card or when the hand is over. Returns how many cards were played (all of them when all
+        were legal). The replay of a record's plays and the bots' rollouts come here.
         """
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             return 0
-        players, trump = self.players, self.trump
-        trump_mask = SUIT_MASKS[trump]
-        ban = self.ruleset.undertrump_ban
-        hands, tricks, won = self.hands, self.tricks, self.won
-        trick, seat, leader = self.trick, self.turn, self.leader
+        self._changing()
         played = 0
-        over = False
-        if not trick and not ban and len(cards) >= players:
-            # Whole tricks at a time (a record's plays, a search's rollout). Without the undertrump
-            # ban, R14/R15 come to one test: a seat holding the led suit plays from ``follow`` (the
-            # led suit and trumps; only trumps when trump is led). A trick is checked before anything
-            # is changed; at an illegal card the checked loop below takes over and stops there.
-            bits_, suit_mask_of = _BITS, _SUIT_MASK_OF
-            group = iter(cards)
-            if players == 4:
-                followers = _FOLLOWERS[4]
-                for four in zip(group, group, group, group, strict=False):  # four cards at a time
-                    c0, c1, c2, c3 = four
-                    s1, s2, s3 = followers[leader]
-                    # one name a value (faster here than packing and unpacking tuples)
-                    b0 = bits_[c0]
-                    b1 = bits_[c1]
-                    b2 = bits_[c2]
-                    b3 = bits_[c3]
-                    h0 = hands[leader]
-                    h1 = hands[s1]
-                    h2 = hands[s2]
-                    h3 = hands[s3]
-                    led_mask = suit_mask_of[c0]
-                    follow = led_mask | trump_mask
-                    if (not (h0 & b0 and h1 & b1 and h2 & b2 and h3 & b3)
-                            or h1 & led_mask and not b1 & follow or h2 & led_mask and not b2 & follow
-                            or h3 & led_mask and not b3 & follow):
-                        break
-                    hands[leader] = h0 ^ b0
-                    hands[s1] = h1 ^ b1
-                    hands[s2] = h2 ^ b2
-                    hands[s3] = h3 ^ b3
-                    taken = b0 | b1 | b2 | b3
-                    trick = list(four)
-                    # no trump in the trick leaves only the led suit in ``taken & follow``
-                    winner = (leader + trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)) & 3
-                    won[winner & 1] |= taken
-                    tricks.append((leader, trick, winner))
-                    leader = winner
-                    played += 4
-                    if not hands[winner]:
-                        over = True
-                        break
-            elif players == 2:
-                for two in zip(group, group, strict=False):
-                    c0, c1 = two
-                    other = leader ^ 1
-                    b0 = bits_[c0]
-                    b1 = bits_[c1]
-                    h0 = hands[leader]
-                    h1 = hands[other]
-                    led_mask = suit_mask_of[c0]
-                    follow = led_mask | trump_mask
-                    if not (h0 & b0 and h1 & b1) or h1 & led_mask and not b1 & follow:
-                        break
-                    hands[leader] = h0 ^ b0
-                    hands[other] = h1 ^ b1
-                    taken = b0 | b1
-                    trick = list(two)
-                    winner = leader ^ trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)
-                    won[winner] |= taken
-                    tricks.append((leader, trick, winner))
-                    leader = winner
-                    played += 2
-                    if not hands[winner]:
-                        over = True
-                        break
-            trick, seat = [], leader
-        taken = mask_of_trick(trick)
-        led = trick[0] // 13 if trick else -1
-        led_mask = SUIT_MASKS[led] if trick else 0
-        pos = len(trick)
-        for index in () if over else cards[played:] if played else cards:
-            bit = _BITS[index]
-            hand = hands[seat]
-            if not hand & bit:
-                break
-            if trick:
-                if led == trump:
-                    if not bit & trump_mask and hand & trump_mask:
-                        break
-                elif hand & led_mask and not bit & (led_mask | trump_mask):
-                    break
-                elif ban and bit & trump_mask and hand & ~trump_mask and bit < (taken & trump_mask):
-                    break  # R16: a lower trump than the trick's highest (bit < mask ⇔ below its top bit)
-            hands[seat] = hand ^ bit
-            trick.append(index)
-            taken |= bit
-            played += 1
-            pos += 1
-            if pos == 1:
-                led = index // 13
-                led_mask = SUIT_MASKS[led]
-            if pos < players:
-                seat = (seat + 1) % players
-                continue
-            win_card = ((taken & trump_mask) or (taken & led_mask)).bit_length() - 1
-            winner = (leader + trick.index(win_card)) % players
-            won[winner % 2] |= taken
-            tricks.append((leader, trick, winner))
-            seat = leader = winner
-            trick, taken, pos = [], 0, 0
-            if not hands[seat]:
-                over = True
-                break
+        if not self.trick and self.players == 4 and not self.ruleset.undertrump_ban:
+            played = self._play_whole_tricks(cards)
+            if self.phase is not PLAY:
+                self.plays.extend(cards[:played])
+                return played
         self.plays.extend(cards[:played])
-        self.trick, self.turn, self.leader = trick, seat, leader
-        if over:
-            self._score_hand()
+        hands, trump, ban = self.hands, self.trump, self.ruleset.undertrump_ban
+        for index in cards[played:] if played else cards:
+            if not legal_plays(hands[self.turn], self.trick, trump, ban) >> index & 1:
+                break
+            self._play(index)
+            played += 1
+            if self.phase is not PLAY:
+                break
+        return played
+
+    def _play_whole_tricks(self, cards: Sequence[int]) -> int:
+        """The fast path of ``play_cards`` for 4 players without the undertrump ban: four cards at a time,
+        each trick checked before anything changes; stops before the first trick with an illegal card
+        (the checked loop then finds it). Without R16, R14 and R15 come to one test: a seat holding the
+        led suit plays the led suit or a trump (``follow``; only trumps when trump is led). The plays are
+        not added to ``plays`` (the caller does). ``tests/engine/test_tricks.py`` checks it against
+        ``engine.tricks``."""
+        trump_mask = SUIT_MASKS[self.trump]
+        hands, tricks, won = self.hands, self.tricks, self.won
+        leader = self.leader
+        bits_, suit_mask_of, followers = _BITS, _SUIT_MASK_OF, _FOLLOWERS[4]
+        played = 0
+        group = iter(cards)
+        for four in zip(group, group, group, group, strict=False):  # four cards at a time
+            c0, c1, c2, c3 = four
+            s1, s2, s3 = followers[leader]
+            # one name a value (faster here than packing and unpacking tuples)
+            b0 = bits_[c0]
+            b1 = bits_[c1]
+            b2 = bits_[c2]
+            b3 = bits_[c3]
+            h0 = hands[leader]
+            h1 = hands[s1]
+            h2 = hands[s2]
+            h3 = hands[s3]
+            led_mask = suit_mask_of[c0]
+            follow = led_mask | trump_mask
+            if (not (h0 & b0 and h1 & b1 and h2 & b2 and h3 & b3)
+                    or h1 & led_mask and not b1 & follow or h2 & led_mask and not b2 & follow
+                    or h3 & led_mask and not b3 & follow):
+                break
+            hands[leader] = h0 ^ b0
+            hands[s1] = h1 ^ b1
+            hands[s2] = h2 ^ b2
+            hands[s3] = h3 ^ b3
+            taken = b0 | b1 | b2 | b3
+            trick = list(four)
+            # R17: no trump in the trick leaves only the led suit in ``taken & follow``
+            winner = (leader + trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)) & 3
+            won[winner & 1] |= taken
+            tricks.append((leader, trick, winner))
+            leader = winner
+            played += 4
+            if not hands[winner]:
+                self.turn = self.leader = winner
+                self._score_hand()
+                return played
+        self.turn = self.leader = leader
         return played
 
     def playout_random(self, rand) -> None:
-        """Play the rest of the hand with uniformly random legal cards.
+        """Play the rest of the hand with uniformly random legal cards (``rand()`` in [0, 1) picks the
+        k-th lowest legal card, k = int(rand() * count), drawn only when there is a choice once the
+        current trick is complete).
 
-        The random bot and Monte Carlo rollouts use this tight loop; it follows R14–R17 exactly
-        as ``legal_mask`` and ``play_index`` do (the property tests replay its hands through
-        the checked path).
+        The random bot and Monte Carlo rollouts use it. For 4 players without the undertrump ban a tight
+        loop of local variables applies R14/R15 as one mask test a seat (the benchmark's
+        ``random_hands_4p``: whole hands 1.4-1.7 times as fast as through the kernel path); otherwise
+        each card is chosen by ``engine.tricks.legal_plays``. ``tests/engine/test_tricks.py`` replays its
+        hands through the kernel-checked path.
         """
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             return
+        self._changing()
         while self.trick:
             legal = self.legal_mask()
             k = int(rand() * legal.bit_count())
             while k:
                 legal &= legal - 1
                 k -= 1
-            self.play_index((legal & -legal).bit_length() - 1)
-            if self.phase != PLAY:
+            self._play((legal & -legal).bit_length() - 1)
+            if self.phase is not PLAY:
                 return
         players = self.players
         trump = self.trump
@@ -579,8 +662,8 @@ class HandState:
         suit_mask_of = _SUIT_MASK_OF
         seat = self.turn
         if not ban and players == 4:
-            # R14/R15 without the undertrump ban, written out seat by seat: a seat holding the led
-            # suit plays that suit or a trump (``follow``), else any card; when trump is led,
+            # R14/R15 without the undertrump ban (the lead, then each follower): a seat holding the
+            # led suit plays that suit or a trump (``follow``), else any card; when trump is led,
             # ``follow`` is the trumps. Each pick is the k-th lowest legal card with
             # k = int(rand() * count), drawn only when there is a choice; as no trump in the trick
             # leaves only the led suit in ``taken & follow``, that gives the winning card.
@@ -600,43 +683,20 @@ class HandState:
                 lead = pick.bit_length() - 1
                 led_mask = suit_mask_of[lead]
                 follow = led_mask | trump_mask
-                s1, s2, s3 = followers[leader]
-                hand = hands[s1]
-                pick = hand & follow if hand & led_mask else hand
-                n = pick.bit_count()
-                if n > 1:
-                    x = rand() * n
-                    while x >= 1.0:
-                        pick &= pick - 1
-                        x -= 1.0
-                    pick &= -pick
-                hands[s1] = hand ^ pick
-                taken |= pick
-                second = pick.bit_length() - 1
-                hand = hands[s2]
-                pick = hand & follow if hand & led_mask else hand
-                n = pick.bit_count()
-                if n > 1:
-                    x = rand() * n
-                    while x >= 1.0:
-                        pick &= pick - 1
-                        x -= 1.0
-                    pick &= -pick
-                hands[s2] = hand ^ pick
-                taken |= pick
-                third = pick.bit_length() - 1
-                hand = hands[s3]
-                pick = hand & follow if hand & led_mask else hand
-                n = pick.bit_count()
-                if n > 1:
-                    x = rand() * n
-                    while x >= 1.0:
-                        pick &= pick - 1
-                        x -= 1.0
-                    pick &= -pick
-                hands[s3] = hand ^ pick
-                taken |= pick
-                trick = [lead, second, third, pick.bit_length() - 1]
+                trick = [lead]
+                for follower in followers[leader]:
+                    hand = hands[follower]
+                    pick = hand & follow if hand & led_mask else hand
+                    n = pick.bit_count()
+                    if n > 1:
+                        x = rand() * n
+                        while x >= 1.0:
+                            pick &= pick - 1
+                            x -= 1.0
+                        pick &= -pick
+                    hands[follower] = hand ^ pick
+                    taken |= pick
+                    trick.append(pick.bit_length() - 1)
                 plays += trick
                 seat = (leader + trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)) & 3
                 won[seat & 1] |= taken
@@ -645,88 +705,17 @@ class HandState:
                     break
             self.trick, self.turn, self.leader = [], seat, seat
             return self._score_hand()
-        if not ban:  # 2 players, as above
-            while True:
-                leader = seat
-                hand = hands[leader]
-                pick = hand
-                n = hand.bit_count()
-                if n > 1:
-                    x = rand() * n
-                    while x >= 1.0:
-                        pick &= pick - 1
-                        x -= 1.0
-                    pick &= -pick
-                hands[leader] = hand ^ pick
-                taken = pick
-                lead = pick.bit_length() - 1
-                led_mask = suit_mask_of[lead]
-                follow = led_mask | trump_mask
-                other = leader ^ 1
-                hand = hands[other]
-                pick = hand & follow if hand & led_mask else hand
-                n = pick.bit_count()
-                if n > 1:
-                    x = rand() * n
-                    while x >= 1.0:
-                        pick &= pick - 1
-                        x -= 1.0
-                    pick &= -pick
-                hands[other] = hand ^ pick
-                taken |= pick
-                trick = [lead, pick.bit_length() - 1]
-                plays += trick
-                seat = leader ^ trick.index(((taken & trump_mask) or (taken & follow)).bit_length() - 1)
-                won[seat] |= taken
-                tricks.append((leader, trick, seat))
-                if not hands[seat]:
-                    break
-            self.trick, self.turn, self.leader = [], seat, seat
-            return self._score_hand()
-        while True:  # with the undertrump ban (R16)
-            leader = seat
-            hand = hands[seat]
-            legal = hand
-            if hand & (hand - 1):
-                x = rand() * hand.bit_count()
+        while True:  # 2 players, or the undertrump ban (R16): the kernel's legal cards
+            legal = legal_plays(hands[self.turn], self.trick, trump, ban)
+            n = legal.bit_count()
+            if n > 1:
+                x = rand() * n
                 while x >= 1.0:
                     legal &= legal - 1
                     x -= 1.0
-            taken = legal & -legal
-            hands[seat] = hand ^ taken
-            lead = taken.bit_length() - 1
-            trick = [lead]
-            led = lead // 13
-            led_mask = SUIT_MASKS[led]
-            for seat in followers[leader]:
-                hand = hands[seat]
-                trumps = hand & trump_mask
-                if led == trump:
-                    legal = trumps or hand
-                else:
-                    follow = hand & led_mask
-                    legal = (follow | trumps) if follow else hand
-                    if taken & trump_mask and hand != trumps:
-                        top = (taken & trump_mask).bit_length() - 1
-                        legal &= ~(((1 << top) - 1) & trump_mask)
-                if legal & (legal - 1):
-                    x = rand() * legal.bit_count()
-                    while x >= 1.0:
-                        legal &= legal - 1
-                        x -= 1.0
-                    legal &= -legal
-                hands[seat] = hand ^ legal
-                trick.append(legal.bit_length() - 1)
-                taken |= legal
-            plays += trick
-            win_card = ((taken & trump_mask) or (taken & led_mask)).bit_length() - 1
-            seat = (leader + trick.index(win_card)) % players
-            won[seat % 2] |= taken
-            tricks.append((leader, trick, seat))
-            if not hands[seat]:
-                break
-        self.trick, self.turn, self.leader = [], seat, seat
-        self._score_hand()
+            self._play((legal & -legal).bit_length() - 1)
+            if self.phase is not PLAY:
+                return
 
     # ----------------------------------------------------------------- internals
     def _turn_kick(self, kick: int) -> bool:
@@ -793,7 +782,7 @@ class HandState:
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
-        """The hand's result in the format of HAND_RECORD.md.
+        """The hand's result in the format of HAND_RECORD.md (``outcome().to_dict()``).
 
         ``trump`` names the suit that is trumps also when a kick or the beg point decides the game before
         any card is played (R23): the first kick's suit (R5), kept after a give (R8), or a run's new suit
@@ -806,27 +795,26 @@ class HandState:
         >>> hand.is_over, hand.result()["trump"], hand.result()["winner"], hand.result()["tricks"]
         (True, 'H', 1, [])
         """
-        high = {"card": CARD_NAMES[self.high[0]], "team": self.high[1]} if self.high else None
-        low = {"card": CARD_NAMES[self.low[0]], "team": self.low[1]} if self.low else None
-        jack = {"team": self.jack[0], "points": self.jack[1], "hang": self.jack[2]} if self.jack else None
-        game = {"team": self.game[0], "counts": self.game[1]} if self.game else None
-        return {
-            "trump": SUIT_LETTERS[self.trump] if self.trump >= 0 else None,
-            "kick_points": list(self.kick_points),
-            "beg_points": list(self.beg_points),
-            "redeal": self.redeal,
-            "high": high,
-            "low": low,
-            "jack": jack,
-            "game": game,
-            "tricks": [
-                {"leader": leader, "cards": list(map(_NAME_OF, cards)), "winner": winner}
-                for leader, cards, winner in self.tricks
-            ],
-            "points": list(self.points),
-            "score_after": list(self.score),
-            "winner": self.winner,
-        }
+        return self.outcome().to_dict()
+
+    def outcome(self) -> HandResult:
+        """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
+        high, low, jack, game = self.high, self.low, self.jack, self.game
+        kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
+        return HandResult(
+            _SUITS[self.trump] if self.trump >= 0 else None,
+            (kick[0], kick[1]),
+            (beg[0], beg[1]),
+            self.redeal,
+            _HOLDINGS[high[1]][high[0]] if high else None,
+            _HOLDINGS[low[1]][low[0]] if low else None,
+            _jack_result(jack) if jack else None,
+            _game_result(game[0], game[1][0], game[1][1]) if game else None,
+            tuple([(leader, tuple(cards), winner) for leader, cards, winner in self.tricks]),
+            (points[0], points[1]),
+            (score[0], score[1]),
+            self.winner,
+        )
 
     def result_json(self) -> str:
         """``result()`` as compact JSON text, built directly (the hot path of ``score --jsonl``);
@@ -924,6 +912,19 @@ class HandState:
 
 
 _FIFTY_TWO = range(52)
+_SUITS = tuple(Suit)
+_HOLDINGS = tuple(tuple(Holding(team, card) for card in CARDS) for team in (0, 1))
+"""High and Low for each team and card: values, so one of each serves every result."""
+
+
+@functools.cache
+def _jack_result(jack: tuple[int, int, bool]) -> JackResult:
+    return JackResult(*jack)
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_result(team: int | None, count0: int, count1: int) -> GameResult:
+    return GameResult(team, (count0, count1))
 _BITS = tuple(1 << i for i in range(52))
 
 
@@ -948,7 +949,12 @@ def shuffled_pack(rng: random.Random) -> Sequence[int]:
     # with its key's 53 bits (a >> 5, then b >> 6) in bits 9..61 and its index in bits 0..5. Read as
     # IEEE doubles (sign 0, exponent below 0x7FF) such words sort as their bit patterns do, so sorting
     # them sorts the cards by (key, index); the low byte of each sorted double is then its card.
-    words = rng.getrandbits(3328)
+    return pack_of_bits(rng.getrandbits(3328))
+
+
+def pack_of_bits(words: int) -> Sequence[int]:
+    """The 52 card indices shuffled by 3,328 random bits (``shuffled_pack``'s keys for a ``random.Random``
+    whose next ``getrandbits(3328)`` gave ``words``)."""
     words = ((words & _KEY_HIGH) << 30) | ((words >> 29) & _KEY_LOW) | _KEY_INDEX
     return _PACK_DOUBLES(*sorted(_UNPACK_DOUBLES(words.to_bytes(416, "little"))))[::8]
 
@@ -961,7 +967,6 @@ _UNPACK_DOUBLES = struct.Struct("<52d").unpack
 _COPIED_FIELDS = frozenset({"score", "points", "hands", "dealt", "kicks", "kick_points", "beg_points",
                             "trick", "tricks", "won", "plays"})
 _SHARED_FIELDS = tuple(name for name in HandState.__slots__ if name not in _COPIED_FIELDS)
-_NAME_OF = CARD_NAMES.__getitem__
 _TRICK4 = '{"leader":%d,"cards":["%s","%s","%s","%s"],"winner":%d}'
 _TRICK2 = '{"leader":%d,"cards":["%s","%s"],"winner":%d}'
 
@@ -980,6 +985,15 @@ def _game_json(game: tuple[int | None, list[int]] | None) -> str:
 
 
 _SUIT_MASK_OF = tuple(SUIT_MASKS[card // 13] for card in range(52))
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
+_SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
+
+
+def _trick_mask(trick: list[int]) -> int:
+    """The set of the cards of a trick (2 or 4 cards)."""
+    if len(trick) == 4:
+        return _BITS[trick[0]] | _BITS[trick[1]] | _BITS[trick[2]] | _BITS[trick[3]]
+    return _BITS[trick[0]] | _BITS[trick[1]]
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 
@@ -1032,52 +1046,60 @@ def count_in_order(score: list[int], points: list[int], awards: Iterable[tuple[i
     return winner
 
 
-def mask_of_trick(trick: list[int]) -> int:
-    mask = 0
-    for card in trick:
-        mask |= 1 << card
-    return mask
-
-
 class SeatView:
     """One seat's knowledge of a hand: its own cards, everything face up, the scores.
 
     Bots decide from this alone. ``to_dict()`` is what an online table sends to that seat.
+
+    A view is a snapshot of the moment it was taken, but cheap to take: ``legal`` is read at once, every
+    other attribute on first use. Before the state changes it hands each view still in use the values
+    it has not read yet (``_freeze``), so a view kept for later still shows that moment.
+
+    >>> hand = HandState.from_cards(2, dealer=1, hands=[["AS", "KH", "2C", "TD", "9S", "3H"],
+    ...     ["QS", "JS", "4H", "5D", "7C", "8C"]], kick="KS")
+    >>> view = hand.view(0)
+    >>> hand.apply("stand"); hand.apply("AS")
+    >>> str(view.phase), view.plays, hand.view(0).plays
+    ('beg', [], [51])
     """
 
     __slots__ = (
-        "seat", "players", "dealer", "ruleset", "phase", "turn", "hand", "hand_sizes", "kicks",
+        "seat", "legal", "players", "dealer", "ruleset", "phase", "turn", "hand", "hand_sizes", "kicks",
         "trump", "begged", "beg", "runs", "score", "score_before", "kick_points", "beg_points",
-        "tricks", "trick", "leader", "plays", "legal", "winner", "pack_left",
+        "tricks", "trick", "leader", "plays", "winner", "pack_left", "_state", "__weakref__",
     )
 
     def __init__(self, state: HandState, seat: int) -> None:
         if not (isinstance(seat, int) and 0 <= seat < state.players):
             raise EngineError(f"seat: must be {seat_index_range(state.players)}, got {seat!r}")
         self.seat = seat
-        self.players = state.players
-        self.dealer = state.dealer
-        self.ruleset = state.ruleset
-        self.phase = state.phase
-        self.turn = state.turn
-        self.hand = state.hands[seat]
-        self.hand_sizes = [h.bit_count() for h in state.hands]
-        self.kicks = list(state.kicks)
-        self.trump = state.trump
-        self.begged = state.begged
-        self.beg = state.beg
-        self.runs = state.runs
-        self.score = list(state.score)
-        self.score_before = state.score_before
-        self.kick_points = list(state.kick_points)
-        self.beg_points = list(state.beg_points)
-        self.tricks = [(leader, list(cards), winner) for leader, cards, winner in state.tricks]
-        self.trick = list(state.trick)
-        self.leader = state.leader
-        self.plays = list(state.plays)
         self.legal = state.legal_actions() if state.turn == seat else []
-        self.winner = state.winner
-        self.pack_left = state.pack_left
+        self._state = state
+        views = state._views
+        if views is None:
+            state._views = [_weak(self)]
+        else:
+            views.append(_weak(self))
+
+    def __getattr__(self, name: str) -> Any:
+        """A field not read yet: copied from the state now (only ``_SEAT_FIELDS`` are)."""
+        read = _SEAT_FIELDS.get(name)
+        state = self._state
+        if read is None or state is None:
+            raise AttributeError(f"'SeatView' object has no attribute {name!r}")
+        value = read(state, self.seat)
+        object.__setattr__(self, name, value)
+        return value
+
+    def _freeze(self) -> None:
+        """Copy every field not read yet, and stop reading the state (it is about to change)."""
+        state, seat = self._state, self.seat
+        for name, read in _SEAT_FIELDS.items():
+            try:
+                object.__getattribute__(self, name)
+            except AttributeError:
+                object.__setattr__(self, name, read(state, seat))
+        self._state = None
 
     @property
     def team(self) -> int:
@@ -1094,7 +1116,7 @@ class SeatView:
             "seat": self.seat,
             "players": self.players,
             "dealer": self.dealer,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "turn": self.turn,
             "hand": names_of(self.hand),
             "hand_sizes": self.hand_sizes,
@@ -1112,3 +1134,32 @@ class SeatView:
             "legal": [str(a) for a in self.legal],
             "winner": self.winner,
         }
+
+
+_weak = weakref.ref
+_SEAT_FIELDS: dict[str, Any] = {
+    "players": lambda state, seat: state.players,
+    "dealer": lambda state, seat: state.dealer,
+    "ruleset": lambda state, seat: state.ruleset,
+    "phase": lambda state, seat: state.phase,
+    "turn": lambda state, seat: state.turn,
+    "hand": lambda state, seat: state.hands[seat],
+    "hand_sizes": lambda state, seat: [h.bit_count() for h in state.hands],
+    "kicks": lambda state, seat: list(state.kicks),
+    "trump": lambda state, seat: state.trump,
+    "begged": lambda state, seat: state.begged,
+    "beg": lambda state, seat: state.beg,
+    "runs": lambda state, seat: state.runs,
+    "score": lambda state, seat: list(state.score),
+    "score_before": lambda state, seat: state.score_before,
+    "kick_points": lambda state, seat: list(state.kick_points),
+    "beg_points": lambda state, seat: list(state.beg_points),
+    # a completed trick's list of cards never changes, so the tricks are copied one level deep
+    "tricks": lambda state, seat: list(state.tricks),
+    "trick": lambda state, seat: list(state.trick),
+    "leader": lambda state, seat: state.leader,
+    "plays": lambda state, seat: list(state.plays),
+    "winner": lambda state, seat: state.winner,
+    "pack_left": lambda state, seat: state.pack_left,
+}
+"""How each field of a ``SeatView`` is read from the state: only what the seat may know."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.bots import make_bot
 from engine.game import GameState
+from engine.hand import SeatView
 from engine.rules import Ruleset
 
 Progress = Callable[[int, int], None]
@@ -34,10 +35,11 @@ def play_game(index: int, seed: int, bots: tuple[str, str], players: int = 4,
     made = [make_bot(name, **options.get(name, {})) for name in bots]
     game = GameState.new(players=players, ruleset=ruleset, seed=seed * 1_000_003 + index)
     rng = random.Random(f"{seed}:{index}:bots")
-    while not game.is_over:
-        seat = game.turn
-        action = made[seat % 2].choose(game.seat_view(seat), rng)
-        game.apply(action, seat)
+    apply = game.apply
+    while game.winner is None:
+        hand = game.hand
+        seat = hand.turn
+        apply(made[seat & 1].choose(SeatView(hand, seat), rng), seat)  # game.seat_view(seat), one call less
     hang_jacks = [0, 0]
     for hand in game.history:
         if hand["hang_jack"] is not None:

@@ -31,4 +31,5 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        return view.legal[int(rng.random() * len(view.legal))]
+        legal = view.legal
+        return legal[int(rng.random() * len(legal))]

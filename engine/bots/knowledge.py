@@ -22,34 +22,21 @@ from collections.abc import Sequence
 
 from engine.cards import FULL_PACK, SUIT_MASKS, bits
 from engine.hand import BEG, GIVE, HAND_SIZE, PLAY, RUN_SIZE, HandState, SeatView
+from engine.tricks import beats, winning_card
 
 ALL_SUITS = 0b1111
 SAMPLE_RETRIES = 20
 
 
 # --------------------------------------------------------------------------- tricks
-def beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` played now takes the trick from ``best``, the card winning it so far (R17).
-
-    >>> beats(12, 11, 3), beats(13, 11, 1), beats(14, 11, 3)  # AC over KC; a diamond trump; an off-suit
-    (True, True, False)
-    """
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == trump
-
-
 def trick_winner(cards: Sequence[int], leader: int, trump: int, players: int) -> tuple[int, int]:
-    """The card winning a (possibly unfinished) trick and the seat that played it.
+    """The card winning a (possibly unfinished) trick and the seat that played it (R17, ``engine.tricks``).
 
     >>> trick_winner([12, 50, 11], leader=1, trump=3, players=4)  # AC, KS, KC with spades trump
     (50, 2)
     """
-    best, pos = cards[0], 0
-    for i, card in enumerate(cards[1:], 1):
-        if beats(card, best, trump):
-            best, pos = card, i
-    return best, (leader + pos) % players
+    best = winning_card(cards, trump)
+    return best, (leader + cards.index(best)) % players
 
 
 def all_tricks(view: SeatView) -> list[tuple[int, list[int]]]:

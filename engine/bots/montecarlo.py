@@ -33,6 +33,7 @@ from engine.bots.heuristic import JACK_STAKE, HeuristicBot
 from engine.bots.knowledge import Determinizer, outcome
 from engine.cards import ACE, FULL_PACK, GAME_VALUES, JACK, KING, QUEEN, SUIT_MASKS, TEN, game_count
 from engine.hand import GIVE, PLAY, Action, HandState, SeatView
+from engine.tricks import beats, legal_plays, winning_card
 
 DEFAULT_SAMPLES = 60
 WIN_WEIGHT = 20.0
@@ -134,11 +135,12 @@ def greedy_cards(state: HandState, rand, epsilon: float) -> list[int]:
     trick = list(state.trick)
     leader, seat = state.leader, state.turn
     out: list[int] = []
-    win_card, win_pos = _winner(trick, trump) if trick else (-1, 0)
+    win_card = winning_card(trick, trump) if trick else -1
+    win_pos = trick.index(win_card) if trick else 0
     while True:
         while len(trick) < players:
             hand = hands[seat]
-            legal = _legal(hand, trick, trump_mask, ban)
+            legal = legal_plays(hand, trick, trump, ban)
             if legal & (legal - 1) == 0:
                 card = legal.bit_length() - 1
             elif rand() < epsilon:
@@ -149,8 +151,7 @@ def greedy_cards(state: HandState, rand, epsilon: float) -> list[int]:
                 partner_wins = not (len(trick) - win_pos) & 1
                 card = _greedy_follow(legal, hands, seat, players, trick, win_card, partner_wins, trump, jack, orders)
             hands[seat] = hand ^ (1 << card)
-            suit = card // 13
-            if not trick or (suit == win_card // 13 and card > win_card) or (suit == trump != win_card // 13):
+            if not trick or beats(card, win_card, trump):  # R17
                 win_card, win_pos = card, len(trick)
             trick.append(card)
             out.append(card)
@@ -159,33 +160,6 @@ def greedy_cards(state: HandState, rand, epsilon: float) -> list[int]:
         trick = []
         if not hands[seat]:
             return out
-
-
-def _legal(hand: int, trick: list[int], trump_mask: int, ban: bool) -> int:
-    if not trick:
-        return hand
-    led_mask = SUIT_MASKS[trick[0] // 13]
-    trumps = hand & trump_mask
-    if led_mask == trump_mask:
-        return trumps or hand
-    follow = hand & led_mask
-    legal = (follow | trumps) if follow else hand
-    if ban and trumps != hand:
-        taken = 0
-        for card in trick:
-            taken |= 1 << card
-        if taken & trump_mask:
-            legal &= ~(((1 << ((taken & trump_mask).bit_length() - 1)) - 1) & trump_mask)
-    return legal
-
-
-def _winner(trick: list[int], trump: int) -> tuple[int, int]:
-    win_card, win_pos = trick[0], 0
-    for pos in range(1, len(trick)):
-        card = trick[pos]
-        if (card // 13 == win_card // 13 and card > win_card) or (card // 13 == trump != win_card // 13):
-            win_card, win_pos = card, pos
-    return win_card, win_pos
 
 
 def _random_bit(mask: int, rand) -> int:

@@ -117,6 +117,10 @@ def assert_view_is_private(hand: HandState, seat: int) -> None:
         face_up |= set(cards)
     assert not mask_of(face_up) & hidden
     assert not mask_of(a.card for a in view.legal if a.card is not None) & hidden
+    # A view reads the state until it is frozen (the state freezes it before it changes); frozen, it
+    # holds its own copies of what the seat may know and nothing else.
+    view._freeze()
+    assert view.to_dict() == data
     for name in SeatView.__slots__:
         value = getattr(view, name)
         assert not isinstance(value, HandState)

@@ -48,6 +48,17 @@ def test_score_in_process_and_subprocess(bench, tmp_path):
         bench.bench_score_subprocess(str(path), 26, repeats=1)  # the output check notices a missing line
 
 
+def test_public_api_and_simulate_against_the_playout(bench):
+    result = bench.bench_public_api(hands=40, repeats=2, rounds=2)
+    assert len(result["runs"]) == 2 and result["games"] == 2 * (20 // bench.HANDS_PER_GAME)  # 2 rounds of 20 hands
+    for run in result["runs"]:
+        assert all(run[name]["hands"] > 0 and run[name]["cpu_rate"] > 0 for name in ("playout", "public", "simulate"))
+    assert result["public_share"] > 0 and result["simulate_share"] > 0
+    share = {f["name"]: f for f in bench.public_api_figures(result)}["public_api_share"]
+    assert share["unit"] == "%" and share["target"] == 50.0 and share["status"] in ("PASS", "FAIL")
+    assert bench.play_public_games(3, __import__("random").Random(4)) >= 3
+
+
 def test_montecarlo_decisions_or_skip(bench):
     result = bench.bench_montecarlo(decisions=2)
     if "skipped" in result:
@@ -73,7 +84,8 @@ def test_run_all_and_report(bench):
     figures = bench.run_all(TINY, progress=messages.append)
     names = {f["name"] for f in figures}
     assert {"random_hands_4p", "random_hands_2p", "score_subprocess", "score_inprocess", "montecarlo_median",
-            "state_json_bytes", "state_rss_mb", "state_tracemalloc_mb"} <= names
+            "state_json_bytes", "state_rss_mb", "state_tracemalloc_mb", "public_playout_4p", "public_api_4p",
+            "public_api_share", "simulate_random", "simulate_share"} <= names
     assert all(f["status"] in ("PASS", "FAIL", "info", "SKIP") for f in figures)
     report = bench.format_report(figures, "tiny")
     for figure in figures:

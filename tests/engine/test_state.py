@@ -285,7 +285,7 @@ def play_game_checking_dealers(game: GameState, rng: random.Random) -> tuple[int
             action = rng.choice(legal)
             result = game.apply(action)
             if game.hand is not hand or game.is_over:
-                assert result == hand.result()  # apply returns the result of the hand it ended
+                assert result.to_dict() == hand.result()  # apply returns the result of the hand it ended (a HandResult)
             else:
                 assert result is None
         previous = (hand.dealer, hand.redeal)
@@ -319,7 +319,7 @@ def test_game_history_adds_up():
         game.apply(rng.choice(game.legal_actions()))
     assert [sum(h["points"][t] for h in game.history) for t in (0, 1)] == game.score
     assert game.score[game.winner] >= 21
-    assert game.last_result is not None and game.last_result["winner"] == game.winner
+    assert game.last_result is not None and game.last_result.winner == game.winner
 
 
 def test_game_json_is_small_and_round_trips_mid_game():
@@ -381,13 +381,13 @@ def test_same_seed_same_game():
 
 
 def test_game_won_by_the_very_first_kick_is_over():
-    # With a target of 1 any kick point wins; seed 146 kicks one to the first dealer's team.
-    game = GameState.new(players=4, ruleset={"target": 1}, seed=146)
+    # With a target of 1 any kick point wins; seed 1 kicks a jack (3) to the first dealer's team.
+    game = GameState.new(players=4, ruleset={"target": 1}, seed=1)
     assert game.hand.kick_points != [0, 0]
     assert game.is_over and game.winner == game.hand.dealer % 2
     assert game.legal_actions() == [] and game.turn is None
     assert len(game.history) == 1 and game.score[game.winner] == sum(game.hand.kick_points)
-    assert game.last_result["winner"] == game.winner
+    assert game.last_result.winner == game.winner
     with pytest.raises(IllegalActionError, match="game is over"):
         game.apply("stand")
     assert GameState.from_json(game.to_json()).is_over
