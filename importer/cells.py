@@ -113,15 +113,34 @@ def parse_round(text: str, maximum: int | None = None) -> int | None:
     return int(match.group(1))
 
 
-def check_length(text: str, limit: int) -> str:
-    """A name's cell: one line of plain text of at most ``limit`` characters."""
-    if len(text) > limit:
-        raise CellError(f"is {len(text)} characters long; at most {limit}")
+def check_plain_text(text: str) -> str:
+    """A name's cell: one line of plain text (``league.models.validate_plain_text``, the models' rule for every
+    name), for a service that does not check it itself."""
     try:
         validate_plain_text(text)
     except ValidationError as error:
         raise CellError(error.messages[0]) from None
     return text
+
+
+def check_length(text: str, limit: int) -> str:
+    """A name's cell: one line of plain text of at most ``limit`` characters (where no service checks the length)."""
+    if len(text) > limit:
+        raise CellError(f"is {len(text)} characters long; at most {limit}")
+    return check_plain_text(text)
+
+
+def whole_number_or_text(text: str) -> int | str:
+    """A number a service checks itself: the whole number the cell holds, or its text when it holds none, so
+    that the service refuses it with its own reason (as it would the form's value).
+
+    >>> whole_number_or_text("3"), whole_number_or_text("3.0"), whole_number_or_text("first")
+    (3, 3, 'first')
+    """
+    try:
+        return parse_int(text)
+    except CellError:
+        return text
 
 
 SIDE_VALUES = {"a": {"a", "side a", "home", "team a", "pair a", "1"}, "b": {"b", "side b", "away", "team b",

@@ -16,12 +16,12 @@ from typing import Any
 
 from django.db import transaction
 
-from importer.cells import check_length, db_max, name_key, parse_int
+from importer.cells import check_length, check_plain_text, name_key, whole_number_or_text
 from importer.job import ImportJob, refresh_after_commit
 from importer.lookup import ClubIndex, NotFound, PartnershipIndex, PlayerIndex, club_partnerships, competitions_by_name
 from importer.reading import HEADER_LINE, Row
 from league import entries as setup
-from league.models import Club, Competition, Entry, Partnership, Player, Team
+from league.models import Club, Competition, Partnership, Player, Team
 
 TEAM_NAME_MAX = Team._meta.get_field("name").max_length
 
@@ -128,12 +128,12 @@ def import_entries(job: ImportJob) -> None:
     entered: set[int] = set()
     for row in job.rows:
         competition = job.competition_of(row, competitions)
-        seed = job.cell(row, "seed", lambda t: parse_int(t, minimum=1, maximum=db_max(Entry, "seed")))
-        group = job.cell(row, "group", lambda t: check_length(t, setup.GROUP_MAX), "")
+        seed = job.cell(row, "seed", whole_number_or_text)  # what a seed may be, and a group's length: enter's rules
+        group = job.cell(row, "group", check_plain_text, "")
         if competition is None:
             continue
         entrant, column = _entrant_of(job, row, competition, pairs, players, teams[competition.pk])
-        if entrant is None or (row["seed"] and seed is None) or group is None:
+        if entrant is None or group is None:
             continue
         kind = {"team": "team", "player": "player"}.get(column, "partnership")
         made = job.setup_call(row, {**ENTRY_FIELDS, kind: column}, lambda c=competition, e=entrant, k=kind, s=seed,

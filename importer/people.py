@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-from importer.cells import check_length, name_key
+from importer.cells import check_length, check_plain_text, name_key
 from importer.job import ImportJob
 from importer.lookup import ClubIndex, PlayerIndex
 from league import entries as setup
@@ -92,7 +92,7 @@ def import_partnerships(job: ImportJob) -> None:
             continue
         one = job.cell(row, "player_one", players.find)
         two = job.cell(row, "player_two", players.find)
-        name = job.cell(row, "name", lambda t: check_length(t, setup.PARTNERSHIP_NAME_MAX), "")
+        name = job.cell(row, "name", check_plain_text, "")  # its length: new_partnership's rule
         if one is None or (row["player_two"] and two is None) or name is None:
             continue
         made = job.setup_call(row, {}, lambda one=one, two=two, name=name: setup.new_partnership(

@@ -144,15 +144,20 @@ def _read_common(job: ImportJob, row: Row, match: _Match, sides: PartnershipInde
         match.bad = True
 
 
-def _pair_of_ints(job: ImportJob, row: Row, keys: tuple[str, str], what: str,
-                  maximum: int) -> tuple[int | None, int | None, bool]:
-    """Two cells that are both filled or both blank; the third value says whether they could be read."""
+def _two_counts(job: ImportJob, row: Row, keys: tuple[str, str], maximum: int) -> tuple[int | None, int | None, bool]:
+    """Two cells read as whole numbers within the database's range (blank: ``None``); the third value says whether
+    both could be read. Whether one may be given without the other is the services' rule (``games.services``:
+    both sides' chalks, or neither)."""
     a = job.cell(row, keys[0], lambda t: parse_int(t, maximum=maximum))
     b = job.cell(row, keys[1], lambda t: parse_int(t, maximum=maximum))
-    ok = (a is not None or not row[keys[0]]) and (b is not None or not row[keys[1]])
+    return a, b, (a is not None or not row[keys[0]]) and (b is not None or not row[keys[1]])
+
+
+def _games_won(job: ImportJob, row: Row) -> tuple[int | None, int | None, bool]:
+    """A match row's games won by each side: both blank is a fixture not yet played, so one alone is an error."""
+    a, b, ok = _two_counts(job, row, ("games_a", "games_b"), MAX_GAMES)
     if ok and (a is None) != (b is None):
-        blank = keys[0] if a is None else keys[1]
-        job.fail(row, blank, f"give {what} for both sides or for neither")
+        job.fail(row, "games_a" if a is None else "games_b", "give the games won for both sides or for neither")
         ok = False
     return a, b, ok
 
@@ -171,9 +176,8 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
     for row in job.rows:
         match = _Match(row, lines=[row.line])
         _read_common(job, row, match, sides, club_sides)
-        games_a, games_b, ok_games = _pair_of_ints(job, row, ("games_a", "games_b"), "the games won",
-                                                   MAX_GAMES)
-        chalks_a, chalks_b, ok_chalks = _pair_of_ints(job, row, ("chalks_a", "chalks_b"), "the chalks", MAX_CHALKS)
+        games_a, games_b, ok_games = _games_won(job, row)
+        chalks_a, chalks_b, ok_chalks = _two_counts(job, row, ("chalks_a", "chalks_b"), MAX_CHALKS)
         hang_a = job.cell(row, "hang_jacks_a", _hang_jacks, 0)
         hang_b = job.cell(row, "hang_jacks_b", _hang_jacks, 0)
         outcome = job.cell(row, "outcome", parse_outcome, Match.PLAYED)
@@ -249,12 +253,10 @@ def _game_rows(job: ImportJob, sides: PartnershipIndex, club_sides: PartnershipI
         elif not match.bad:
             _same_match(job, row, match, sides, club_sides)
         match.lines.append(row.line)
-        number = job.cell(row, "game", lambda t: parse_int(t, minimum=1, maximum=MAX_GAMES,
-                                                           what="the game's number"))
+        number = job.cell(row, "game", lambda t: parse_int(t, maximum=MAX_GAMES, what="the game's number"))
         hang_a = job.cell(row, "hang_jacks_a", _hang_jacks, 0)
         hang_b = job.cell(row, "hang_jacks_b", _hang_jacks, 0)
-        score_a, score_b, ok_scores = _pair_of_ints(job, row, ("score_a", "score_b"), "the game's chalks",
-                                                    MAX_CHALKS)
+        score_a, score_b, ok_scores = _two_counts(job, row, ("score_a", "score_b"), MAX_CHALKS)
         winner = None
         if job.required(row, "winner", "the game's winner") and not match.bad:
             winner = job.cell(row, "winner", functools.partial(parse_side, names=_side_names(match)))

@@ -14,6 +14,8 @@ from importlib import import_module
 
 import pytest
 
+from draw.forms_setup import EntryForm
+from games import services
 from games.models import Match
 from importer import csv_io
 from league import entries as setup
@@ -186,3 +188,57 @@ def test_point16_the_importer_writes_no_entry_team_or_partnership_itself():
         for write in ("Entry.objects.create", "Entry(", "Team.objects.create", "Partnership(",
                       "Partnership.objects.create", "Match.objects.create", "Game.objects", "Hand.objects"):
             assert write not in source, (module.__name__, write)
+
+
+# ----------------------------------------------------------------------------- issue 10: one rule, one reason
+def _service_reason(call) -> tuple[str, str]:
+    with pytest.raises((setup.SetupError, services.EntryError)) as raised:
+        call()
+    return raised.value.field, raised.value.reason
+
+
+@pytest.mark.parametrize("seed", ["0", "first", "10001", "9" * 50])
+def test_issue10_a_seed_the_page_refuses_is_refused_with_the_pages_reason(club, imported, seed):
+    league = Competition.objects.create(club=club, name="Seed League", slug="seed-league")
+    pair = _pair(club, "Sid One", "Sid Two", "Seeders")
+    report = imported(club=club, kind="entries", competition=league, data=f"partnership,seed\r\nSeeders,{seed}\r\n")
+    form = EntryForm({"partnership": pair.pk, "seed": seed}, competition=league)
+    assert not form.is_valid()
+    assert report.errors == [{"line": 2, "column": "seed", "reason": form.errors["seed"][0]}]
+    assert _service_reason(lambda: setup.enter(competition=league, partnership=pair, seed=int(seed) if
+                                               seed.isdigit() else seed)) == ("seed", form.errors["seed"][0])
+
+
+def test_issue10_names_and_groups_are_measured_by_the_services(club, imported):
+    league = Competition.objects.create(club=club, name="Long League", slug="long-league")
+    pair = _pair(club, "Lou One", "Lou Two", "Longs")
+    long_group, long_name = "G" * (setup.GROUP_MAX + 1), "N" * (setup.PARTNERSHIP_NAME_MAX + 1)
+    report = imported(club=club, kind="entries", competition=league,
+                      data=f"partnership,group\r\nLongs,{long_group}\r\n")
+    assert report.errors == [{"line": 2, "column": "group", "reason": _service_reason(
+        lambda: setup.enter(competition=league, partnership=pair, group=long_group))[1]}]
+    make_player("Ned One", club=club)
+    make_player("Ned Two", club=club)
+    report = imported(club=club, kind="partnerships",
+                      data=f"player_one,player_two,name\r\nNed One,Ned Two,{long_name}\r\n")
+    one, two = Player.objects.get(name="Ned One"), Player.objects.get(name="Ned Two")
+    assert report.errors == [{"line": 2, "column": "name", "reason": _service_reason(
+        lambda: setup.new_partnership(club=club, player_one=one, player_two=two, name=long_name))[1]}]
+
+
+def test_issue10_results_the_services_refuse_carry_the_services_reasons(club, imported):
+    league = Competition.objects.create(club=club, name="Chalk League", slug="chalk-league", published=True,
+                                        match_format=Competition.BEST_OF, match_games=3)
+    for name, one, two in (("Aces", "A1", "A2"), ("Kings", "K1", "K2")):
+        Entry.objects.create(competition=league, partnership=_pair(club, one, two, name))
+    totals = imported(club=club, kind="results", competition=league,
+                      data="round,side_a,side_b,games_a,games_b,chalks_a,chalks_b\r\n1,Aces,Kings,2,0,28,\r\n")
+    games = imported(club=club, kind="results", competition=league,
+                     data="round,side_a,side_b,game,winner\r\n2,Aces,Kings,0,A\r\n")
+    assert not Match.objects.filter(competition=league).exists()
+    match = services.create_match(competition=league, side_a=Partnership.objects.get(name="Aces"),
+                                  side_b=Partnership.objects.get(name="Kings"))
+    assert totals.errors == [{"line": 2, "column": "chalks_b", "reason": _service_reason(
+        lambda: services.record_match_totals(match, games_a=2, games_b=0, chalks_a=28, chalks_b=None))[1]}]
+    assert games.errors == [{"line": 2, "column": "game", "reason": _service_reason(
+        lambda: services.enter_game_result(match, number=0, winner="a"))[1]}]
