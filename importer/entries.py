@@ -75,7 +75,7 @@ def import_teams(job: ImportJob) -> None:
             job.fail(row, "club", f"team {name!r} is of {team.club.name} on line {team.row.line}")
             continue
         if club.pk not in indexes:
-            indexes[club.pk] = PartnershipIndex(club_partnerships(club), f"of {club.name}")
+            indexes[club.pk] = PartnershipIndex(club_partnerships(club, chosen_by=job.club), f"of {club.name}")
         partnership, column = _side_of(job, row, indexes[club.pk])
         if partnership is None:
             continue
@@ -120,7 +120,7 @@ def import_entries(job: ImportJob) -> None:
         column = {Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}.get(kind, "partnership")
         job.fail(HEADER_LINE, column, f"no {column} column: each row names the entrant")
         return
-    pairs = PartnershipIndex(club_partnerships(job.club), f"of {job.club.name}")
+    pairs = PartnershipIndex(club_partnerships(job.club, chosen_by=job.club), f"of {job.club.name}")
     players = PlayerIndex(Player.objects.filter(home_club=job.club), f"of {job.club.name}")
     teams: dict[int, dict[str, Team]] = defaultdict(dict)
     for team in Team.objects.filter(competition__club=job.club):

@@ -11,10 +11,11 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from importer.cells import name_key
 from league.models import Club, Competition, Partnership, Player
+from league.permissions import organised_partnerships_filter, public_partnership_filter
 
 
 class NotFound(ValueError):  # noqa: N818 — a name the file gives that names nothing, or several things
@@ -90,10 +91,13 @@ def _player_keys(players: list[Player]) -> list[frozenset[str]]:
     return list(keys)
 
 
-def club_partnerships(club: Club):
-    """The club's partnerships: its own, and those without a club whose first player is of the club."""
+def club_partnerships(club: Club, *, chosen_by: Club) -> QuerySet[Partnership]:
+    """The partnerships of ``club`` (its own, and those without a club whose first player is of it) that the
+    organisers of ``chosen_by`` may choose on their competitions' entries and team pages: the public ones and
+    their own (``league.permissions``), never another club's that only its drafts know."""
+    choosable = public_partnership_filter() | organised_partnerships_filter([chosen_by.pk])
     return (Partnership.objects.filter(Q(club=club) | Q(club__isnull=True, player_one__home_club=club))
-            .select_related("player_one", "player_two"))
+            .filter(choosable).select_related("player_one", "player_two"))
 
 
 class ClubIndex:

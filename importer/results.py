@@ -98,7 +98,7 @@ def import_results(job: ImportJob) -> None:
         return
     entered = Partnership.objects.filter(entries__competition=competition).select_related("player_one", "player_two")
     sides = PartnershipIndex(entered, f"entered in {competition.name}")
-    club_sides = PartnershipIndex(club_partnerships(job.club), f"of {job.club.name}")
+    club_sides = PartnershipIndex(club_partnerships(job.club, chosen_by=job.club), f"of {job.club.name}")
     job.rows = _limited(job, job.rows)
     matches = (_match_rows if job.report.level == MATCH_LEVEL else _game_rows)(job, sides, club_sides)
     _check_duplicates(job, matches, competition)

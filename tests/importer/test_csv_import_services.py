@@ -14,7 +14,7 @@ from importlib import import_module
 
 import pytest
 
-from draw.forms_setup import EntryForm
+from draw.forms_setup import EntryForm, TeamForm
 from games import services
 from games.models import Match
 from importer import csv_io
@@ -242,3 +242,28 @@ def test_issue10_results_the_services_refuse_carry_the_services_reasons(club, im
         lambda: services.record_match_totals(match, games_a=2, games_b=0, chalks_a=28, chalks_b=None))[1]}]
     assert games.errors == [{"line": 2, "column": "game", "reason": _service_reason(
         lambda: services.enter_game_result(match, number=0, winner="a"))[1]}]
+
+
+def test_issue10_a_team_cannot_take_another_clubs_partnership_that_its_team_page_does_not_offer(club, imported):
+    """The bug: the teams import looked a team's pairs up among all the partnerships of the team's club, so an
+    organiser could put into a team another club's partnership that only that club's drafts know, which the team
+    page (``partnerships_for``) never offers them; once the competition is published it would have been public."""
+    league = Competition.objects.create(club=club, name="Inter-bar League", slug="inter-bar",
+                                        entrant_kind=Competition.TEAMS)
+    other = make_club("Crossroads Bar")
+    private = _pair(other, "Pri One", "Pri Two", "Crossroads Secret")  # no entry, no match: their draft's alone
+    public = _pair(other, "Pub One", "Pub Two", "Crossroads Known")
+    shown = Competition.objects.create(club=other, name="Open Cup", slug="open-cup", published=True)
+    Entry.objects.create(competition=shown, partnership=public)
+    offered = set(TeamForm(competition=league).fields["partnerships"].queryset)
+    assert public in offered and private not in offered  # what the team page lets the organiser choose
+    report = imported(club=club, kind="teams", competition=league, user=club.organiser,
+                      data="team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Secret\r\n"
+                           "Visitors,Crossroads Bar,Crossroads Known\r\n")
+    assert report.errors == [{"line": 2, "column": "partnership",
+                              "reason": "no partnership 'Crossroads Secret' of Crossroads Bar"}]
+    assert not Team.objects.filter(competition=league).exists()
+    report = imported(club=club, kind="teams", competition=league, user=club.organiser,
+                      data="team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Known\r\n")
+    assert report.ok, report.errors
+    assert list(Team.objects.get(competition=league).partnerships.all()) == [public]
