@@ -28,17 +28,30 @@ TEAM_NAME_MAX = Team._meta.get_field("name").max_length
 
 def _side_of(job: ImportJob, row: Row, partnerships: PartnershipIndex) -> tuple[Partnership | None, str]:
     """A row's partnership from its ``partnership`` cell or its ``player_one`` and ``player_two`` cells, and the
-    column to blame."""
+    column to blame. A row with both must name one partnership twice (the entries page takes a partnership or
+    the players of one, not both)."""
+    players = " & ".join(filter(None, (row["player_one"], row["player_two"])))
     if row["partnership"]:
-        return job.cell(row, "partnership", partnerships.find), "partnership"
+        partnership = job.cell(row, "partnership", partnerships.find)
+        if partnership is not None and players and not _is_found_by(partnerships, players, partnership):
+            job.fail(row, "player_one", f"{players} are not {partnership.display_name}, which the partnership "
+                                        "column names: give the partnership or its players, not two different ones")
+            return None, "partnership"
+        return partnership, "partnership"
     if row["player_one"]:
-        names = " & ".join(filter(None, (row["player_one"], row["player_two"])))
         try:
-            return partnerships.find(names), "player_one"
+            return partnerships.find(players), "player_one"
         except NotFound as error:
             job.fail(row, "player_one", str(error))
             return None, "player_one"
     return None, ""
+
+
+def _is_found_by(partnerships: PartnershipIndex, players: str, partnership: Partnership) -> bool:
+    try:
+        return partnerships.find(players).pk == partnership.pk
+    except NotFound:
+        return False
 
 
 # ----------------------------------------------------------------------------- teams

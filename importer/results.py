@@ -185,6 +185,8 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
             match.bad = True
         elif outcome != Match.PLAYED:
             match.forfeit = outcome
+            if row["winner"] and not match.bad:  # the winner as the services make it (FORFEIT_WINNER)
+                _check_winner(job, row, match, services.FORFEIT_WINNER[outcome], _forfeit_words(match, outcome))
             if games_a or games_b:
                 job.report.notes.append(f"Line {row.line}: a forfeit; its games ({games_a}–{games_b}) are not "
                                         "imported.")
@@ -201,7 +203,9 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
             match.totals = {"games_a": games_a, "games_b": games_b, "hang_jacks_a": hang_a, "hang_jacks_b": hang_b,
                             "chalks_a": chalks_a, "chalks_b": chalks_b}
             if row["winner"] and not match.bad:
-                _check_winner(job, row, match, games_a, games_b)
+                assert job.competition is not None  # the winner as the services derive it from the games
+                _check_winner(job, row, match, services.format_winner(job.competition, games_a, games_b),
+                              f"the games are {games_a}–{games_b}")
         matches.append(match)
     return matches
 
@@ -217,7 +221,9 @@ def _hang_jacks(text: str) -> int:
     return parse_int(text, maximum=MAX_HANG_JACKS)
 
 
-def _check_winner(job: ImportJob, row: Row, match: _Match, games_a: int, games_b: int) -> None:
+def _check_winner(job: ImportJob, row: Row, match: _Match, won: str, because: str) -> None:
+    """The row's winner cell, when given, must be the side the services make the winner (``won``; ``""``:
+    nobody), ``because`` saying why in the error."""
     assert match.side_a is not None and match.side_b is not None
     try:
         said = parse_side(row["winner"], _side_names(match))
@@ -225,12 +231,19 @@ def _check_winner(job: ImportJob, row: Row, match: _Match, games_a: int, games_b
         job.fail(row, "winner", str(error))
         match.bad = True
         return
-    assert job.competition is not None
-    won = services.format_winner(job.competition, games_a, games_b)  # the winner as the services derive it
     if said != won:
         name = (match.side_a if said == "a" else match.side_b).display_name
-        job.fail(row, "winner", f"says {name} won, but the games are {games_a}–{games_b}")
+        job.fail(row, "winner", f"says {name} won, but {because}")
         match.bad = True
+
+
+def _forfeit_words(match: _Match, outcome: str) -> str:
+    """Why a forfeit has the winner it has, e.g. "Ann & Bob did not play (forfeit_a), so Cy & Di won"."""
+    assert match.side_a is not None and match.side_b is not None
+    if outcome == Match.DOUBLE_FORFEIT:
+        return f"neither side played ({outcome}), so nobody won"
+    absent, present = (match.side_a, match.side_b) if outcome == Match.FORFEIT_A else (match.side_b, match.side_a)
+    return f"{absent.display_name} did not play ({outcome}), so {present.display_name} won"
 
 
 def _side_names(match: _Match) -> dict[str, list[str]]:

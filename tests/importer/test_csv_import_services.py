@@ -267,3 +267,40 @@ def test_issue10_a_team_cannot_take_another_clubs_partnership_that_its_team_page
                       data="team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Known\r\n")
     assert report.ok, report.errors
     assert list(Team.objects.get(competition=league).partnerships.all()) == [public]
+
+
+def test_issue10_a_row_naming_a_partnership_and_other_players_is_refused(club, imported):
+    """As the entries page refuses a partnership together with the players of another: the row's players are
+    those of the partnership it names, or the row is an error (it used to enter the partnership, players unread)."""
+    league = Competition.objects.create(club=club, name="Both League", slug="both-league")
+    _pair(club, "Ann Both", "Bob Both", "Ann and Bob")
+    _pair(club, "Cy Both", "Di Both", "Cy and Di")
+    report = imported(club=club, kind="entries", competition=league,
+                      data="partnership,player_one,player_two\r\nAnn and Bob,Bob Both,Ann Both\r\n"
+                           "Cy and Di,Ann Both,Bob Both\r\n")
+    assert report.errors == [{"line": 3, "column": "player_one",
+                              "reason": "Ann Both & Bob Both are not Cy and Di, which the partnership column names: "
+                                        "give the partnership or its players, not two different ones"}]
+    assert not Entry.objects.filter(competition=league).exists()
+    assert imported(club=club, kind="entries", competition=league,
+                    data="partnership,player_one,player_two\r\nAnn and Bob,Bob Both,Ann Both\r\n").ok
+
+
+def test_issue10_a_forfeits_winner_is_the_side_that_played(club, imported):
+    """A forfeit row's winner cell was not read: "forfeit_a, won by side A" stored side B as the winner without a
+    word. It is checked against the winner the services give a forfeit (``games.services.FORFEIT_WINNER``)."""
+    league = Competition.objects.create(club=club, name="No-show League", slug="no-show")
+    for name, one, two in (("Aces", "A1", "A2"), ("Kings", "K1", "K2")):
+        Entry.objects.create(competition=league, partnership=_pair(club, one, two, name))
+    data = ("round,side_a,side_b,games_a,games_b,outcome,winner\r\n1,Aces,Kings,,,forfeit_a,Aces\r\n"
+            "2,Aces,Kings,,,double_forfeit,B\r\n3,Aces,Kings,,,forfeit_b,Aces\r\n")
+    report = imported(club=club, kind="results", competition=league, data=data)
+    assert report.sorted_errors() == [
+        {"line": 2, "column": "winner", "reason": "says Aces won, but Aces did not play (forfeit_a), so Kings won"},
+        {"line": 3, "column": "winner", "reason": "says Kings won, but neither side played (double_forfeit), "
+                                                  "so nobody won"},
+    ]
+    assert not Match.objects.filter(competition=league).exists()
+    assert imported(club=club, kind="results", competition=league, data=data.replace("forfeit_a,Aces", "forfeit_a,B")
+                    .replace("double_forfeit,B", "double_forfeit,")).ok
+    assert list(Match.objects.order_by("round__number").values_list("winner", flat=True)) == ["b", "", "a"]
