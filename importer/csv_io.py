@@ -21,16 +21,21 @@ kind                      columns (``*`` required; headers match case-insensitiv
 
 References are by name, never by id, and must already be stored: players of the importing club (by
 name, nickname, or "Name (Nickname)"), partnerships of the club (by name or by their players, "Ann &
-Bob" in either order), the competition's teams and entries. A club moving over imports players, then
-partnerships, then teams or entries, then results — one file each. Players' names are unique within a
-club, so that later files can name them.
+Bob" in either order; a row giving both names one partnership twice) among those the club's pages offer
+(another club's partnership only once it is public: a draft's are its club's), the competition's teams
+and entries. A club moving over imports players, then partnerships, then teams or entries, then results
+— one file each. Players' names are unique within a club, so that later files can name them.
 
 The import runs in one transaction, rolled back when there is any error at all: nothing is stored unless the
-whole file is good. Each row is read and checked — types, required cells, numbers within what the database
-holds, references by name — and stored through the same service as on the pages, so that no rule is written
-twice: entries through ``league.entries.enter`` (late entries, a player in one partnership, seeds, groups),
-teams through ``create_team``, partnerships through ``new_partnership``, results through ``games.services``
-(``create_match``, then ``record_match_totals`` or ``enter_game_result``). A service's error (``SetupError``,
+whole file is good. Each row is read — types, required cells, numbers within what the database holds,
+references by name — and stored through the same service as on the pages, which checks it, so that no rule is
+written twice: entries through ``league.entries.enter`` (late entries, a player in one partnership, seeds,
+groups), teams through ``create_team``, partnerships through ``new_partnership``, results through
+``games.services`` (``create_match``, then ``record_match_totals``, ``enter_game_result`` or
+``record_forfeit``; a winner cell is checked against the winner they derive). A value a service checks is
+handed to it as read (a seed, a group's or a partnership name's length, a game's number, one side's chalks),
+so that a row is refused with the page's reason; what no service checks (a player's name, plain text in a
+name, a team name's length) the importer does. A service's error (``SetupError``,
 ``EntryError``) becomes an error of the row, ``{"line": n, "column": "side_b", "reason": "…"}``, naming the
 line of the file that made what it clashes with; lines are numbered as a spreadsheet numbers its rows (the
 header is line 1). Rows after a bad one are still checked and stored (in savepoints), so that one upload
