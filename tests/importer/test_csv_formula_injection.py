@@ -115,7 +115,7 @@ def test_point9_every_csv_the_app_writes_goes_through_the_escape(client, league)
         response = client.get(f"/clubs/{league.club.slug}/import/{name}.csv")
         assert response.status_code == 200 and not dangerous_cells(response.content.decode())
     cells = ["=1", "+1", "-1", "@1", "\t1", "\r1", "'=1", "''+1", "-3", "'plain", "plain", "", "Ann & Bob"]
-    written = csv_io._write([[*cells, -3, 2.5, 0]], bom=False)
+    written = csv_io.write_rows([[*cells, -3, 2.5, 0]], bom=False)
     assert rows_of(written) == [["'=1", "'+1", "'-1", "'@1", "'\t1", "'\r1", "''=1", "'''+1", "'-3", "'plain",
                                  "plain", "", "Ann & Bob", "-3", "2.5", "0"]]
     assert [csv_io.unescape_cell(cell) for cell in rows_of(written)[0][:13]] == cells  # each text comes back
