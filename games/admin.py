@@ -1,7 +1,7 @@
 """Django admin for matches, games, hands and hand versions.
 
-Hands are entered, corrected and deleted through ``games.services`` (which score them through the
-engine and settle the match), so the admin shows them read-only: editing a row here would bypass
+Hands are entered, corrected and deleted through ``games.entry`` (which scores them through the
+engine and settles the match), so the admin shows them read-only: editing a row here would bypass
 the engine and the version history.
 """
 

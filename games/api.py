@@ -7,7 +7,8 @@ whoever may enter a match's hands may read that match. Entering and correcting h
 club's organisers, the match's scorekeepers and holders of its private link (the ``X-Entry-Token`` header;
 ``?token=`` also works but is discouraged: URLs end up in histories and logs) while it is not revoked; so
 are game results and match totals. Forfeits and team matches (creating them, their overall totals) are for
-the club's organisers. Every operation goes through ``games.services`` and ``games.team_services``.
+the club's organisers. Every operation goes through the app's services (``games.entry``, ``games.results``,
+``games.matches``, ``games.teams``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,18 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services, team_services
+from games.entry import NextHand, correct_hand, delete_hand, enter_hand, next_hand, undo_last_hand
 from games.entry_schema import HAND_CORRECTION, HAND_ENTRY, HAND_ENTRY_EXAMPLES
+from games.matches import add_scorekeeper, create_match, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match, TeamMatch
+from games.results import (
+    clear_entered_result,
+    clear_forfeit,
+    delete_game_result,
+    enter_game_result,
+    record_forfeit,
+    record_match_totals,
+)
 from games.selectors import competition_matches, match_sheet, team_match_page
 from games.serializers import (
     EntryLinkActionSerializer,
@@ -52,6 +62,14 @@ from games.serializers import (
     TeamTotalsSerializer,
     UndoSerializer,
     UsernameSerializer,
+)
+from games.teams import (
+    clear_team_forfeit,
+    clear_team_totals,
+    create_team_match,
+    record_team_forfeit,
+    record_team_totals,
+    set_team_tables,
 )
 from league.api import ID, require_organiser
 from league.permissions import can_enter_hands, can_view_match, is_organiser, visible_matches_filter
@@ -140,12 +158,12 @@ def entry_page_url(request: Request, match: Match) -> str:
     return request.build_absolute_uri(path)
 
 
-def upcoming_hand(match: Match) -> services.NextHand | None:
+def upcoming_hand(match: Match) -> NextHand | None:
     """Where the next hand goes, or ``None`` when the match is over, is kept at another level than hand by hand
     (or forfeited), or a won game awaits settling."""
     if match.status == Match.COMPLETE or match.result_level != HAND_LEVEL or match.outcome != Match.PLAYED:
         return None
-    target = services.next_hand(match)
+    target = next_hand(match)
     return None if target.game.winner else target
 
 
@@ -193,7 +211,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
             raise NotAuthenticated("log in as an organiser to schedule matches")
         data = validated(MatchCreateSerializer, request.data, context={"request": request})
         require_organiser(request.user, data["competition"].club, "schedule its matches")
-        match = services.create_match(**data)
+        match = create_match(**data)
         return Response(MatchSerializer(match).data, status=201)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, responses={200: HandSerializer(many=True), **READ_ERRORS})
@@ -212,7 +230,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(HandEntrySerializer, request.data)
-        hand = services.enter_hand(match=match, user=request.user, **data)
+        hand = enter_hand(match=match, user=request.user, **data)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data, status=201)
 
@@ -224,7 +242,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(UndoSerializer, request.data if isinstance(request.data, dict) else {})
-        hand = services.undo_last_hand(match=match, user=request.user, hand_id=data.get("hand"),
+        hand = undo_last_hand(match=match, user=request.user, hand_id=data.get("hand"),
                                        version=data.get("version"))
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
@@ -242,7 +260,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
     def add_scorekeeper(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
         require_match_organiser(request, match)
-        services.add_scorekeeper(match=match, user=validated(UsernameSerializer, request.data)["username"])
+        add_scorekeeper(match=match, user=validated(UsernameSerializer, request.data)["username"])
         return Response(ScorekeeperSerializer(match.scorekeepers.order_by("username"), many=True).data, status=201)
 
     @extend_schema(parameters=[OpenApiParameter("username", OpenApiTypes.STR, description="Or in the body")],
@@ -252,7 +270,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_match_organiser(request, match)
         user = validated(UsernameSerializer, body_or_query(request, "username"))["username"]
-        services.remove_scorekeeper(match=match, user=user)
+        remove_scorekeeper(match=match, user=user)
         return Response(ScorekeeperSerializer(match.scorekeepers.order_by("username"), many=True).data)
 
     @extend_schema(responses={200: EntryLinkSerializer, **WRITE_ERRORS})
@@ -271,9 +289,9 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         require_match_organiser(request, match)
         change = validated(EntryLinkActionSerializer, request.data)["action"]
         if change == "revoke":
-            match = services.revoke_entry_link(match=match)
+            match = revoke_entry_link(match=match)
         else:
-            match = services.renew_entry_link(match=match)
+            match = renew_entry_link(match=match)
         return Response(self._link(request, match))
 
     # ------------------------------------------------------------------------- results at a coarser level
@@ -286,7 +304,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(GameResultSerializer, request.data)
-        game = services.enter_game_result(match, user=request.user, **data)
+        game = enter_game_result(match, user=request.user, **data)
         return Response(GameSerializer(Game.objects.prefetch_related("hands").get(pk=game.pk)).data, status=201)
 
     @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
@@ -298,7 +316,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         reason = validated(ReasonSerializer, body_or_query(request, "reason"))["reason"]
-        services.delete_game_result(match, number=int(number), reason=reason, user=request.user)
+        delete_game_result(match, number=int(number), reason=reason, user=request.user)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=MatchTotalsSerializer,
@@ -310,7 +328,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(MatchTotalsSerializer, request.data)
-        services.record_match_totals(match, user=request.user, **data)
+        record_match_totals(match, user=request.user, **data)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=None, responses={200: MatchSerializer, **WRITE_ERRORS})
@@ -319,7 +337,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         """Clear the game results or match totals entered: the match is unplayed, hand by hand again."""
         match = self.get_object()
         require_entry_rights(request, match)
-        services.clear_entered_result(match, user=request.user)
+        clear_entered_result(match, user=request.user)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
     @extend_schema(request=ForfeitSerializer, responses={200: MatchSerializer, **WRITE_ERRORS})
@@ -330,7 +348,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_organiser(request.user, match.competition.club, "record forfeits")
         outcome = validated(ForfeitSerializer, request.data)["outcome"]
-        services.record_forfeit(match, outcome=outcome, user=request.user)
+        record_forfeit(match, outcome=outcome, user=request.user)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
     @extend_schema(request=None, responses={200: MatchSerializer, **WRITE_ERRORS})
@@ -339,7 +357,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         """Clear a forfeit (organisers of the club)."""
         match = self.get_object()
         require_organiser(request.user, match.competition.club, "record forfeits")
-        services.clear_forfeit(match, user=request.user)
+        clear_forfeit(match, user=request.user)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
     @staticmethod
@@ -400,7 +418,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
         data = validated(TeamMatchCreateSerializer, request.data, context={"request": request})
         competition = data.pop("competition")
         require_organiser(request.user, competition.club, "create its team matches")
-        team_match = team_services.create_team_match(competition, data.pop("team_a"), data.pop("team_b"), **data)
+        team_match = create_team_match(competition, data.pop("team_a"), data.pop("team_b"), **data)
         return Response(self._detail(team_match), status=201)
 
     @extend_schema(request=TeamTablesSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
@@ -409,7 +427,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
         """Seat the pairs of a team match created without tables (organisers of the club)."""
         team_match = self.get_object()
         self._require_organiser(team_match, "seat its team matches")
-        team_services.set_team_tables(team_match, validated(TeamTablesSerializer, request.data)["tables"])
+        set_team_tables(team_match, validated(TeamTablesSerializer, request.data)["tables"])
         return Response(self._detail(team_match))
 
     @extend_schema(request=TeamTotalsSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
@@ -419,7 +437,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
         team_match = self.get_object()
         self._require_organiser(team_match, "record team match results")
         data = validated(TeamTotalsSerializer, request.data)
-        team_services.record_team_totals(team_match, user=request.user, **data)
+        record_team_totals(team_match, user=request.user, **data)
         return Response(self._detail(team_match))
 
     @extend_schema(request=None, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
@@ -427,7 +445,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
     def clear_totals(self, request: Request, pk: str | None = None) -> Response:
         team_match = self.get_object()
         self._require_organiser(team_match, "record team match results")
-        team_services.clear_team_totals(team_match, user=request.user)
+        clear_team_totals(team_match, user=request.user)
         return Response(self._detail(team_match))
 
     @extend_schema(request=ForfeitSerializer, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
@@ -437,7 +455,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
         team_match = self.get_object()
         self._require_organiser(team_match, "record forfeits")
         outcome = validated(ForfeitSerializer, request.data)["outcome"]
-        team_services.record_team_forfeit(team_match, outcome=outcome, user=request.user)
+        record_team_forfeit(team_match, outcome=outcome, user=request.user)
         return Response(self._detail(team_match))
 
     @extend_schema(request=None, responses={200: TeamMatchDetailSerializer, **WRITE_ERRORS})
@@ -445,7 +463,7 @@ class TeamMatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericView
     def clear_forfeit(self, request: Request, pk: str | None = None) -> Response:
         team_match = self.get_object()
         self._require_organiser(team_match, "record forfeits")
-        team_services.clear_team_forfeit(team_match, user=request.user)
+        clear_team_forfeit(team_match, user=request.user)
         return Response(self._detail(team_match))
 
 
@@ -493,7 +511,7 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         hand = self.get_object()
         require_entry_rights(request, hand.game.match)
         data = validated(HandCorrectionSerializer, request.data)
-        hand = services.correct_hand(hand=hand, mode=data.get("mode", hand.mode), entry=data["entry"],
+        hand = correct_hand(hand=hand, mode=data.get("mode", hand.mode), entry=data["entry"],
                                      reason=data["reason"], version=data["version"], dealer=data.get("dealer"),
                                      user=request.user)
         hand.refresh_from_db()
@@ -516,7 +534,7 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         require_entry_rights(request, hand.game.match)
         data = validated(HandDeletionSerializer, {**body_or_query(request, "reason"),
                                                   **body_or_query(request, "version")})
-        hand = services.delete_hand(hand=hand, reason=data["reason"], version=data.get("version"), user=request.user)
+        hand = delete_hand(hand=hand, reason=data["reason"], version=data.get("version"), user=request.user)
         hand.refresh_from_db()
         return Response(HandSerializer(hand).data)
 

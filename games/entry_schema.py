@@ -2,7 +2,7 @@
 field as the engine describes them (``engine.schema``), and examples a client can post as they are.
 
 Schema only: the API still takes ``entry`` as a JSON object (``games.serializers``) and the engine, through
-``games.services``, judges it. The request of ``POST /api/matches/<id>/hands/`` is one of two shapes told apart
+``games.entry``, judges it. The request of ``POST /api/matches/<id>/hands/`` is one of two shapes told apart
 by ``mode``; a correction's is one of two with ``mode`` optional.
 """
 

@@ -2,7 +2,7 @@
 reason of a correction or deletion, and the organiser's scorekeepers and private link.
 
 The forms only turn what was tapped into the JSON of a chalk entry (engine/chalk.py) or a hand record
-(HAND_RECORD.md); the engine, through ``games.services``, decides whether the hand could happen, and its
+(HAND_RECORD.md); the engine, through ``games.entry``, decides whether the hand could happen, and its
 ``EntryError(field, reason)`` is shown next to the form field that ``form_field_for`` names.
 """
 
@@ -74,7 +74,7 @@ class SideChoiceField(forms.ChoiceField):
 
 
 class EngineErrorsMixin:
-    """Puts a ``services.EntryError`` next to the field it names, or at the top of the form."""
+    """Puts a ``games.common.EntryError`` next to the field it names, or at the top of the form."""
 
     def add_entry_error(self, error: Any) -> None:
         field = self.field_for(error.field, error.reason)
@@ -189,7 +189,7 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
     def entry(self) -> dict[str, Any]:
         """The chalk entry (engine/chalk.py) the form describes; ``players``, ``dealer`` and the score come from
-        the match in ``games.services``."""
+        the match in ``games.entry``."""
         data = self.cleaned_data
         if data.get("penalty") == "misdeal":
             return {"penalty": {"kind": "misdeal"}}  # the hand is thrown in: nothing else is chalked (R27)
@@ -371,13 +371,13 @@ class ScorekeeperForm(forms.Form):
 
 # ----------------------------------------------------------------------------- results at a coarser level
 def _count(label: str, *, required: bool = True, initial: int | None = None) -> forms.IntegerField:
-    """A count on paper; the competition's rules bound it further (``games.services`` says why)."""
+    """A count on paper; the competition's rules bound it further (``games.checks`` says why)."""
     return forms.IntegerField(label=label, min_value=0, max_value=MAX_BOX, required=required, initial=initial,
                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 
 
 class ServiceErrorsMixin:
-    """Puts a ``services.EntryError`` next to the field it names (``tables[0].side_a`` → ``table_1_a``), or at
+    """Puts a ``games.common.EntryError`` next to the field it names (``tables[0].side_a`` → ``table_1_a``), or at
     the top of the form."""
 
     def add_entry_error(self, error: Any) -> None:

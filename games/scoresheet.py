@@ -249,7 +249,7 @@ def recent_hands(match: Match, limit: int = 6) -> list[HandRow]:
 
 
 def last_counting_hand(match: Match) -> Hand | None:
-    """The hand ``games.services.undo_last_hand`` would strike out."""
+    """The hand ``games.entry.undo_last_hand`` would strike out."""
     return (Hand.objects.filter(game__match=match, deleted=False, void_reason="")
             .select_related("game").order_by("-game__number", "-number").first())
 

@@ -1,6 +1,6 @@
 """The API's shape for matches, games, hands and their versions, and the inputs of hand entry.
 
-Only the form is checked here; the engine (through ``games.services``) decides whether a hand could
+Only the form is checked here; the engine (through ``games.entry``) decides whether a hand could
 happen, and the views decide who may do what.
 """
 
@@ -18,7 +18,7 @@ from league.permissions import visible_competitions
 """The largest game or hand number, and games won, the database holds (a small-integer column)."""
 MAX_COUNT = 2**31 - 1
 """The largest count of chalks or hang jacks the database holds; the rules allow far fewer (``engine.limits``,
-checked by ``games.services`` with the competition's ruleset, which a serializer does not know)."""
+checked by ``games.checks`` with the competition's ruleset, which a serializer does not know)."""
 BOUNDED_BY_RULES = "at most what the competition's rules allow (the reason is given)"
 ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
               '"score_before" and "ruleset" are filled in from the match.')

@@ -15,7 +15,7 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from games import selectors, services, signals
+from games import selectors, signals
 from games.clock import (
     SETTLE_REQUEST_STALE,
     results_clock,
@@ -24,6 +24,7 @@ from games.clock import (
     tick_results_clock,
 )
 from games.models import Match
+from games.settle import Settled, SettleFailed, settle_backlog
 from league.signals import ratings_stale
 
 logger = logging.getLogger(__name__)
@@ -35,8 +36,8 @@ def settle_match_task(match_id: int, version: int | None = None, competition_id:
     """Settle the match (totals, game winners, next game, match result) and every other match of its competition
     with committed changes, then refresh the competition's standings.
 
-    One such task is queued per competition at a time (``games.services.queue_settle``): the commits that come
-    while it waits in the queue queue nothing, and it settles them all (``services.settle_backlog``) — so on a
+    One such task is queued per competition at a time (``games.settle.queue_settle``): the commits that come
+    while it waits in the queue queue nothing, and it settles them all (``games.settle.settle_backlog``) — so on a
     busy night the queue holds a task per competition, not one per hand, and drains faster than the
     scorekeepers fill it. ``version`` is the match's version when the task was queued: a match already settled
     that far (e.g. by the commit itself, when its hand ended a game) is not recomputed. The standings are
@@ -54,7 +55,7 @@ def settle_match_task(match_id: int, version: int | None = None, competition_id:
 
 
 def settle_competition(competition_id: int, match_id: int | None = None, version: int | None = None, *,
-                       results_changed: bool = True) -> services.Settled:
+                       results_changed: bool = True) -> Settled:
     """The settle task's work: take the competition's settle request, settle its waiting matches (``match_id``
     first), tick the results clock and refresh the standings, and ask for a ratings rebuild when a rated result
     changed. ``results_changed``: a commit changed results (the task was queued by one, which may have settled
@@ -62,8 +63,8 @@ def settle_competition(competition_id: int, match_id: int | None = None, version
     take_settle_request(competition_id)  # before reading: a commit from now on queues a task of its own
     failure = None
     try:
-        settled = services.settle_backlog(competition_id, match_id, version)
-    except services.SettleFailed as error:  # the others are settled: their standings and ratings follow
+        settled = settle_backlog(competition_id, match_id, version)
+    except SettleFailed as error:  # the others are settled: their standings and ratings follow
         settled, failure = error.settled, error
     if settled.rated_result_touched:
         ratings_stale.send(sender=None)  # a result that rates players appeared, changed or went away

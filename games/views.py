@@ -1,8 +1,8 @@
 """Pages of a match: the scoresheet, the scorekeeper's entry page (an account's or the private link's),
 corrections, and the organiser's page for scorekeepers and the link.
 
-Thin views: reads through ``league.selectors``, writes through ``games.services``, and every permission
-checked with ``league.permissions`` on every request, GET and POST alike.
+Thin views: reads through ``league.selectors``, writes through ``games.entry`` and ``games.matches``, and
+every permission checked with ``league.permissions`` on every request, GET and POST alike.
 """
 
 from __future__ import annotations
@@ -22,7 +22,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import scoresheet as sheets
-from games import services
+from games.common import EntryError
+from games.entry import (
+    DuplicateHandError,
+    StaleVersionError,
+    correct_hand,
+    delete_hand,
+    enter_hand,
+    next_hand,
+    undo_last_hand,
+)
 from games.forms import (
     ChalkCorrectionForm,
     ChalkEntryForm,
@@ -31,6 +40,7 @@ from games.forms import (
     RecordEntryForm,
     ScorekeeperForm,
 )
+from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import HAND_LEVEL, Hand, Match
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
@@ -52,7 +62,7 @@ class EntryAccess:
         return reverse(f"match_{name}", args=[self.match.pk, *extra])
 
 
-def _not_allowed(request: HttpRequest, match: Match, message: str) -> HttpResponse:
+def refuse_match_page(request: HttpRequest, match: Match, message: str) -> HttpResponse:
     """A draft the user may not see → 404, for anonymous visitors too (as for no match at all); anonymous → log
     in; otherwise 403."""
     if not can_view_match(request.user, match):
@@ -78,7 +88,7 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             if match is None:
                 raise Http404("No such match.")
             if not can_enter_hands(request.user, match):
-                return _not_allowed(request, match, "You are not a scorekeeper of this match.")
+                return refuse_match_page(request, match, "You are not a scorekeeper of this match.")
         return view(request, EntryAccess(match, token), *args, **kwargs)
 
     return wrapper
@@ -119,7 +129,7 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
     match = access.match
     by_hand = match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED
     # a match kept at another level (or forfeited) takes no hands: no next hand, and no game opened for one
-    target = services.next_hand(match) if match.status != Match.COMPLETE and by_hand else None
+    target = next_hand(match) if match.status != Match.COMPLETE and by_hand else None
     names = sheets.seat_names(match, match.competition.players)
     last = sheets.last_counting_hand(match)
     recent = sheets.recent_hands(match)
@@ -156,13 +166,13 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
         form = form_class(request.POST, request.FILES, match=match)
         if form.is_valid():
             try:
-                hand = services.enter_hand(match=match, number=form.cleaned_data["number"], mode=mode,
+                hand = enter_hand(match=match, number=form.cleaned_data["number"], mode=mode,
                                            entry=form.entry(), user=request.user, dealer=form.given_dealer())
-            except services.DuplicateHandError as error:
+            except DuplicateHandError as error:
                 # a double tap, or another scorekeeper got there first: say so and show the next hand's form
                 messages.error(request, error.reason)
                 return redirect(access.url("enter" if mode == Hand.CHALK else "enter_record"))
-            except services.EntryError as error:
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, _saved_message(hand, match))
@@ -199,11 +209,11 @@ def undo(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     out the hand before it."""
     hand_id, version = (_whole_number(request.POST.get(key, "")) for key in ("hand", "version"))
     try:
-        hand = services.undo_last_hand(match=access.match, user=request.user, hand_id=hand_id, version=version)
-    except services.StaleVersionError:
+        hand = undo_last_hand(match=access.match, user=request.user, hand_id=hand_id, version=version)
+    except StaleVersionError:
         messages.error(request, "That hand was already undone, or another was entered since; the list below is "
                                 "up to date.")
-    except services.EntryError as error:
+    except EntryError as error:
         messages.error(request, error.reason)
     else:
         messages.success(request, f"Hand {hand.number} of game {hand.game.number} undone.")
@@ -235,10 +245,10 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
         if form.is_valid():
             mode = hand.mode if as_json else Hand.CHALK
             try:
-                services.correct_hand(hand=hand, mode=mode, entry=form.entry(), reason=form.cleaned_data["reason"],
+                correct_hand(hand=hand, mode=mode, entry=form.entry(), reason=form.cleaned_data["reason"],
                                       version=form.cleaned_data["version"], dealer=form.given_dealer(),
                                       user=request.user)
-            except services.EntryError as error:
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, f"Hand {hand.number} of game {hand.game.number} corrected.")
@@ -268,8 +278,8 @@ def hand_delete(request: HttpRequest, access: EntryAccess, hand_pk: int) -> Http
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.delete_hand(hand=hand, reason=form.cleaned_data["reason"], user=request.user)
-            except services.EntryError as error:
+                delete_hand(hand=hand, reason=form.cleaned_data["reason"], user=request.user)
+            except EntryError as error:
                 form.add_error("reason" if error.field == "reason" else None, error.reason)
             else:
                 messages.success(request, f"Hand {hand.number} of game {hand.game.number} deleted.")
@@ -289,7 +299,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
     if match is None:
         raise Http404("No such match.")
     if not is_organiser(request.user, match.competition.club_id):
-        return _not_allowed(request, match, "Only the club's organisers manage a match's scorekeepers.")
+        return refuse_match_page(request, match, "Only the club's organisers manage a match's scorekeepers.")
     form = ScorekeeperForm()
     if request.method == "POST":
         action = request.POST.get("action")
@@ -297,21 +307,21 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             form = ScorekeeperForm(request.POST)
             if form.is_valid():
                 user = form.cleaned_data["username"]
-                services.add_scorekeeper(match=match, user=user)
+                add_scorekeeper(match=match, user=user)
                 messages.success(request, f"{user.get_username()} can now enter hands for this match.")
                 return redirect("match_manage", pk=match.pk)
         elif action == "remove":
             removed = match.scorekeepers.filter(pk=request.POST.get("user") or 0).first()
             if removed is not None:
-                services.remove_scorekeeper(match=match, user=removed)
+                remove_scorekeeper(match=match, user=removed)
                 messages.success(request, f"{removed.get_username()} is no longer a scorekeeper of this match.")
             return redirect("match_manage", pk=match.pk)
         elif action == "revoke":
-            services.revoke_entry_link(match=match)
+            revoke_entry_link(match=match)
             messages.success(request, "The private link was revoked: it no longer opens the entry page.")
             return redirect("match_manage", pk=match.pk)
         elif action == "renew":
-            services.renew_entry_link(match=match)
+            renew_entry_link(match=match)
             messages.success(request, "A new private link was made; the old one no longer works.")
             return redirect("match_manage", pk=match.pk)
         else:

@@ -5,8 +5,8 @@
 - forfeits, team match creation and a team match's overall totals: the club's organisers (``is_organiser``);
 - the team match page and the printable scoresheet: anyone who may see the competition.
 
-Thin views: reads through ``games.selectors`` / ``league.selectors``, writes through ``games.services`` and
-``games.team_services``; every permission is checked on GET and POST alike.
+Thin views: reads through ``games.selectors`` / ``league.selectors``, writes through ``games.results`` and
+``games.teams``; every permission is checked on GET and POST alike.
 """
 
 from __future__ import annotations
@@ -23,10 +23,19 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import scoresheet as sheets
 from games import selectors as game_selectors
-from games import services, team_services
+from games.common import EntryError
 from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
 from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
-from games.views import EntryAccess, _not_allowed, entry_view
+from games.results import (
+    clear_entered_result,
+    clear_forfeit,
+    delete_game_result,
+    enter_game_result,
+    record_forfeit,
+    record_match_totals,
+)
+from games.teams import clear_team_totals, create_team_match, record_team_totals
+from games.views import EntryAccess, entry_view, refuse_match_page
 from league import selectors
 from league.models import Competition
 from league.pagination import paginate
@@ -71,11 +80,11 @@ def game_results(request: HttpRequest, access: EntryAccess) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                game = services.enter_game_result(
+                game = enter_game_result(
                     match, number=data["number"], winner=data["winner"], hang_jacks_a=data["hang_jacks_a"],
                     hang_jacks_b=data["hang_jacks_b"], score_a=data["score_a"], score_b=data["score_b"],
                     user=request.user, reason=data.get("reason") or "")
-            except services.EntryError as error:
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, f"Game {game.number} saved: won by {match.side_name(game.winner)}.")
@@ -106,9 +115,9 @@ def game_result_delete(request: HttpRequest, access: EntryAccess, number: int) -
         messages.error(request, "Say why the game is deleted.")
     else:
         try:
-            services.delete_game_result(access.match, number=number, reason=form.cleaned_data["reason"],
+            delete_game_result(access.match, number=number, reason=form.cleaned_data["reason"],
                                         user=request.user)
-        except services.EntryError as error:
+        except EntryError as error:
             messages.error(request, error.reason)
         else:
             messages.success(request, f"Game {number} deleted.")
@@ -124,8 +133,8 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     status = 200
     if request.method == "POST" and request.POST.get("action") == "clear":
         try:
-            services.clear_entered_result(match, user=request.user)
-        except services.EntryError as error:
+            clear_entered_result(match, user=request.user)
+        except EntryError as error:
             messages.error(request, error.reason)
         else:
             messages.success(request, "The entered result was cleared: the match can be entered at any level.")
@@ -134,8 +143,8 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
         form = MatchTotalsForm(request.POST, match=match)
         if form.is_valid():
             try:
-                services.record_match_totals(match, user=request.user, **form.cleaned_data)
-            except services.EntryError as error:
+                record_match_totals(match, user=request.user, **form.cleaned_data)
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, "Match totals saved.")
@@ -161,14 +170,14 @@ def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     if match is None:
         raise Http404("No such match.")
     if not is_organiser(request.user, match.competition.club_id):
-        return _not_allowed(request, match, "Only the club's organisers record forfeits.")
+        return refuse_match_page(request, match, "Only the club's organisers record forfeits.")
     status = 200
     form = ForfeitForm(match=match, initial={"outcome": match.outcome if match.outcome != Match.PLAYED else None})
     if request.method == "POST":
         if request.POST.get("action") == "clear":
             try:
-                services.clear_forfeit(match, user=request.user)
-            except services.EntryError as error:
+                clear_forfeit(match, user=request.user)
+            except EntryError as error:
                 messages.error(request, error.reason)
             else:
                 messages.success(request, "The forfeit was cleared.")
@@ -176,8 +185,8 @@ def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         form = ForfeitForm(request.POST, match=match)
         if form.is_valid():
             try:
-                services.record_forfeit(match, outcome=form.cleaned_data["outcome"], user=request.user)
-            except services.EntryError as error:
+                record_forfeit(match, outcome=form.cleaned_data["outcome"], user=request.user)
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, "Forfeit recorded.")
@@ -302,9 +311,9 @@ def team_match_create(request: HttpRequest, club_slug: str, competition_slug: st
         if form.is_valid():
             data = form.cleaned_data
             try:
-                created = team_services.create_team_match(competition, data["team_a"], data["team_b"],
+                created = create_team_match(competition, data["team_a"], data["team_b"],
                                                           round=data.get("round"), tables=form.table_pairs())
-            except services.EntryError as error:
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, f"Team match {created} created.")
@@ -328,8 +337,8 @@ def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     if request.method == "POST" and request.POST.get("action") == "clear":
         try:
-            team_services.clear_team_totals(team_match, user=request.user)
-        except services.EntryError as error:
+            clear_team_totals(team_match, user=request.user)
+        except EntryError as error:
             messages.error(request, error.reason)
         else:
             messages.success(request, "The overall totals were cleared.")
@@ -338,8 +347,8 @@ def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
         form = TeamTotalsForm(request.POST, team_match=team_match)
         if form.is_valid():
             try:
-                team_services.record_team_totals(team_match, user=request.user, **form.cleaned_data)
-            except services.EntryError as error:
+                record_team_totals(team_match, user=request.user, **form.cleaned_data)
+            except EntryError as error:
                 form.add_entry_error(error)
             else:
                 messages.success(request, "Team match totals saved.")

@@ -2,7 +2,7 @@
 
 Run with ``DATABASE_URL=postgres://… REDIS_URL=redis://…/15``; skipped without them (a failure under
 ``REQUIRE_SERVICES=1``). The matches are played by the engine's heuristic bots; ``tests.services.plan_match``
-keeps its own score of them, independent of ``games.services.settle_match``.
+keeps its own score of them, independent of ``games.settle.settle_match``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from django.db import connection, models
 
 from engine import score_chalk, score_record
 from engine.game import next_dealer
-from games import services
+from games.entry import DuplicateHandError, correct_hand, enter_hand, next_hand
 from games.models import Game, Hand, HandVersion, Match
+from games.settle import NO_LONGER_FITS, settle_match
 from games.tasks import settle_match_task
 from league.models import Competition
 from standings.tasks import refresh_standings_task
@@ -110,7 +111,7 @@ def test_a_correction_recomputes_later_hands_and_totals(celery_worker_process):
     totals_before = Game.objects.values_list("score_a", "score_b").get(match=match, number=1)
     first = Hand.objects.get(game__match=match, number=1)
 
-    services.correct_hand(hand=first, mode=Hand.CHALK, entry=other.chalk, reason="chalked the wrong hand",
+    correct_hand(hand=first, mode=Hand.CHALK, entry=other.chalk, reason="chalked the wrong hand",
                           version=first.version, author_label="organiser")
 
     wait_for(lambda: Match.objects.get(pk=match.pk).settled_version > before.settled_version, what="the resettle")
@@ -151,17 +152,17 @@ def test_a_correction_that_moves_the_deal_voids_the_hands_that_no_longer_fit(cel
     wait_settled(match)
     hand_one = Hand.objects.get(game__match=match, number=1)
 
-    services.correct_hand(hand=hand_one, mode=Hand.CHALK, entry={"penalty": {"kind": "misdeal"}},
+    correct_hand(hand=hand_one, mode=Hand.CHALK, entry={"penalty": {"kind": "misdeal"}},
                           reason="it was a misdeal", version=hand_one.version, author_label="organiser")
     settled = wait_settled(match)
     hands = list(Hand.objects.filter(game__match=match).order_by("number"))
     assert hands[0].result["redeal"] and hands[0].counts
-    assert [h.void_reason.startswith(services.NO_LONGER_FITS) for h in hands[1:]] == [True, True]
+    assert [h.void_reason.startswith(NO_LONGER_FITS) for h in hands[1:]] == [True, True]
     game = settled.games.get(number=1)
     assert (game.score_a, game.score_b, game.hands_counted) == (*hands[0].result["score_after"], 1)
-    assert services.next_hand(settled).dealer == 0  # the misdealer deals again
+    assert next_hand(settled).dealer == 0  # the misdealer deals again
 
-    services.correct_hand(hand=hands[0], mode=Hand.RECORD, entry=first_three[0].record, reason="no, it was not",
+    correct_hand(hand=hands[0], mode=Hand.RECORD, entry=first_three[0].record, reason="no, it was not",
                           version=hands[0].version, author_label="organiser")
     settled = wait_settled(match)
     hands = list(Hand.objects.filter(game__match=match).order_by("number"))
@@ -182,7 +183,7 @@ def test_a_concurrent_double_entry_stores_one_hand(transactional_db):
         def submit(label: str, planned=planned, barrier=barrier, outcomes=outcomes) -> None:
             try:
                 barrier.wait(timeout=10)
-                hand = services.enter_hand(match=match, number=planned.number, mode=Hand.RECORD,
+                hand = enter_hand(match=match, number=planned.number, mode=Hand.RECORD,
                                            entry=planned.record, author_label=label)
                 outcomes.append(hand)
             except Exception as error:  # the outcome is asserted below
@@ -196,7 +197,7 @@ def test_a_concurrent_double_entry_stores_one_hand(transactional_db):
         for thread in threads:
             thread.join(timeout=30)
         stored = [o for o in outcomes if isinstance(o, Hand)]
-        refused = [o for o in outcomes if isinstance(o, services.DuplicateHandError)]
+        refused = [o for o in outcomes if isinstance(o, DuplicateHandError)]
         assert len(stored) == 1 and len(refused) == 1, outcomes
         assert f"hand {planned.number}" in refused[0].reason and stored[0].entered_by in refused[0].reason
         assert Hand.objects.filter(game__match=match, number=planned.number).count() == 1
@@ -216,7 +217,7 @@ def test_a_killed_workers_task_is_delivered_again(celery_worker_process, tmp_pat
     celery_worker_process.stop()
     celery_worker_process.start(**{SLOW_ENV: "120", MARKER_ENV: str(marker)})
 
-    services.enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t")
+    enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t")
     wait_for(marker.exists, timeout=30, what="the slow worker to start the settle task")
     received = time.monotonic()
     celery_worker_process.kill()
@@ -254,8 +255,8 @@ def test_settling_twice_or_out_of_order_changes_nothing(celery_worker_process):
 
     results = [settle_match_task.delay(pk) for pk in (second.pk, first.pk, first.pk, second.pk)]
     assert [r.get(timeout=30)["match"] for r in results] == [second.pk, first.pk, first.pk, second.pk]
-    services.settle_match(first.pk)
-    services.settle_match(second.pk)
+    settle_match(first.pk)
+    settle_match(second.pk)
 
     assert {m.pk: snapshot(m) for m in (first, second)} == before
     assert_match_as_planned(first, plan)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.matches import revoke_entry_link
 from games.models import Match
 from league.models import Round
 from tests.factories import make_scene, sweep
@@ -39,7 +39,7 @@ def scene():
 
 def _revoked_and_unknown(match: Match) -> tuple[str, str]:
     revoked = match.entry_token
-    services.revoke_entry_link(match=match)
+    revoke_entry_link(match=match)
     unknown = "x" * len(revoked)
     return revoked, unknown
 
@@ -101,7 +101,7 @@ def test_point10_entry_link_pages_send_no_referrer(client, scene, page):
     assert response.status_code == 200
     assert response["Referrer-Policy"] == "no-referrer"
     assert f"next=%2Fenter%2F{token}".encode() not in response.content  # the login link does not repeat it
-    services.revoke_entry_link(match=scene["match"])
+    revoke_entry_link(match=scene["match"])
     assert client.get(reverse(page, args=[token]))["Referrer-Policy"] == "no-referrer"
 
 
@@ -129,7 +129,7 @@ def log_streams():
 
 def test_point10_django_logs_redact_tokens(client, scene, log_streams):
     token = scene["match"].entry_token
-    services.revoke_entry_link(match=scene["match"])
+    revoke_entry_link(match=scene["match"])
     client.get(reverse("token_enter", args=[token]))  # 404: django.request logs "Not Found: <path>"
     client.get(f"/api/matches/{scene['match'].pk}/nothing/?token={token}")
     logging.getLogger("django.server").info('"%s" %s %s', f"GET /enter/{token}/record/?token={token} HTTP/1.1",

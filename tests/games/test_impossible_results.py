@@ -8,8 +8,11 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import services, team_services
+from games.checks import check_game_result, check_match_totals
+from games.common import EntryError
 from games.models import Game, Match
+from games.results import enter_game_result, record_match_totals
+from games.teams import create_team_match, record_team_totals
 from league.models import Competition, Entry, StandingRow, Team
 from tests.factories import committing, make_club, make_competition, make_match, make_organiser, make_partnership
 
@@ -38,8 +41,8 @@ def api(organiser) -> APIClient:
     return client
 
 
-def refusal(function, *args, **kwargs) -> services.EntryError:
-    with pytest.raises(services.EntryError) as caught:
+def refusal(function, *args, **kwargs) -> EntryError:
+    with pytest.raises(EntryError) as caught:
         function(*args, **kwargs)
     return caught.value
 
@@ -48,7 +51,7 @@ def refusal(function, *args, **kwargs) -> services.EntryError:
 def test_point5_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not_move(api, league, commit):
     """The issue's example: side A cannot have won two games to 14 with 3 chalks (R24)."""
     played = make_match(league)
-    commit(services.record_match_totals, played, games_a=2, games_b=1, chalks_a=35, chalks_b=30)
+    commit(record_match_totals, played, games_a=2, games_b=1, chalks_a=35, chalks_b=30)
     leader = StandingRow.objects.get(competition=league, rank=1).partnership_id
     impossible = make_match(league)
     response = commit(api.post, f"/api/matches/{impossible.pk}/totals/",
@@ -70,13 +73,13 @@ def test_point5_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not
     ({"games_a": 2, "games_b": 2}, "games_b", "is not a result of best of 3 games"),
 ])
 def test_point5_impossible_match_totals_name_the_field_and_the_reason(league, totals, field, says):
-    error = refusal(services.record_match_totals, make_match(league), **totals)
+    error = refusal(record_match_totals, make_match(league), **totals)
     assert error.field == field and says in error.reason
 
 
 def test_point5_possible_totals_at_the_edge_are_kept(league, commit):
     match = make_match(league)
-    commit(services.record_match_totals, match, games_a=2, games_b=1, hang_jacks_a=9, hang_jacks_b=1, chalks_a=60,
+    commit(record_match_totals, match, games_a=2, games_b=1, hang_jacks_a=9, hang_jacks_b=1, chalks_a=60,
            chalks_b=60)
     match.refresh_from_db()
     assert (match.winner, match.chalks_a, match.chalks_b, match.hang_jacks_a) == ("a", 60, 60, 9)
@@ -111,11 +114,11 @@ def test_point5_impossible_game_results_name_the_field_and_the_reason(api, leagu
 def test_point5_the_bounds_follow_the_competitions_ruleset(commit):
     """Hang Jack 6 to 10: 9 before the last hand, then High, Low, Hang Jack and Game and a renege point."""
     competition = make_competition(ruleset={"target": 10, "hang_jack_points": 6})
-    commit(services.enter_game_result, make_match(competition), number=1, winner="a", score_a=19, score_b=9,
+    commit(enter_game_result, make_match(competition), number=1, winner="a", score_a=19, score_b=9,
            hang_jacks_a=2)
-    assert refusal(services.enter_game_result, make_match(competition), number=1, winner="a", score_a=20,
+    assert refusal(enter_game_result, make_match(competition), number=1, winner="a", score_a=20,
                    score_b=9).field == "score_a"
-    assert refusal(services.enter_game_result, make_match(competition), number=1, winner="a",
+    assert refusal(enter_game_result, make_match(competition), number=1, winner="a",
                    hang_jacks_a=3).field == "hang_jacks_a"
 
 
@@ -123,9 +126,9 @@ def test_point5_the_checks_run_without_a_database_for_imports():
     """The same checks, for a CSV import to run on each row before anything is stored."""
     from engine import Ruleset
 
-    services.check_game_result(Ruleset(), winner="a", score_a=14, score_b=16, hang_jacks_b=1)
-    with pytest.raises(services.EntryError) as caught:
-        services.check_match_totals(Ruleset(), games_a=2, games_b=0, chalks_a=3, chalks_b=40)
+    check_game_result(Ruleset(), winner="a", score_a=14, score_b=16, hang_jacks_b=1)
+    with pytest.raises(EntryError) as caught:
+        check_match_totals(Ruleset(), games_a=2, games_b=0, chalks_a=3, chalks_b=40)
     assert caught.value.field == "chalks_a"
 
 
@@ -147,19 +150,19 @@ def team_match(organiser):
 
 def test_point5_impossible_team_totals_are_refused(team_match):
     competition, teams = team_match
-    overall = team_services.create_team_match(competition, *teams)
-    error = refusal(team_services.record_team_totals, overall, 5, 2, chalks_a=30, chalks_b=10)
+    overall = create_team_match(competition, *teams)
+    error = refusal(record_team_totals, overall, 5, 2, chalks_a=30, chalks_b=10)
     assert error.field == "chalks_a" and "at least 70" in error.reason
-    error = refusal(team_services.record_team_totals, overall, 5, 2, hang_jacks_b=36)
+    error = refusal(record_team_totals, overall, 5, 2, hang_jacks_b=36)
     assert error.field == "hang_jacks_b" and "in 7 games" in error.reason
-    team_services.record_team_totals(overall, 5, 2, hang_jacks_b=35, chalks_a=70, chalks_b=140)
+    record_team_totals(overall, 5, 2, hang_jacks_b=35, chalks_a=70, chalks_b=140)
 
 
 def test_point5_impossible_totals_at_a_table_are_refused(team_match):
     competition, teams = team_match
     tables = list(zip(teams[0].partnerships.order_by("id"), teams[1].partnerships.order_by("id"), strict=True))
-    table = team_services.create_team_match(competition, *teams, tables=tables).table_matches.first()
-    error = refusal(services.record_match_totals, table, games_a=3, games_b=1, chalks_a=10, chalks_b=14)
+    table = create_team_match(competition, *teams, tables=tables).table_matches.first()
+    error = refusal(record_match_totals, table, games_a=3, games_b=1, chalks_a=10, chalks_b=14)
     assert error.field == "chalks_a" and "at least 42" in error.reason
-    error = refusal(services.enter_game_result, table, number=1, winner="b", hang_jacks_b=40_000)
+    error = refusal(enter_game_result, table, number=1, winner="b", hang_jacks_b=40_000)
     assert error.field == "hang_jacks_b"

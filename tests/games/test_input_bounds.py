@@ -133,7 +133,7 @@ def test_point4_match_totals_beyond_the_game_are_a_400(api, match, body, field):
 
 
 def test_point4_team_totals_beyond_the_game_are_a_400(api, organiser):
-    from games import team_services
+    from games.teams import create_team_match
     from league.models import Team
 
     club = organiser.club_roles.get().club
@@ -146,7 +146,7 @@ def test_point4_team_totals_beyond_the_game_are_a_400(api, organiser):
         team.partnerships.add(make_partnership(club=club))
         Entry.objects.create(competition=competition, team=team)
         teams.append(team)
-    team_match = team_services.create_team_match(competition, *teams)
+    team_match = create_team_match(competition, *teams)
     url = f"/api/team-matches/{team_match.pk}/totals/"
     for body, field in (({"hang_jacks_b": 40_000}, "hang_jacks_b"), ({"chalks_a": 3e9, "chalks_b": 3}, "chalks_a"),
                         ({"chalks_a": 50, "chalks_b": 2_000_000_000}, "chalks_b")):

@@ -14,9 +14,20 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import services
+from games.common import EntryError
+from games.entry import enter_hand, next_hand
+from games.matches import revoke_entry_link
 from games.models import Game, Hand, Match
+from games.results import (
+    clear_entered_result,
+    clear_forfeit,
+    delete_game_result,
+    enter_game_result,
+    record_forfeit,
+    record_match_totals,
+)
 from games.selectors import STANDINGS_FIELDS, results_for_standings
+from games.settle import settle_match
 from league.models import Competition
 from tests.factories import committing, make_competition, make_match, make_organiser, make_scene, make_user, sweep
 
@@ -40,7 +51,7 @@ def fresh(match: Match) -> Match:
 
 
 def field_of(call, *args, **kwargs) -> str:
-    with pytest.raises(services.EntryError) as caught:
+    with pytest.raises(EntryError) as caught:
         call(*args, **kwargs)
     return caught.value.field
 
@@ -50,8 +61,8 @@ def test_settle_keeps_the_match_totals_of_hands_on_the_match(scene, commit):
     match = scene["match"]
     hang = {**sweep(1), "jack": {"team": 1, "hang": True}}  # B: High, Low, Hang Jack (3), Game: 6 chalks
     for entry in (sweep(0), hang, sweep(0)):
-        target = services.next_hand(match)
-        commit(services.enter_hand, match=match, number=target.number, mode=Hand.CHALK, entry=entry,
+        target = next_hand(match)
+        commit(enter_hand, match=match, number=target.number, mode=Hand.CHALK, entry=entry,
                author_label="t")
     match = fresh(match)
     assert (match.chalks_a, match.chalks_b, match.hang_jacks_a, match.hang_jacks_b) == (8, 6, 0, 1)
@@ -61,13 +72,13 @@ def test_settle_keeps_the_match_totals_of_hands_on_the_match(scene, commit):
 # ----------------------------------------------------------------------------- game by game
 def test_games_entered_decide_a_best_of_three(scene, commit):
     match = scene["match"]
-    game = commit(services.enter_game_result, match, number=1, winner="a", hang_jacks_a=1, score_a=14,
+    game = commit(enter_game_result, match, number=1, winner="a", hang_jacks_a=1, score_a=14,
                   score_b=9, user=scene["scorekeeper"])
     assert game.entered and game.scores_known and (game.score_a, game.score_b) == (14, 9)
     match = fresh(match)
     assert (match.result_level, match.status, match.games_a, match.games_b) == ("game", "in_progress", 1, 0)
-    commit(services.enter_game_result, match, number=2, winner="b", hang_jacks_b=2)
-    commit(services.enter_game_result, match, number=3, winner="a")
+    commit(enter_game_result, match, number=2, winner="b", hang_jacks_b=2)
+    commit(enter_game_result, match, number=3, winner="a")
     match = fresh(match)
     assert (match.status, match.winner, match.games_a, match.games_b) == ("complete", "a", 2, 1)
     assert (match.chalks_a, match.chalks_b, match.chalks_known) == (14, 9, False)
@@ -78,10 +89,10 @@ def test_games_entered_decide_a_best_of_three(scene, commit):
 
 def test_settle_does_not_recompute_entered_games(scene, commit):
     match = scene["match"]
-    commit(services.enter_game_result, match, number=1, winner="b", score_a=7, score_b=15, hang_jacks_b=1)
+    commit(enter_game_result, match, number=1, winner="b", score_a=7, score_b=15, hang_jacks_b=1)
     before = list(Game.objects.filter(match=match).values())
-    services.settle_match(match.pk)
-    services.settle_match(match.pk)
+    settle_match(match.pk)
+    settle_match(match.pk)
     assert list(Game.objects.filter(match=match).values()) == before
     assert fresh(match).games_b == 1 and not Game.objects.filter(match=match, entered=False).exists()
 
@@ -96,44 +107,44 @@ def test_settle_does_not_recompute_entered_games(scene, commit):
     ({"number": 1, "winner": "a", "hang_jacks_a": -1}, "hang_jacks_a"),
 ])
 def test_a_game_result_that_cannot_be_is_refused_naming_the_field(scene, kwargs, field):
-    assert field_of(services.enter_game_result, scene["match"], **kwargs) == field
+    assert field_of(enter_game_result, scene["match"], **kwargs) == field
     assert not Game.objects.filter(match=scene["match"]).exists()
 
 
 def test_the_loser_may_pass_the_target_in_the_last_hand(scene, commit):
     """R23: the first side to the target wins, even when the other passes it later in the same hand."""
-    game = commit(services.enter_game_result, scene["match"], number=1, winner="a", score_a=14, score_b=16)
+    game = commit(enter_game_result, scene["match"], number=1, winner="a", score_a=14, score_b=16)
     assert (game.score_a, game.score_b) == (14, 16)
 
 
 def test_the_target_is_the_rulesets(commit):
     competition = make_competition(ruleset={"target": 7})
     match = make_match(competition)
-    commit(services.enter_game_result, match, number=1, winner="a", score_a=7, score_b=2)
+    commit(enter_game_result, match, number=1, winner="a", score_a=7, score_b=2)
     assert fresh(match).winner == "a"
-    assert field_of(services.enter_game_result, make_match(competition), number=1, winner="a", score_a=6,
+    assert field_of(enter_game_result, make_match(competition), number=1, winner="a", score_a=6,
                     score_b=2) == "score_a"
 
 
 def test_no_game_after_the_match_is_decided(scene, commit):
     match = scene["match"]
-    commit(services.enter_game_result, match, number=1, winner="a")
-    commit(services.enter_game_result, match, number=2, winner="a")
-    with pytest.raises(services.EntryError) as caught:
-        services.enter_game_result(match, number=3, winner="b")
+    commit(enter_game_result, match, number=1, winner="a")
+    commit(enter_game_result, match, number=2, winner="a")
+    with pytest.raises(EntryError) as caught:
+        enter_game_result(match, number=3, winner="b")
     assert caught.value.field == "number" and "won the match with game 2" in caught.value.reason
 
 
 def test_correcting_and_deleting_entered_games(scene, commit):
     match = scene["match"]
     for number, winner in enumerate("aba", start=1):
-        commit(services.enter_game_result, match, number=number, winner=winner)
+        commit(enter_game_result, match, number=number, winner=winner)
     # game 2 to A would end the match after game 2, with a game 3 after it
-    assert field_of(services.enter_game_result, match, number=2, winner="a") == "winner"
-    assert field_of(services.delete_game_result, match, number=2, reason="wrong") == "number"  # the last first
-    assert field_of(services.delete_game_result, match, number=3, reason=" ") == "reason"
-    commit(services.delete_game_result, match, number=3, reason="game 3 was not played")
-    commit(services.enter_game_result, match, number=2, winner="a", reason="B did not win game 2")
+    assert field_of(enter_game_result, match, number=2, winner="a") == "winner"
+    assert field_of(delete_game_result, match, number=2, reason="wrong") == "number"  # the last first
+    assert field_of(delete_game_result, match, number=3, reason=" ") == "reason"
+    commit(delete_game_result, match, number=3, reason="game 3 was not played")
+    commit(enter_game_result, match, number=2, winner="a", reason="B did not win game 2")
     match = fresh(match)
     assert (match.status, match.winner, match.games_a, match.games_b) == ("complete", "a", 2, 0)
     assert match.version == 5
@@ -141,11 +152,11 @@ def test_correcting_and_deleting_entered_games(scene, commit):
 
 def test_deleting_every_entered_game_frees_the_match_for_hands(scene, commit):
     match = scene["match"]
-    commit(services.enter_game_result, match, number=1, winner="a")
-    commit(services.delete_game_result, match, number=1, reason="entered in the wrong match")
+    commit(enter_game_result, match, number=1, winner="a")
+    commit(delete_game_result, match, number=1, reason="entered in the wrong match")
     match = fresh(match)
     assert (match.result_level, match.status, match.games_a) == ("hand", "scheduled", 0)
-    commit(services.enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    commit(enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert fresh(match).chalks_a == 4
 
 
@@ -160,12 +171,12 @@ def test_deleting_every_entered_game_frees_the_match_for_hands(scene, commit):
 def test_match_totals_are_checked_against_the_format(commit, match_format, games, totals, ok):
     match = make_match(make_competition(match_format=match_format, match_games=games))
     if not ok:
-        with pytest.raises(services.EntryError) as caught:
-            services.record_match_totals(match, games_a=totals[0], games_b=totals[1])
+        with pytest.raises(EntryError) as caught:
+            record_match_totals(match, games_a=totals[0], games_b=totals[1])
         assert caught.value.field in ("games_a", "games_b") and "is not a result of" in caught.value.reason
         return
     chalks = (14 * totals[0] + 5, 14 * totals[1] + 5)  # each game won went to 14 (R24)
-    commit(services.record_match_totals, match, games_a=totals[0], games_b=totals[1], hang_jacks_a=1,
+    commit(record_match_totals, match, games_a=totals[0], games_b=totals[1], hang_jacks_a=1,
            chalks_a=chalks[0], chalks_b=chalks[1])
     match = fresh(match)
     assert (match.status, match.winner, match.result_level) == ("complete", "a" if totals[0] > totals[1] else "b",
@@ -176,16 +187,16 @@ def test_match_totals_are_checked_against_the_format(commit, match_format, games
 
 def test_match_totals_without_chalks_are_marked_and_kept_by_settle(scene, commit):
     match = scene["match"]
-    commit(services.record_match_totals, match, games_a=1, games_b=2, hang_jacks_b=3)
-    services.settle_match(match.pk)
+    commit(record_match_totals, match, games_a=1, games_b=2, hang_jacks_b=3)
+    settle_match(match.pk)
     match = fresh(match)
     assert (match.winner, match.games_a, match.games_b, match.hang_jacks_b, match.chalks_known) == (
         "b", 1, 2, 3, False)
-    commit(services.record_match_totals, match, games_a=2, games_b=1, chalks_a=30, chalks_b=25)  # a correction
+    commit(record_match_totals, match, games_a=2, games_b=1, chalks_a=30, chalks_b=25)  # a correction
     match = fresh(match)
     assert (match.winner, match.chalks_a, match.chalks_known, match.hang_jacks_b) == ("a", 30, True, 0)
-    assert field_of(services.record_match_totals, match, games_a=2, games_b=1, chalks_a=30) == "chalks_b"
-    assert field_of(services.record_match_totals, match, games_a=2, games_b=1, hang_jacks_a=11, chalks_a=30,
+    assert field_of(record_match_totals, match, games_a=2, games_b=1, chalks_a=30) == "chalks_b"
+    assert field_of(record_match_totals, match, games_a=2, games_b=1, hang_jacks_a=11, chalks_a=30,
                     chalks_b=5) == "hang_jacks_a"
 
 
@@ -193,29 +204,29 @@ def test_match_totals_without_chalks_are_marked_and_kept_by_settle(scene, commit
 @pytest.mark.parametrize(("outcome", "winner"), [("forfeit_a", "b"), ("forfeit_b", "a"), ("double_forfeit", "")])
 def test_a_forfeit_completes_the_match_for_the_side_present(scene, commit, outcome, winner):
     match = scene["match"]
-    commit(services.record_forfeit, match, outcome=outcome, user=scene["organiser"])
+    commit(record_forfeit, match, outcome=outcome, user=scene["organiser"])
     match = fresh(match)
     assert (match.status, match.winner, match.outcome) == ("complete", winner, outcome)
     row = next(r for r in results_for_standings(match.competition_id) if r["id"] == match.pk)
     assert (row["outcome"], row["winner"], row["status"]) == (outcome, winner, "complete")
-    with pytest.raises(services.EntryError) as caught:
-        services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    with pytest.raises(EntryError) as caught:
+        enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert caught.value.field == "match" and "forfeit" in caught.value.reason
-    assert field_of(services.enter_game_result, match, number=1, winner="a") == "match"
-    commit(services.clear_forfeit, match, user=scene["organiser"])
+    assert field_of(enter_game_result, match, number=1, winner="a") == "match"
+    commit(clear_forfeit, match, user=scene["organiser"])
     match = fresh(match)
     assert (match.status, match.winner, match.outcome) == ("scheduled", "", "played")
 
 
 def test_a_bad_forfeit_outcome_is_refused(scene):
-    assert field_of(services.record_forfeit, scene["match"], outcome="played") == "outcome"
-    assert field_of(services.clear_forfeit, scene["match"]) == "outcome"
+    assert field_of(record_forfeit, scene["match"], outcome="played") == "outcome"
+    assert field_of(clear_forfeit, scene["match"]) == "outcome"
 
 
 def test_a_walk_out_keeps_the_hands_on_the_sheet(scene, commit):
     match = scene["match"]
-    commit(services.enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
-    commit(services.record_forfeit, match, outcome="forfeit_b")
+    commit(enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+    commit(record_forfeit, match, outcome="forfeit_b")
     match = fresh(match)
     assert (match.status, match.winner, match.chalks_b) == ("complete", "a", 4)
     assert Hand.objects.filter(game__match=match).count() == 1
@@ -225,44 +236,44 @@ def test_a_walk_out_keeps_the_hands_on_the_sheet(scene, commit):
 # ----------------------------------------------------------------------------- one level a match
 def test_hands_and_coarse_results_do_not_mix(scene, commit):
     match = scene["match"]
-    commit(services.enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
-    for call, kwargs in ((services.enter_game_result, {"number": 1, "winner": "a"}),
-                         (services.record_match_totals, {"games_a": 2, "games_b": 0})):
-        with pytest.raises(services.EntryError) as caught:
+    commit(enter_hand, match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    for call, kwargs in ((enter_game_result, {"number": 1, "winner": "a"}),
+                         (record_match_totals, {"games_a": 2, "games_b": 0})):
+        with pytest.raises(EntryError) as caught:
             call(match, **kwargs)
         assert caught.value.field == "match" and "hands are entered" in caught.value.reason
 
     other = make_match(scene["competition"])
-    commit(services.enter_game_result, other, number=1, winner="b")
-    with pytest.raises(services.EntryError) as caught:
-        services.enter_hand(match=other, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    commit(enter_game_result, other, number=1, winner="b")
+    with pytest.raises(EntryError) as caught:
+        enter_hand(match=other, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert caught.value.field == "match" and "game results are entered" in caught.value.reason
-    assert field_of(services.record_match_totals, other, games_a=0, games_b=2) == "match"
+    assert field_of(record_match_totals, other, games_a=0, games_b=2) == "match"
 
     third = make_match(scene["competition"])
-    commit(services.record_match_totals, third, games_a=2, games_b=0)
+    commit(record_match_totals, third, games_a=2, games_b=0)
     assert "match totals are recorded" in pytest.raises(
-        services.EntryError, services.enter_game_result, third, number=1, winner="a").value.reason
-    commit(services.clear_entered_result, third)
+        EntryError, enter_game_result, third, number=1, winner="a").value.reason
+    commit(clear_entered_result, third)
     third = fresh(third)
     assert (third.result_level, third.status, third.games_a, third.winner) == ("hand", "scheduled", 0, "")
-    commit(services.enter_hand, match=third, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+    commit(enter_hand, match=third, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
     assert fresh(third).chalks_b == 4
 
 
 def test_an_empty_game_opened_by_the_entry_page_does_not_block_game_results(scene, commit):
     match = scene["match"]
-    services.next_hand(match)  # the entry page was opened: game 1 exists, without hands
-    commit(services.enter_game_result, match, number=1, winner="a", score_a=14, score_b=3)
+    next_hand(match)  # the entry page was opened: game 1 exists, without hands
+    commit(enter_game_result, match, number=1, winner="a", score_a=14, score_b=3)
     assert list(Game.objects.filter(match=match).values_list("number", "entered")) == [(1, True)]
 
 
 # ----------------------------------------------------------------------------- standings rows
 def test_results_for_standings_is_one_query_over_matches(scene, commit, django_assert_num_queries):
     competition = scene["competition"]
-    commit(services.enter_game_result, scene["match"], number=1, winner="a", hang_jacks_a=1)
+    commit(enter_game_result, scene["match"], number=1, winner="a", hang_jacks_a=1)
     totals = make_match(competition)
-    commit(services.record_match_totals, totals, games_a=0, games_b=2, chalks_a=10, chalks_b=28)
+    commit(record_match_totals, totals, games_a=0, games_b=2, chalks_a=10, chalks_b=28)
     with django_assert_num_queries(1):
         rows = results_for_standings(competition.pk)
     assert set(rows[0]) == set(STANDINGS_FIELDS)
@@ -285,15 +296,15 @@ def block(html: str, field: str) -> str:
 
 def test_the_sheet_marks_results_entered_at_a_coarser_level(client, scene, commit):
     match, competition = scene["match"], scene["competition"]
-    commit(services.enter_game_result, match, number=1, winner="a", score_a=14, score_b=2)
+    commit(enter_game_result, match, number=1, winner="a", score_a=14, score_b=2)
     sheet = page(client.get(reverse("match_sheet", args=[match.pk])))
     assert "entered as game results" in sheet and "entered as a game result" in sheet and "14" in sheet
     totals = make_match(competition)
-    commit(services.record_match_totals, totals, games_a=2, games_b=1)
+    commit(record_match_totals, totals, games_a=2, games_b=1)
     sheet = page(client.get(reverse("match_sheet", args=[totals.pk])))
     assert "match totals only" in sheet and "chalks not kept" in sheet
     forfeited = make_match(competition)
-    commit(services.record_forfeit, forfeited, outcome="forfeit_a")
+    commit(record_forfeit, forfeited, outcome="forfeit_a")
     sheet = page(client.get(reverse("match_sheet", args=[forfeited.pk])))
     assert ">forfeit<" in sheet and "won by forfeit" in sheet
 
@@ -301,7 +312,7 @@ def test_the_sheet_marks_results_entered_at_a_coarser_level(client, scene, commi
 def test_the_mark_include_for_fixtures(scene, commit):
     from django.template.loader import render_to_string
 
-    commit(services.record_match_totals, scene["match"], games_a=2, games_b=0)
+    commit(record_match_totals, scene["match"], games_a=2, games_b=0)
     assert "match totals only" in render_to_string("games/_result_mark.html", {"match": fresh(scene["match"])})
     assert render_to_string("games/_result_mark.html", {"match": make_match(scene["competition"])}).strip() == ""
 
@@ -344,7 +355,7 @@ def test_the_private_link_enters_game_results_too(client, scene, commit):
     assert client.get(url).status_code == 200
     assert commit(client.post, url, {"number": 1, "winner": "b"}).status_code == 302
     assert fresh(match).games_b == 1
-    services.revoke_entry_link(match=match)
+    revoke_entry_link(match=match)
     assert client.get(url).status_code == 404
 
 
@@ -366,7 +377,7 @@ def test_match_totals_page(client, scene, commit):
 
 def test_the_entry_page_says_why_no_hands_go_into_a_coarse_match(client, scene, commit):
     match = scene["match"]
-    commit(services.enter_game_result, match, number=1, winner="a")
+    commit(enter_game_result, match, number=1, winner="a")
     client.force_login(scene["scorekeeper"])
     response = client.get(reverse("match_enter", args=[match.pk]))
     assert response.status_code == 200 and "entered as game results, so hands cannot be added" in page(response)
@@ -395,7 +406,7 @@ def test_forfeit_page_is_for_organisers(client, scene, commit):
 
 def test_printable_scoresheet_blank_and_filled(client, scene, commit):
     match = scene["match"]
-    commit(services.enter_hand, match=match, number=1, mode=Hand.CHALK,
+    commit(enter_hand, match=match, number=1, mode=Hand.CHALK,
            entry={**sweep(1), "jack": {"team": 1, "hang": True}}, author_label="t")
     response = client.get(reverse("match_print", args=[match.pk]))
     assert response.status_code == 200
@@ -495,10 +506,10 @@ def test_every_change_to_an_entered_result_is_a_version_with_who_when_and_why():
     competition = make_competition(match_format=Competition.BEST_OF, match_games=3)
     match = make_match(competition)
     organiser = make_organiser(competition.club)
-    services.record_match_totals(match, games_a=2, games_b=1, hang_jacks_a=1, user=organiser)
-    services.record_match_totals(Match.objects.get(pk=match.pk), games_a=1, games_b=2, user=organiser,
+    record_match_totals(match, games_a=2, games_b=1, hang_jacks_a=1, user=organiser)
+    record_match_totals(Match.objects.get(pk=match.pk), games_a=1, games_b=2, user=organiser,
                                  reason="sides swapped on the sheet")
-    services.record_forfeit(Match.objects.get(pk=match.pk), outcome=Match.FORFEIT_A, author_label="committee")
+    record_forfeit(Match.objects.get(pk=match.pk), outcome=Match.FORFEIT_A, author_label="committee")
     versions = list(ResultVersion.objects.filter(match=match))
     assert [v.action for v in versions] == ["totals recorded", "totals recorded", "forfeit recorded"]
     assert versions[0].data["games"] == {"a": 2, "b": 1} and versions[1].data["games"] == {"a": 1, "b": 2}

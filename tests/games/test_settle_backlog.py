@@ -11,10 +11,13 @@ import pytest
 from django.db import DataError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from games import services, team_services
+import games.settle
 from games.clock import SETTLE_REQUEST_STALE, request_settle, take_settle_request
+from games.entry import enter_hand
 from games.models import Game, Hand, Match
+from games.settle import SettleFailed, queue_settle, settle_backlog
 from games.tasks import settle_match_task
+from games.teams import create_team_match
 from league import bulk
 from league.bulk import update_rows
 from league.models import Competition, Entry, ResultsClock, StandingRow, Team
@@ -24,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def enter_sweep(match: Match, number: int, team: int = 0) -> Hand:
-    return services.enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(team), author_label="test")
+    return enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(team), author_label="test")
 
 
 def test_the_first_request_queues_a_task_and_the_next_ones_wait_for_it():
@@ -49,9 +52,9 @@ def test_commits_while_a_task_waits_queue_nothing():
     competition = make_competition()
     one, two = make_match(competition), make_match(competition)
     with mock.patch("games.tasks.settle_match_task.apply_async") as send:
-        services.queue_settle(competition.pk, one.pk, 1)
-        services.queue_settle(competition.pk, two.pk, 1)
-        services.queue_settle(competition.pk, one.pk, 2)
+        queue_settle(competition.pk, one.pk, 1)
+        queue_settle(competition.pk, two.pk, 1)
+        queue_settle(competition.pk, one.pk, 2)
     assert send.call_args_list == [mock.call(args=(one.pk, 1, competition.pk), countdown=None, ignore_result=True)]
 
 
@@ -93,13 +96,13 @@ def test_a_task_for_a_match_already_settled_still_settles_the_rest(django_captur
 
 
 def test_more_matches_than_a_batch_are_all_settled(django_capture_on_commit_callbacks, monkeypatch):
-    monkeypatch.setattr(services, "BACKLOG_LIMIT", 2)
+    monkeypatch.setattr("games.settle.BACKLOG_LIMIT", 2)
     competition = make_competition()
     matches = [make_match(competition) for _ in range(5)]
     with django_capture_on_commit_callbacks(execute=False):
         for match in matches:
             enter_sweep(match, 1)
-    settled = services.settle_backlog(competition.pk, matches[0].pk, 1)
+    settled = settle_backlog(competition.pk, matches[0].pk, 1)
     assert sorted(m.pk for m in settled.others) == [m.pk for m in matches[1:]]
     assert not Match.objects.filter(competition=competition, settled_version=0).exists()
 
@@ -137,14 +140,14 @@ def test_when_the_broker_is_down_the_commit_settles_in_process(django_capture_on
     one, two = make_match(competition), make_match(competition)
 
     def send(*args, **kwargs):
-        services.queue_settle(competition.pk, two.pk, 1)  # a commit at another table meanwhile: queues nothing
+        queue_settle(competition.pk, two.pk, 1)  # a commit at another table meanwhile: queues nothing
         raise ConnectionError("broker down")
 
     with django_capture_on_commit_callbacks(execute=False):
         enter_sweep(one, 1)
         enter_sweep(two, 1)
     with mock.patch("games.tasks.settle_match_task.apply_async", side_effect=send) as delay:
-        services.queue_settle(competition.pk, one.pk, 1)
+        queue_settle(competition.pk, one.pk, 1)
     assert delay.call_count == 1
     assert [m.settled_version for m in Match.objects.filter(competition=competition).order_by("pk")] == [1, 1]
     assert ResultsClock.objects.get(pk=competition.pk).settle_requested_at is None
@@ -174,15 +177,15 @@ def test_a_match_that_fails_to_settle_does_not_hold_up_the_others(django_capture
     with django_capture_on_commit_callbacks(execute=False):
         enter_sweep(bad, 1)
         enter_sweep(good, 1)
-    settle_one = services._settle_one
+    settle_one = games.settle._settle_one
 
     def failing(match, games, hands_of):
         if match.pk == bad.pk:
             raise ValueError("a bug in one match")
         return settle_one(match, games, hands_of)
 
-    monkeypatch.setattr(services, "_settle_one", failing)
-    with pytest.raises(services.SettleFailed) as failure:
+    monkeypatch.setattr("games.settle._settle_one", failing)
+    with pytest.raises(SettleFailed) as failure:
         settle_match_task.run(good.pk, 1, competition.pk)
     assert list(failure.value.failed) == [bad.pk]
     assert Match.objects.get(pk=good.pk).settled_version == 1
@@ -238,7 +241,7 @@ def test_the_team_match_completing_a_table_rebuilds_the_ratings(django_capture_o
         Entry.objects.create(competition=competition, team=team)
         teams.append(team)
     pairs = [list(team.partnerships.order_by("id")) for team in teams]
-    team_match = team_services.create_team_match(competition, teams[0], teams[1],
+    team_match = create_team_match(competition, teams[0], teams[1],
                                                  tables=list(zip(*pairs, strict=True)))
     table = team_match.table_matches.order_by("table_number").first()
     with (mock.patch("standings.receivers.schedule_ratings_rebuild") as rebuild,

@@ -16,9 +16,21 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import services, team_services
+from games.common import EntryError
+from games.entry import correct_hand, enter_hand, next_hand
 from games.models import Game, Hand, Match, TeamMatch
+from games.results import enter_game_result, record_forfeit, record_match_totals
 from games.selectors import TEAM_STANDINGS_FIELDS, team_results_for_standings
+from games.settle import settle_match
+from games.teams import (
+    clear_team_forfeit,
+    clear_team_totals,
+    create_team_match,
+    record_team_forfeit,
+    record_team_totals,
+    set_team_tables,
+    settle_team_match,
+)
 from league.models import Competition, Entry, Team
 from tests.factories import (
     committing,
@@ -67,7 +79,7 @@ def new_team_match(world, **options) -> TeamMatch:
     blue, red = make_team(competition, "Blue Dollar"), make_team(competition, "Red House")
     pairs_a, pairs_b = list(blue.partnerships.order_by("id")), list(red.partnerships.order_by("id"))
     tables = list(zip(pairs_a, pairs_b, strict=False))[:competition.team_tables]
-    return team_services.create_team_match(competition, blue, red, tables=tables)
+    return create_team_match(competition, blue, red, tables=tables)
 
 
 def tables_of(team_match: TeamMatch) -> list[Match]:
@@ -82,12 +94,12 @@ def play(commit, table: Match, team: str, *, settle: bool = True) -> Hand:
     """One hand at ``table`` that wins a game for ``team`` ("a": the team A pair). ``settle=False``: stored as
     an older release did, the settling left to a later task (the hand that wins a game is now settled in its
     own commit)."""
-    target = services.next_hand(table)
+    target = next_hand(table)
     if settle:
-        return commit(services.enter_hand, match=table, number=target.number, mode=Hand.CHALK,
+        return commit(enter_hand, match=table, number=target.number, mode=Hand.CHALK,
                       entry=sweep(0 if team == "a" else 1), author_label="t")
-    with mock.patch.object(services, "settle_in_commit"):
-        return services.enter_hand(match=table, number=target.number, mode=Hand.CHALK,
+    with mock.patch("games.entry.settle_in_commit"):
+        return enter_hand(match=table, number=target.number, mode=Hand.CHALK,
                                    entry=sweep(0 if team == "a" else 1), author_label="t")
 
 
@@ -111,8 +123,8 @@ def test_a_line_up_is_checked_against_the_teams(world):
     elsewhere = make_team(team_competition(world["club"]), "Elsewhere")
 
     def field(*args, **kwargs) -> str:
-        with pytest.raises(services.EntryError) as caught:
-            team_services.create_team_match(*args, **kwargs)
+        with pytest.raises(EntryError) as caught:
+            create_team_match(*args, **kwargs)
         return caught.value.field
 
     assert field(competition, blue, red, tables=[(b1, a1), (a2, b2)]) == "tables[0].side_a"  # a red pair for blue
@@ -130,13 +142,13 @@ def test_a_line_up_is_checked_against_the_teams(world):
 def test_the_tables_can_be_seated_later(world):
     competition = team_competition(world["club"])
     blue, red = make_team(competition, "Blue Dollar"), make_team(competition, "Red House")
-    team_match = team_services.create_team_match(competition, blue, red)
+    team_match = create_team_match(competition, blue, red)
     assert not team_match.table_matches.exists()
     pairs = list(zip(blue.partnerships.order_by("id"), red.partnerships.order_by("id"), strict=False))[:2]
-    team_services.set_team_tables(team_match, pairs)
+    set_team_tables(team_match, pairs)
     assert len(tables_of(team_match)) == 2
-    with pytest.raises(services.EntryError):
-        team_services.set_team_tables(team_match, pairs)
+    with pytest.raises(EntryError):
+        set_team_tables(team_match, pairs)
 
 
 # ----------------------------------------------------------------------------- a race to N
@@ -165,8 +177,8 @@ def test_a_race_is_won_by_the_first_team_to_the_target_in_the_order_the_games_we
     now = timezone.now()
     Hand.objects.filter(pk=first.pk).update(created_at=now + dt.timedelta(seconds=1))
     Hand.objects.filter(pk=late.pk).update(created_at=now + dt.timedelta(seconds=2))
-    services.settle_match(one.pk)   # settled in the "wrong" order: the order of winning still decides
-    services.settle_match(two.pk)
+    settle_match(one.pk)   # settled in the "wrong" order: the order of winning still decides
+    settle_match(two.pk)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner) == ("complete", "b")
     assert (team_match.bullseyes_a, team_match.bullseyes_b) == (2, 3)  # Blue Dollar's late game does not count
@@ -175,7 +187,7 @@ def test_a_race_is_won_by_the_first_team_to_the_target_in_the_order_the_games_we
     assert (two.status, two.games_a, two.games_b, two.winner) == ("complete", 0, 3, "b")
     assert one.chalks_a == 8  # the chalks of the games that count
     assert Game.objects.filter(match=one, winner="a").count() == 3  # the late game stays on the sheet
-    with pytest.raises(services.EntryError) as caught:
+    with pytest.raises(EntryError) as caught:
         play(commit, one, "a")
     assert "team match" in caught.value.reason and "is over" in caught.value.reason
     row = team_results_for_standings(team_match.competition_id)[0]
@@ -190,7 +202,7 @@ def test_settling_the_race_again_in_any_order_changes_nothing(world, commit):
     play(commit, two, "a")
     before = (fresh(team_match).winner, list(Match.objects.filter(team_match=team_match).values()))
     for pk in (two.pk, one.pk, two.pk):
-        services.settle_match(pk)
+        settle_match(pk)
     after = (fresh(team_match).winner, list(Match.objects.filter(team_match=team_match).values()))
     assert before[0] == "a" and [{k: v for k, v in m.items() if k != "updated_at"} for m in before[1]] == [
         {k: v for k, v in m.items() if k != "updated_at"} for m in after[1]]
@@ -203,7 +215,7 @@ def test_a_correction_that_undoes_the_deciding_game_reopens_the_race(world, comm
     deciding = play(commit, two, "a")
     assert fresh(team_match).status == "complete"
     assert not Game.objects.filter(match=one, winner="").exists()  # no next game at the stopped table
-    commit(services.correct_hand, hand=deciding, mode=Hand.CHALK, entry=sweep(1), reason="it went to Red House",
+    commit(correct_hand, hand=deciding, mode=Hand.CHALK, entry=sweep(1), reason="it went to Red House",
            version=deciding.version)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.bullseyes_a, team_match.bullseyes_b) == (
@@ -218,30 +230,30 @@ def test_a_race_entered_game_by_game(world, commit):
     one, two = tables_of(team_match)
     for table, winner in ((one, "a"), (two, "b"), (one, "a"), (two, "a")):
         number = table.games.filter(entered=True).count() + 1
-        commit(services.enter_game_result, table, number=number, winner=winner)
+        commit(enter_game_result, table, number=number, winner=winner)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.bullseyes_a, team_match.bullseyes_b) == (
         "complete", "a", 3, 1)
     assert team_match.result_level == "game"
-    with pytest.raises(services.EntryError) as caught:
-        services.enter_game_result(tables_of(team_match)[1], number=3, winner="b")
+    with pytest.raises(EntryError) as caught:
+        enter_game_result(tables_of(team_match)[1], number=3, winner="b")
     assert caught.value.field == "number" and "race to 3 bullseyes is over" in caught.value.reason
     # a correction within the race is allowed; one that takes a team past the target is not
-    commit(services.enter_game_result, tables_of(team_match)[1], number=2, winner="b")
+    commit(enter_game_result, tables_of(team_match)[1], number=2, winner="b")
     assert (fresh(team_match).bullseyes_a, fresh(team_match).status) == (2, "in_progress")
 
 
 def test_per_table_totals_in_a_race(world, commit):
     team_match = new_team_match(world, target=5)
     one, two = tables_of(team_match)
-    commit(services.record_match_totals, one, games_a=3, games_b=1, hang_jacks_a=2)
+    commit(record_match_totals, one, games_a=3, games_b=1, hang_jacks_a=2)
     assert fresh(team_match).status == "in_progress"
     assert APIClient().get(f"/api/matches/{one.pk}/").json()["next_hand"] is None  # no hands at this table
     assert not one.games.exists()
-    with pytest.raises(services.EntryError) as caught:
-        services.record_match_totals(two, games_a=3, games_b=0)
+    with pytest.raises(EntryError) as caught:
+        record_match_totals(two, games_a=3, games_b=0)
     assert caught.value.field == "games_a" and "race ends when a team reaches 5" in caught.value.reason
-    commit(services.record_match_totals, two, games_a=2, games_b=2)
+    commit(record_match_totals, two, games_a=2, games_b=2)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.bullseyes_a, team_match.bullseyes_b) == (
         "complete", "a", 5, 3)
@@ -256,19 +268,19 @@ def test_fixed_games_with_a_draw(world, commit):
     one, two = tables_of(team_match)
     for table, winners in ((one, "ab"), (two, "b")):
         for number, winner in enumerate(winners, start=1):
-            commit(services.enter_game_result, table, number=number, winner=winner, score_a=4 if winner == "a" else 1,
+            commit(enter_game_result, table, number=number, winner=winner, score_a=4 if winner == "a" else 1,
                    score_b=4 if winner == "b" else 2)
     team_match = fresh(team_match)
     assert team_match.status == "in_progress" and tables_of(team_match)[0].status == "complete"
     assert tables_of(team_match)[1].status == "in_progress"
-    commit(services.enter_game_result, two, number=2, winner="a", score_a=4, score_b=3)
+    commit(enter_game_result, two, number=2, winner="a", score_a=4, score_b=3)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.bullseyes_a, team_match.bullseyes_b) == (
         "complete", "d", 2, 2)
     assert (team_match.chalks_a, team_match.chalks_b) == (4 + 1 + 1 + 4, 2 + 4 + 4 + 3)
     assert [t.winner for t in tables_of(team_match)] == ["d", "d"]  # each table ended level
-    with pytest.raises(services.EntryError) as caught:
-        services.enter_game_result(one, number=3, winner="a")
+    with pytest.raises(EntryError) as caught:
+        enter_game_result(one, number=3, winner="a")
     assert caught.value.field == "number" and "each table plays 2 games" in caught.value.reason
 
 
@@ -290,11 +302,11 @@ def test_a_fixed_table_played_hand_by_hand_stops_after_its_games(world, commit):
 def test_fixed_table_totals_are_all_its_games(world, commit):
     team_match = new_team_match(world, mode=Competition.TEAM_FIXED, games_per_table=3)
     one, two = tables_of(team_match)
-    with pytest.raises(services.EntryError) as caught:
-        services.record_match_totals(one, games_a=2, games_b=0)
+    with pytest.raises(EntryError) as caught:
+        record_match_totals(one, games_a=2, games_b=0)
     assert caught.value.field == "games_a" and "each table plays 3 games" in caught.value.reason
-    commit(services.record_match_totals, one, games_a=2, games_b=1)
-    commit(services.record_match_totals, two, games_a=0, games_b=3)
+    commit(record_match_totals, one, games_a=2, games_b=1)
+    commit(record_match_totals, two, games_a=0, games_b=3)
     assert (fresh(team_match).winner, fresh(team_match).bullseyes_b) == ("b", 4)
 
 
@@ -303,54 +315,54 @@ def test_overall_totals_only(world, commit):
     team_match = new_team_match(world, target=22, tables=3)
 
     def field(**kwargs) -> str:
-        with pytest.raises(services.EntryError) as caught:
-            team_services.record_team_totals(team_match, **kwargs)
+        with pytest.raises(EntryError) as caught:
+            record_team_totals(team_match, **kwargs)
         return caught.value.field
 
     assert field(bullseyes_a=23, bullseyes_b=4) == "bullseyes_a"
     assert field(bullseyes_a=21, bullseyes_b=17) == "bullseyes_a"
     assert field(bullseyes_a=22, bullseyes_b=22) == "bullseyes_b"
     assert field(bullseyes_a=17, bullseyes_b=22, hang_jacks_a=4, chalks_a=10, chalks_b=300) == "hang_jacks_a"
-    commit(team_services.record_team_totals, team_match, 17, 22, hang_jacks_a=3, hang_jacks_b=5)
+    commit(record_team_totals, team_match, 17, 22, hang_jacks_a=3, hang_jacks_b=5)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.result_level) == ("complete", "b", "match")
     assert (team_match.bullseyes_a, team_match.bullseyes_b, team_match.hang_jacks_b) == (17, 22, 5)
     assert not team_match.table_matches.exists()
-    team_services.settle_team_match(team_match.pk)
+    settle_team_match(team_match.pk)
     assert fresh(team_match).winner == "b"
-    team_services.clear_team_totals(team_match)
+    clear_team_totals(team_match)
     assert (fresh(team_match).status, fresh(team_match).winner) == ("scheduled", "")
 
 
 def test_overall_totals_of_a_fixed_team_match_may_draw(world):
     team_match = new_team_match(world, mode=Competition.TEAM_FIXED, games_per_table=3)
-    with pytest.raises(services.EntryError):
-        team_services.record_team_totals(team_match, bullseyes_a=3, bullseyes_b=2)
-    team_services.record_team_totals(team_match, bullseyes_a=3, bullseyes_b=3)
+    with pytest.raises(EntryError):
+        record_team_totals(team_match, bullseyes_a=3, bullseyes_b=2)
+    record_team_totals(team_match, bullseyes_a=3, bullseyes_b=3)
     assert fresh(team_match).winner == "d"
 
 
 def test_overall_totals_are_refused_once_a_table_has_a_result(world, commit):
     team_match = new_team_match(world)
     play(commit, tables_of(team_match)[0], "a")
-    with pytest.raises(services.EntryError) as caught:
-        team_services.record_team_totals(team_match, bullseyes_a=3, bullseyes_b=0)
+    with pytest.raises(EntryError) as caught:
+        record_team_totals(team_match, bullseyes_a=3, bullseyes_b=0)
     assert caught.value.field == "team_match" and len(tables_of(team_match)) == 2
 
 
 def test_a_team_forfeit_completes_every_table(world, commit):
     team_match = new_team_match(world)
     one, _ = tables_of(team_match)
-    with pytest.raises(services.EntryError) as caught:
-        services.record_forfeit(one, outcome="forfeit_a")
+    with pytest.raises(EntryError) as caught:
+        record_forfeit(one, outcome="forfeit_a")
     assert "team match" in caught.value.reason
-    commit(team_services.record_team_forfeit, team_match, outcome="forfeit_b")
+    commit(record_team_forfeit, team_match, outcome="forfeit_b")
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner, team_match.outcome) == ("complete", "a", "forfeit_b")
     assert [(t.status, t.winner, t.outcome) for t in tables_of(team_match)] == [("complete", "a", "forfeit_b")] * 2
-    with pytest.raises(services.EntryError):
+    with pytest.raises(EntryError):
         play(commit, one, "a")
-    commit(team_services.clear_team_forfeit, team_match)
+    commit(clear_team_forfeit, team_match)
     team_match = fresh(team_match)
     assert (team_match.status, team_match.winner) == ("scheduled", "")
     assert [t.status for t in tables_of(team_match)] == ["scheduled", "scheduled"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games import team_services
 from games.models import Match, TeamMatch
+from games.teams import create_team_match
 from league.models import Competition, Entry, StandingRow, Team
 from tests.factories import make_club, make_competition, make_organiser, make_partnership, make_user
 from tests.services import wait_for, wait_settled
@@ -38,7 +38,7 @@ def race_to_three() -> TeamMatch:
         Entry.objects.create(competition=competition, team=team)
         teams.append(team)
     pairs = [list(team.partnerships.order_by("id")) for team in teams]
-    return team_services.create_team_match(competition, *teams, tables=list(zip(*pairs, strict=True)))
+    return create_team_match(competition, *teams, tables=list(zip(*pairs, strict=True)))
 
 
 def test_a_race_played_through_the_api_is_won_by_the_first_team_to_the_target(celery_worker_process):

@@ -16,8 +16,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.sweep import sweep_task
-from games import services
+from games.common import EntryError
+from games.entry import StaleVersionError, correct_hand, enter_hand, next_hand, undo_last_hand
 from games.models import Hand, HandVersion, Match
+from games.settle import settle_match
 from league import dispatch
 from league.models import Competition, ResultsClock, StandingRow
 from tests.factories import make_competition, make_match, make_organiser, make_user, sweep
@@ -52,8 +54,8 @@ def test_point1_a_whole_match_is_entered_with_no_settle_task_ever_running(no_wor
     assert (match.status, match.winner, match.games_a, match.games_b) == (
         Match.COMPLETE, plan.winner, plan.games_a, plan.games_b)
     assert [g.winner for g in match.games.order_by("number")] == plan.game_winners
-    with pytest.raises(services.EntryError) as over:
-        services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    with pytest.raises(EntryError) as over:
+        enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert over.value.field == "match" and "over" in over.value.reason
     assert not StandingRow.objects.filter(competition=competition, played__gt=0).exists()  # the task's work
 
@@ -68,10 +70,10 @@ def test_point1_the_hand_after_the_one_that_ends_a_game_is_taken_at_once(no_work
     competition = make_competition(ruleset={"target": 14}, match_format=Competition.BEST_OF, match_games=3)
     match = make_match(competition)
     for number in range(1, 5):  # 4 sweeps of 4 chalks: 16, game 1 to side A
-        services.enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(0), author_label="t")
-    target = services.next_hand(match)
+        enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    target = next_hand(match)
     assert (target.game.number, target.number, target.score_before) == (2, 1, (0, 0))
-    hand = services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+    hand = enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(1), author_label="t")
     assert hand.game.number == 2
 
 
@@ -82,7 +84,7 @@ def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_
     competition = make_competition()
     match = make_match(competition)
     with django_capture_on_commit_callbacks(execute=True):
-        services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+        enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert Match.objects.get(pk=match.pk).settled_version == 0  # its task was lost
     assert sweep_task.run()["settled"] == []  # not yet taken for lost: its request is fresh
     old = timezone.now() - timedelta(seconds=services_stale() + 1)
@@ -169,16 +171,16 @@ def entered():
     competition = make_competition()
     organiser = make_organiser(competition.club, make_user("ann"))
     match = make_match(competition)
-    hand = services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), user=organiser)
+    hand = enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), user=organiser)
     return {"competition": competition, "organiser": organiser, "match": match, "hand": hand}
 
 
 def test_point12_the_second_correction_of_one_version_is_refused_naming_who_changed_it(entered):
     hand = entered["hand"]
-    services.correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="B took it", version=1,
+    correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="B took it", version=1,
                           author_label="bob")
-    with pytest.raises(services.StaleVersionError) as stale:
-        services.correct_hand(hand=hand, mode=Hand.CHALK, entry={**sweep(0), "game": {"team": 1}},
+    with pytest.raises(StaleVersionError) as stale:
+        correct_hand(hand=hand, mode=Hand.CHALK, entry={**sweep(0), "game": {"team": 1}},
                               reason="Game was B's", version=1, author_label="cy")
     assert stale.value.field == "version"
     assert "changed by bob at " in stale.value.reason and "version 2" in stale.value.reason
@@ -207,7 +209,7 @@ def test_point12_the_correction_page_carries_the_version_and_says_who_got_there_
     url = reverse("match_hand_edit", args=[match.pk, hand.pk])
     page = client.get(url).content.decode()
     assert 'name="version" value="1"' in page
-    services.correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="B", version=1, author_label="bob")
+    correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="B", version=1, author_label="bob")
     response = client.post(url, {"kick": "5S", "beg": "stand", "high": "a", "low": "a", "jack": "a", "game": "a",
                                  "reason": "it was A", "version": "1"})
     assert response.status_code == 422
@@ -219,18 +221,18 @@ def test_point12_the_correction_page_carries_the_version_and_says_who_got_there_
 def test_point14_a_deal_out_of_turn_is_entered_and_the_deal_passes_on_from_it(django_capture_on_commit_callbacks):
     match = make_match(make_competition(), first_dealer=0)
     with django_capture_on_commit_callbacks(execute=True):
-        services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
-        assert services.next_hand(match).dealer == 1
-        hand = services.enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="t",
+        enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+        assert next_hand(match).dealer == 1
+        hand = enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="t",
                                    dealer=3)  # seat 4 dealt instead of seat 2
         assert (hand.dealer, hand.dealer_given) == (3, True)
-        assert services.next_hand(match).dealer == 0  # the deal passes right of who dealt
-        services.enter_hand(match=match, number=3, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+        assert next_hand(match).dealer == 0  # the deal passes right of who dealt
+        enter_hand(match=match, number=3, mode=Hand.CHALK, entry=sweep(1), author_label="t")
     assert [(h.number, h.dealer) for h in Hand.objects.filter(game__match=match).order_by("number")] == [
         (1, 0), (2, 3), (3, 0)]
     assert Match.objects.get(pk=match.pk).settled_version == 3  # the settle keeps the dealer given
-    with pytest.raises(services.EntryError) as bad:
-        services.enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(1), author_label="t", dealer=7)
+    with pytest.raises(EntryError) as bad:
+        enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(1), author_label="t", dealer=7)
     assert bad.value.field == "dealer" and "0 to 3" in bad.value.reason
 
 
@@ -239,13 +241,13 @@ def test_point14_the_engine_still_checks_what_follows_a_deal_out_of_turn(django_
     competition = make_competition()
     match = make_match(competition, first_dealer=0)
     plan = plan_for(competition, first_dealer=2, seed="out-of-turn")
-    with pytest.raises(services.EntryError) as wrong:
-        services.enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t")
+    with pytest.raises(EntryError) as wrong:
+        enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t")
     assert wrong.value.field in ("dealer", "plays[0]")  # the engine plays the record from the dealer it is given
     with django_capture_on_commit_callbacks(execute=True):
-        services.enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t",
+        enter_hand(match=match, number=1, mode=Hand.RECORD, entry=plan.hands[0].record, author_label="t",
                             dealer=2)
-        services.enter_hand(match=match, number=2, mode=Hand.RECORD, entry=plan.hands[1].record, author_label="t")
+        enter_hand(match=match, number=2, mode=Hand.RECORD, entry=plan.hands[1].record, author_label="t")
     assert list(Hand.objects.filter(game__match=match).order_by("number").values_list("dealer", flat=True)) == [
         2, plan.hands[1].hand.dealer]
 
@@ -278,10 +280,10 @@ def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(clien
     match = make_match(competition)
     with django_capture_on_commit_callbacks(execute=True):
         for number in range(1, 5):
-            services.enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(number % 2),
+            enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(number % 2),
                                 author_label="t")
-        services.undo_last_hand(match=match, author_label="t")
-    assert services.next_hand(match).number == 4
+        undo_last_hand(match=match, author_label="t")
+    assert next_hand(match).number == 4
     client.force_login(organiser)
     page = client.get(reverse("match_enter", args=[match.pk])).content.decode()
     assert "Save hand 4" in page and 'name="number" value="4"' in page
@@ -290,12 +292,12 @@ def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(clien
     assert struck.deleted and struck.score == ("—", "—")  # a struck hand shows no running total
 
     with django_capture_on_commit_callbacks(execute=True):
-        hand = services.enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+        hand = enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(1), author_label="t")
     assert (hand.number, hand.version, hand.deleted) == (4, 3, False)
     history = list(HandVersion.objects.filter(hand=hand).order_by("version").values_list("deleted", "reason"))
     assert history == [(False, ""), (True, "undo"), (False, "entered again after an undo")]
     assert Hand.objects.filter(game__match=match).count() == 4
-    assert services.next_hand(match).number == 5
+    assert next_hand(match).number == 5
 
 
 def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage(caplog):
@@ -342,13 +344,13 @@ def test_point14_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(clie
     match = make_match(competition, first_dealer=0)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        first = services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
-        second = services.enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="t")
+        first = enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+        second = enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="t")
     url = reverse("match_hand_edit", args=[match.pk, second.pk])
     page = client.get(url).content.decode()
     assert 'name="dealer_shown" value="1"' in page  # seat 2 dealt hand 2
     with django_capture_on_commit_callbacks(execute=True):  # meanwhile hand 1 was a misdeal: seat 1 deals again
-        services.correct_hand(hand=first, mode=Hand.CHALK, entry={"penalty": {"kind": "misdeal"}}, reason="misdeal",
+        correct_hand(hand=first, mode=Hand.CHALK, entry={"penalty": {"kind": "misdeal"}}, reason="misdeal",
                               version=1, author_label="t")
     second.refresh_from_db()
     assert second.dealer == 0
@@ -360,7 +362,7 @@ def test_point14_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(clie
     second.refresh_from_db()
     assert (second.dealer, second.dealer_given) == (0, False)
 
-    target = services.next_hand(match)
+    target = next_hand(match)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("match_enter", args=[match.pk]), {
             "number": str(target.number), "kick": "5S", "beg": "stand", "high": "a", "low": "a", "jack": "a",
@@ -375,15 +377,15 @@ def test_point1_a_settle_that_fails_in_the_commit_loses_no_hand(caplog, django_c
     competition = make_competition()
     match = make_match(competition)
     for number in range(1, 4):
-        services.enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(0), author_label="t")
-    with mock.patch.object(services, "_settle_locked", side_effect=ValueError("a bug in the settle")), \
+        enter_hand(match=match, number=number, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+    with mock.patch("games.settle._settle_locked", side_effect=ValueError("a bug in the settle")), \
             django_capture_on_commit_callbacks(execute=False):
-        hand = services.enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(0), author_label="t")
+        hand = enter_hand(match=match, number=4, mode=Hand.CHALK, entry=sweep(0), author_label="t")
     assert Hand.objects.filter(pk=hand.pk, result__winner=0).exists()
     assert "could not be settled in the commit" in caplog.text
     fresh = Match.objects.get(pk=match.pk)
     assert fresh.settled_version < fresh.version  # left for the task, which settles it
-    services.settle_match(match.pk)
+    settle_match(match.pk)
     assert Match.objects.get(pk=match.pk).status == Match.COMPLETE
 
 
@@ -427,7 +429,7 @@ def test_point12_an_api_undo_of_a_hand_no_longer_the_last_one_is_refused(entered
     api = APIClient()
     api.force_authenticate(entered["organiser"])
     match, first = entered["match"], entered["hand"]
-    second = services.enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="bob")
+    second = enter_hand(match=match, number=2, mode=Hand.CHALK, entry=sweep(1), author_label="bob")
     stale = api.post(f"/api/matches/{match.pk}/undo/", {"hand": first.pk, "version": 1}, format="json")
     assert stale.status_code == 409
     [error] = stale.json()["errors"]
