@@ -25,7 +25,8 @@ from games.settle import settle_backlog, settle_match
 from games.teams import create_team_match, record_team_totals, set_team_tables
 
 __all__ = [
-    "FILLED_FIELDS", "FORFEIT_WINNER", "EntryError", "correct_hand", "create_match", "create_team_match", "enter_game_result",
+    "FILLED_FIELDS", "FORFEIT_WINNER", "EntryError",
+    "correct_hand", "create_match", "create_team_match", "enter_game_result",
     "enter_hand", "format_winner", "next_hand", "record_forfeit", "record_match_totals", "record_team_totals",
     "renew_entry_link", "revoke_entry_link", "set_team_tables", "settle_backlog", "settle_match", "undo_last_hand",
 ]

@@ -26,7 +26,7 @@ from django.db.models import Max, Q
 
 from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
 from engine.errors import FieldError
-from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team
+from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team, validate_plain_text
 from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
 __all__ = [
@@ -41,6 +41,7 @@ KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Compe
 LOCKED_BY_MATCHES = ("players", "ruleset")
 GROUP_MAX = Entry._meta.get_field("group").max_length
 PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length
 
 
 class SetupError(FieldError):
@@ -380,15 +381,25 @@ def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | 
         raise SetupError(field, f"seed {seed} is already {other.display_name}'s", clash=other)
 
 
+def _plain_name(text: str, field: str, what: str, most: int | None = None) -> str:
+    """``text`` stripped, as one line of plain text of at most ``most`` characters (``validate_plain_text``), or a
+    ``SetupError`` on ``field``: the pages, the API and the CSV import check a name the same way here."""
+    text = (text or "").strip()
+    try:
+        validate_plain_text(text)
+    except ValidationError as error:
+        raise SetupError(field, f"{what} {error.messages[0]}") from None
+    if most is not None and len(text) > most:
+        raise SetupError(field, f"{what} has at most {most} characters")
+    return text
+
+
 def _clean_group(group: object, field: str) -> str:
     if group is None:
         return ""
     if not isinstance(group, str):
         raise SetupError(field, "a group is a name, e.g. A or Group 1")
-    group = group.strip()
-    if len(group) > GROUP_MAX:
-        raise SetupError(field, f"a group's name has at most {GROUP_MAX} characters")
-    return group
+    return _plain_name(group, field, "a group's name", GROUP_MAX)
 
 
 def _check_group_count(competition: Competition, new: set[str], entry: Entry | None, field: str,
@@ -508,7 +519,7 @@ def create_partnership(*, club: Club | None, player_one: Player, player_two: Pla
     name: with ``reuse`` (an entry made on the spot) the existing one is returned when the name asked for is
     empty or its own; otherwise a ``SetupError`` names it (on ``name`` when only the name differs)."""
     _check_partners(player_one, player_two)
-    name = (name or "").strip()
+    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)
     if existing is None:
         try:
@@ -550,9 +561,7 @@ def new_partnership(*, club: Club, player_one: Player, player_two: Player | None
     """A partnership the club does not have yet (the CSV import's): refused when the players are already one of
     the club's partnerships, or when another of its partnerships has the name (names must tell them apart)."""
     _check_partners(player_one, player_two)
-    name = (name or "").strip()
-    if len(name) > PARTNERSHIP_NAME_MAX:
-        raise SetupError("name", f"a partnership's name has at most {PARTNERSHIP_NAME_MAX} characters")
+    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)  # the same players are one partnership, anywhere
     if existing is not None:
         raise SetupError("player_one", f"these players are already the partnership {existing.display_name}",
@@ -573,7 +582,7 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
                 team: Team | None = None) -> str:
     if competition.entrant_kind != Competition.TEAMS:
         raise SetupError("name", f"{competition.name} is not a team competition")
-    name = (name or "").strip()
+    name = _plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
     if not name:
         raise SetupError("name", "give the team a name")
     taken = Team.objects.filter(competition=competition, name=name)

@@ -33,3 +33,30 @@ def test_point11_the_csv_import_refuses_a_name_with_a_control_character():
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "nickname")]
     assert "one line of plain text" in report.errors[0]["reason"]
     assert not Player.objects.exists() and not Partnership.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("bad", ["Reds\tY", "Two\nlines"])
+def test_issue10_team_group_and_partnership_names_are_plain_text_in_the_services(bad):
+    """The services the pages, the API and the CSV import share refuse a control character in a team's, a group's
+    and a partnership's name, naming the field (the CSV import no longer needs a check of its own)."""
+    from league import entries
+    from league.models import Competition
+    from tests.factories import make_club, make_competition, make_partnership, make_player
+
+    club = make_club()
+    teams = make_competition(club=club)
+    Competition.objects.filter(pk=teams.pk).update(entrant_kind=Competition.TEAMS)
+    teams.refresh_from_db()
+    with pytest.raises(entries.SetupError) as raised:
+        entries.create_team(competition=teams, name=bad, partnerships=[])
+    assert raised.value.field == "name" and "plain text" in raised.value.reason
+    pairs = make_competition(club=club)
+    entry = entries.enter(competition=pairs, partnership=make_partnership(club=club))
+    with pytest.raises(entries.SetupError) as raised:
+        entries.set_groups(competition=pairs, groups={entry.pk: bad})
+    assert "plain text" in raised.value.reason
+    for make in (entries.new_partnership, entries.create_partnership):
+        with pytest.raises(entries.SetupError) as raised:
+            make(club=club, player_one=make_player(club=club), player_two=make_player(club=club), name=bad)
+        assert raised.value.field == "name" and "plain text" in raised.value.reason
