@@ -15,13 +15,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from multiprocessing import get_context
 from typing import Any
 
-from engine.bots import make_bot
+from engine.bots import Bot, make_bot
+from engine.bots.base import choose_of
 from engine.game import GameState
-from engine.hand import SeatView
+from engine.hand import Action, SeatView
 from engine.rules import Ruleset
 
 Progress = Callable[[int, int], None]
@@ -35,17 +36,39 @@ def play_game(index: int, seed: int, bots: tuple[str, str], players: int = 4,
     made = [make_bot(name, **options.get(name, {})) for name in bots]
     game = GameState.new(players=players, ruleset=ruleset, seed=seed * 1_000_003 + index)
     rng = random.Random(f"{seed}:{index}:bots")
-    apply = game.apply
-    while game.winner is None:
-        hand = game.hand
-        seat = hand.turn
-        apply(made[seat & 1].choose(SeatView(hand, seat), rng), seat)  # game.seat_view(seat), one call less
+    pickers = [choose_of(bot) for bot in made]
+    if pickers[0] is not None and pickers[0] is pickers[1]:
+        play_from_legal(game, pickers[0], rng)
+    else:
+        play_from_views(game, made, pickers, rng)
     hang_jacks = [0, 0]
     for hand in game.history:
         if hand["hang_jack"] is not None:
             hang_jacks[hand["hang_jack"]] += 1
     return {"index": index, "winner": game.winner, "score": game.score, "hands": len(game.history),
             "hang_jacks": hang_jacks}
+
+
+def play_from_legal(game: GameState, pick: Callable[[Sequence[Action], random.Random], Action],
+                    rng: random.Random) -> None:
+    """Play ``game`` to its end with one bot's ``choose_legal`` for every seat (no seat views)."""
+    legal_actions, apply = game.legal_actions, game.apply
+    while game.winner is None:
+        apply(pick(legal_actions(), rng))
+
+
+def play_from_views(game: GameState, made: list[Bot], pickers: list[Any], rng: random.Random) -> None:
+    """Play ``game`` to its end, team ``t``'s seats by ``made[t]``: from the legal actions when the bot
+    needs only them (``pickers[t]``), else from a ``SeatView``."""
+    apply = game.apply
+    while game.winner is None:
+        hand = game.hand
+        seat = hand.turn
+        pick = pickers[seat & 1]
+        if pick is not None:
+            apply(pick(hand.legal_actions(), rng), seat)
+        else:
+            apply(made[seat & 1].choose(SeatView(hand, seat), rng), seat)
 
 
 def _play_one(args: tuple) -> dict[str, Any]:

@@ -1,8 +1,14 @@
-"""The bot interface: a bot sees one seat's view and returns one legal action."""
+"""The bot interface: a bot sees one seat's view and returns one legal action.
+
+A bot that decides from the legal actions alone may also offer ``choose_legal(legal, rng)``, giving
+the same action as ``choose`` would for a view with those legal actions; ``engine.simulate`` then asks
+it without building a ``SeatView`` for each decision (``choose_of``).
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.hand import Action, SeatView
@@ -19,6 +25,15 @@ class Bot(Protocol):
     def choose(self, view: SeatView, rng: random.Random) -> Action: ...
 
 
+def choose_of(bot: Bot) -> Callable[[Sequence[Action], random.Random], Action] | None:
+    """The bot's ``choose_legal`` when it has one (it needs only the legal actions), else ``None``.
+
+    >>> choose_of(RandomBot()) is not None
+    True
+    """
+    return getattr(bot, "choose_legal", None)
+
+
 class RandomBot:
     """Plays a uniformly random legal action.
 
@@ -31,5 +46,9 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal
+        return self.choose_legal(view.legal, rng)
+
+    @staticmethod
+    def choose_legal(legal: Sequence[Action], rng: random.Random) -> Action:
+        """The pick among ``legal`` (one ``rng.random()`` a decision, also when there is one choice)."""
         return legal[int(rng.random() * len(legal))]

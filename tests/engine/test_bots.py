@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.bots import make_bot
+from engine.bots.base import RandomBot, choose_of
 from engine.bots.heuristic import HeuristicBot, should_give, should_stand, trump_strength
 from engine.bots.knowledge import (
     allowed_cards,
@@ -20,8 +21,9 @@ from engine.bots.knowledge import (
 )
 from engine.bots.montecarlo import MonteCarloBot, greedy_playout
 from engine.cards import FULL_PACK, SUIT_MASKS, mask_of, names_of
+from engine.game import GameState
 from engine.hand import BEG, GIVE, OVER, PLAY, HandState
-from engine.simulate import run_simulation
+from engine.simulate import play_from_legal, play_from_views, run_simulation
 
 SPADES, HEARTS = 3, 2
 
@@ -52,6 +54,29 @@ def voids_hand() -> HandState:
     for action in ["stand", "AS", "QS", "6H", "4S", "3H", "4H", "7H", "5S", "QH", "2C"]:
         hand.apply(action)
     return hand
+
+
+# --------------------------------------------------------------------------- the legal-actions path
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("seed", range(6))
+def test_simulate_from_the_legal_actions_plays_the_games_the_seat_views_play(players: int, seed: int) -> None:
+    """``play_from_legal`` (RandomBot's ``choose_legal``, no SeatView) and ``play_from_views`` (a view a
+    decision) make the same choices, so a game ends the same way, hand by hand."""
+    games = []
+    for play in (lambda g, rng: play_from_legal(g, RandomBot.choose_legal, rng),
+                 lambda g, rng: play_from_views(g, [RandomBot(), RandomBot()], [None, None], rng)):
+        game = GameState.new(players=players, seed=seed)
+        play(game, random.Random(seed))
+        games.append(game.to_dict())
+    assert games[0] == games[1]
+    assert games[0]["winner"] in (0, 1)
+
+
+def test_random_bot_choose_legal_is_choose_of_the_view() -> None:
+    for state in random_states(4, 30, seed=9):
+        view = state.view(state.turn)
+        assert RandomBot().choose(view, random.Random(1)) is RandomBot.choose_legal(view.legal, random.Random(1))
+    assert choose_of(RandomBot()) is RandomBot.choose_legal and choose_of(HeuristicBot()) is None
 
 
 # --------------------------------------------------------------------------- legality
