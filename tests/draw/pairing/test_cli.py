@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SPEC = {"system": "swiss", "round": 2, "avoid_same_club": True,
         "entrants": [{"id": "P1", "club": "Blue Dollar", "score": 1}, {"id": "P2", "club": "Trinity", "score": 1},
                      {"id": "P3", "club": "Blue Dollar"}, {"id": "P4", "club": "Trinity"}, {"id": "P5"}],
