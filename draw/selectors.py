@@ -12,23 +12,13 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
-from draw.rounds import (
-    BUSY,
-    GROUP,
-    GROUP_FLAG,
-    KNOCKOUT,
-    POSITION_FLAG,
-    Field,
-    RoundError,
-    bye_position,
-    flag_value,
-    load_field,
-    number_after_last_round,
-    plan_round,
-    results_entered,
-    round_slots,
-    unit_id,
-)
+from draw.checks import check_round
+from draw.errors import RoundError
+from draw.field import Field, load_field, unit_id
+from draw.placement import GROUP, GROUP_FLAG, KNOCKOUT, POSITION_FLAG, bye_position, flag_value
+from draw.plan import number_after_last_round, plan_round
+from draw.slots import round_slots
+from draw.state import BUSY, results_entered
 from engine.numbers import whole_number
 from games.models import Match, TeamMatch, table_label
 from games.selectors import competition_matches
@@ -360,8 +350,6 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
 
 
 def _warnings(round_: Round, field_: Field) -> list[dict]:
-    from draw.rounds import check_round
-
     try:
         return check_round(round_, field_)
     except ImportError:  # the pairing engine is not installed

@@ -1,7 +1,7 @@
 """The pairing engine: Swiss, round robin, knockout, groups and rotating-partner rounds, as pure Python.
 
 No Django and no database: a spec (a dict, as JSON) in, the pairings (a dict, JSON-ready) out. The web app
-calls it from a Celery task (``draw.rounds``); ``python -m draw.pairing`` reads a spec on stdin.
+calls it from a Celery task (``draw.run``); ``python -m draw.pairing`` reads a spec on stdin.
 
 - :func:`pair` — validate a spec fully, then pair it; bad input raises :class:`PairingError` (a
   ``ValueError``) whose ``field`` names the offending value (``entrants[3].score``) and ``reason`` says why.
