@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from draw.errors import RoundError
 from draw.field import is_active, seed_key, unit_id
+from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
 from draw.placement import GROUP, KNOCKOUT, bye_position
 from games.models import Match, TeamMatch
 from league.models import Bye, Competition, Entry, Round
@@ -42,6 +43,24 @@ class Plan:
     knockout_round: int = 0  # 1 for the first knockout round
     group_rounds: int = 0
 
+    @property
+    def generator(self) -> type[DrawGenerator]:
+        """The pairing engine's generator of the round (a group round: each group's round robin)."""
+        if self.kind == "knockout" and self.knockout_round > 1:
+            return KnockoutNextRoundGenerator
+        return GENERATORS[KIND_SYSTEMS.get(self.kind, self.kind)]
+
+    @property
+    def results_needed(self) -> list[int]:
+        """The rounds whose results the generator pairs from, when it does: every earlier round, or the
+        previous round of a knockout (its winners)."""
+        if self.kind == "knockout":
+            return [self.number - 1]
+        return list(range(1, self.number))
+
+
+KIND_SYSTEMS = {"group": "round_robin"}
+
 
 def plan_round(competition: Competition, number: int) -> Plan:
     """How round ``number`` is paired, or :class:`RoundError` when it cannot be (yet)."""
@@ -51,12 +70,13 @@ def plan_round(competition: Competition, number: int) -> Plan:
     if number < 1:
         raise RoundError("round", "rounds are numbered from 1")
     _check_order(competition, number)
-    if competition.entrant_kind == Competition.INDIVIDUAL:
-        return _plan_individual(competition, number)
-    planner = PLANNERS.get(system)
+    planner = _plan_individual if competition.entrant_kind == Competition.INDIVIDUAL else PLANNERS.get(system)
     if planner is None:
         raise RoundError("system", f"unknown system {system!r}")
-    return planner(competition, number)
+    plan = planner(competition, number)
+    if plan.generator.requires_previous_results:
+        _require_results(competition, plan.results_needed)
+    return plan
 
 
 def _check_order(competition: Competition, number: int) -> None:
@@ -78,13 +98,11 @@ def _plan_individual(competition: Competition, number: int) -> Plan:
     if competition.players != 4:
         raise RoundError("entrant_kind", "rotating partners needs the 4-player game")
     _check_planned(competition, number)
-    _require_results(competition, range(1, number))
     return Plan("individual", number)
 
 
 def _plan_swiss(competition: Competition, number: int) -> Plan:
     _check_planned(competition, number)
-    _require_results(competition, range(1, number))
     return Plan("swiss", number)
 
 
@@ -151,13 +169,13 @@ def _require_results(competition: Competition, numbers: Iterable[int]) -> None:
 
 
 def _check_knockout(competition: Competition, number: int, first: int) -> None:
+    """A knockout round after the first needs a previous round that was not the final."""
     if number == first:
         return
     previous = Round.objects.filter(competition=competition, number=number - 1).first()
     ties = _bracket_ties(previous) if previous else 0
     if ties <= 1:
         raise RoundError("round", f"the knockout is over: round {number - 1} was the final")
-    _require_results(competition, [number - 1])
 
 
 def _bracket_ties(round_: Round) -> int:

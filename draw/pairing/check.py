@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from draw.pairing.errors import PairingError
+from draw.pairing.generators import GENERATORS
 from draw.pairing.knockout import bracket_size, knockout
 from draw.pairing.spec import Spec, describe, read_spec
 from draw.pairing.swiss import Swiss, score_units
@@ -335,10 +336,11 @@ def check_pairings(spec: dict, pairings: list[dict], bye: str | None | list = No
     that is not well formed raises :class:`PairingError`; ``groups`` specs are refused (check a group's round
     with its ``round_robin`` spec)."""
     checked = read_spec(spec)
-    if checked.system == "groups":
+    generator = GENERATORS[checked.system]
+    if not generator.pairs_one_round:
         raise PairingError("system", "check_pairings checks one round: check a group's round with a round_robin "
                                      "spec of its entrants")
     byes = read_byes(bye)
-    if checked.system == "individual":
+    if generator.pairs_players:
         return _check_individual(checked, read_draft_tables(pairings), byes)
     return _check_pairs(checked, read_draft_pairs(pairings), byes)
