@@ -7,6 +7,8 @@ system's draft (``draw.drafting``, ``draw.knockout``) and stores it with the fla
 the warnings of ``draw.checks``) and publishes it (``draw.publishing``). A round can be paired again, and
 unpublished, until a hand or a result is entered in it (``draw.state``).
 
-Errors an organiser can act on are :class:`draw.errors.RoundError`; the engine's ``PairingError`` for a spec
-the engine cannot pair ends the task ``failed`` with its reason as the message.
+Two kinds of error, decided at each raise (``draw.errors``, ``draw.pairing.errors``): the organiser's
+(:class:`draw.errors.RoundError`, the engine's ``PairingError``: shown, and a pairing task ends ``failed`` with
+the reason) and a bug's (``DrawBugError``, the engine's ``PairingFatalError``: logged, a 500, a task that
+fails with "an error in the system").
 """

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from draw.checks import check_round
-from draw.errors import RoundError
+from draw.errors import DrawBugError, RoundError
 from draw.field import entry_pk, unit_id
 from draw.placement import GROUP_FLAG, KNOCKOUT, POSITION_FLAG
 from draw.slots import round_slots, slot_key
@@ -60,7 +60,7 @@ def swap_pairings(round_: Round, match_a: Match | TeamMatch, side_a: str, match_
     """Swap the entrant on side ``side_a`` of ``match_a`` with the one on side ``side_b`` of ``match_b``."""
     for name, side in (("side_a", side_a), ("side_b", side_b)):
         if side not in ("a", "b"):
-            raise RoundError(name, "a side is 'a' or 'b'")
+            raise DrawBugError(f"{name} is {side!r}: a side is 'a' or 'b'")
     return swap_slots(round_, slot_key(match_a, side_a), slot_key(match_b, side_b), user=user)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from draw.errors import RoundError
+from draw.errors import DrawBugError, RoundError
 from draw.field import is_active, seed_key, unit_id
 from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
 from draw.placement import GROUP, KNOCKOUT, bye_position
@@ -72,7 +72,7 @@ def plan_round(competition: Competition, number: int) -> Plan:
     _check_order(competition, number)
     planner = _plan_individual if competition.entrant_kind == Competition.INDIVIDUAL else PLANNERS.get(system)
     if planner is None:
-        raise RoundError("system", f"unknown system {system!r}")
+        raise DrawBugError(f"{competition} has the system {system!r}, which nothing pairs")
     plan = planner(competition, number)
     if plan.generator.requires_previous_results:
         _require_results(competition, plan.results_needed)

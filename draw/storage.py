@@ -5,7 +5,7 @@ the entries.
 from __future__ import annotations
 
 from draw.draft import Draft
-from draw.errors import RoundError
+from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
 from draw.placement import GROUP_FLAG, POSITION_FLAG
 from games import team_services
@@ -72,7 +72,7 @@ def _side_partnership(field_: Field, units: tuple[str, ...]) -> Partnership:
     if not field_.individual:
         entry = field_.entries.get(units[0])
         if entry is None or entry.partnership is None:
-            raise RoundError("entries", f"{units[0]} is not a partnership entered in the competition")
+            raise DrawBugError(f"the draft pairs {units[0]}, which is not a partnership entered in the competition")
         return entry.partnership
     players = [field_.entries[u].player for u in units]
     return partnership_of(players[0], players[1])
@@ -90,7 +90,7 @@ def create_draft_match(competition: Competition, round_: Round, side_a: Partners
     """A draft match (side A deals first). Pairs go through ``games.services.create_match``; the two
     partnerships of an individual event's table are not entries, so their match is created here."""
     if side_a.pk == side_b.pk:
-        raise RoundError("pairings", f"{side_a.display_name} cannot play itself")
+        raise DrawBugError(f"a draft match of {side_a.display_name} against itself")
     if individual:
         return Match.objects.create(competition=competition, round=round_, side_a=side_a, side_b=side_b,
                                     side_a_name=side_a.display_name, side_b_name=side_b.display_name,

@@ -3,8 +3,11 @@
 No Django and no database: a spec (a dict, as JSON) in, the pairings (a dict, JSON-ready) out. The web app
 calls it from a Celery task (``draw.run``); ``python -m draw.pairing`` reads a spec on stdin.
 
-- :func:`pair` — validate a spec fully, then pair it; bad input raises :class:`PairingError` (a
-  ``ValueError``) whose ``field`` names the offending value (``entrants[3].score``) and ``reason`` says why.
+- :func:`pair` — validate a spec fully, then pair it. A spec that is not well formed raises
+  :class:`PairingFatalError` (a bug in whoever built it), a field that cannot be paired as it stands (too few
+  entrants, more groups than it fills) :class:`PairingError` (the organiser's error, an
+  ``engine.errors.FieldError``); both ``ValueError``, whose ``field`` names the offending value
+  (``entrants[3].score``) and ``reason`` says why (``draw.pairing.errors``).
 - :func:`check_pairings` — the warnings for a draft edited by hand (rematch, same club, float, a second bye,
   someone missing or twice, …; codes in ``draw.pairing.check``).
 - :func:`knockout_next_round` — the next round of a bracket from the winners by position.
@@ -39,7 +42,7 @@ docstrings of ``swiss``, ``roundrobin``, ``knockout`` and ``individual``.
 >>> pair({"system": "swiss", "entrants": [{"id": "P1", "score": "three"}, {"id": "P2"}]})
 Traceback (most recent call last):
 ...
-draw.pairing.errors.PairingError: entrants[0].score: must be a number, got 'three'
+draw.pairing.errors.PairingFatalError: entrants[0].score: must be a number, got 'three'
 >>> check_pairings({"system": "round_robin", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}]},
 ...                [{"a": "A", "b": "B"}], None)[0]["message"]
 'C is neither paired nor has the bye'
@@ -50,11 +53,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from draw.pairing.check import check_pairings
-from draw.pairing.errors import PairingError
+from draw.pairing.errors import PairingError, PairingFatalError
 from draw.pairing.generators import GENERATORS, DrawGenerator, generator_for, knockout_next_round
 from draw.pairing.spec import SYSTEMS, read_spec
 
-__all__ = ["GENERATORS", "SYSTEMS", "DrawGenerator", "PairingError", "check_pairings", "knockout_next_round", "pair"]
+__all__ = ["GENERATORS", "SYSTEMS", "DrawGenerator", "PairingError", "PairingFatalError", "check_pairings",
+           "knockout_next_round", "pair"]
 
 Progress = Callable[[float, str], None]
 

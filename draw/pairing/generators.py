@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from draw.pairing.errors import PairingError
+from draw.pairing.errors import PairingError, PairingFatalError
 from draw.pairing.individual import pair_individual
 from draw.pairing.knockout import knockout, next_round_ties
 from draw.pairing.roundrobin import group_stage, round_robin
@@ -144,14 +144,14 @@ class KnockoutNextRoundGenerator(DrawGenerator):
     def from_winners(cls, previous: Any) -> KnockoutNextRoundGenerator:
         """``previous[k - 1]`` won tie (or bye) k: distinct text ids, an even number of them."""
         if not isinstance(previous, list | tuple):
-            raise PairingError("previous", f"must be a list of the winners by position, got {describe(previous)}")
+            raise PairingFatalError("previous", f"must be a list of the winners by position, got {describe(previous)}")
         cls.check_field(len(previous))
         seen: dict[str, int] = {}
         for k, ident in enumerate(previous):
             if not isinstance(ident, str) or not ident.strip():
-                raise PairingError(f"previous[{k}]", f"must be a text id, got {describe(ident)}")
+                raise PairingFatalError(f"previous[{k}]", f"must be a text id, got {describe(ident)}")
             if ident in seen:
-                raise PairingError(f"previous[{k}]", f"{ident!r} already won position {seen[ident] + 1}")
+                raise PairingFatalError(f"previous[{k}]", f"{ident!r} already won position {seen[ident] + 1}")
             seen[ident] = k
         return cls(Spec("knockout", tuple(Entrant(ident, rank) for rank, ident in enumerate(previous))))
 
@@ -173,7 +173,7 @@ def generator_for(spec: Spec) -> DrawGenerator:
 def knockout_next_round(previous: Sequence[Any]) -> list[dict]:
     """The next round from the winners of the previous one, by position (``previous[k - 1]`` won match or
     bye k): winner of 2k - 1 v winner of 2k, as match k. Raises :class:`PairingError` (field ``previous``)
-    for anything but an even number of distinct text ids.
+    for an odd number of winners, :class:`PairingFatalError` for anything but distinct text ids.
 
     >>> [(p["a"], p["b"], p["position"]) for p in knockout_next_round(["S1", "S4", "S2", "S3"])]
     [('S1', 'S4', 1), ('S2', 'S3', 2)]
