@@ -20,6 +20,7 @@ class DraftMatch:
 class DraftBye:
     unit: str
     flags: list = field(default_factory=list)
+    position: int | None = None  # a knockout bye's place in the bracket
 
 
 @dataclass

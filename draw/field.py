@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from draw.placement import GROUP, GROUP_FLAG, bye_position, flag_value
+from draw.placement import GROUP, placement_of
 from games.models import HAND_LEVEL, Match, TeamMatch
 from league.models import Bye, Competition, Entry, PlayerRating
 
@@ -191,11 +191,11 @@ TEAM_ROW_FIELDS = ("id", "round__number", "round__stage", "team_a_id", "team_b_i
 
 def team_row(row: dict) -> dict:
     """A team match's values in the shape of a match's: sides, bullseyes as games, the bracket position,
-    group and third place read from its flags."""
-    flags = row.get("pairing_flags") or []
+    group and third place (stored with its flags: ``draw.placement``)."""
+    place = placement_of(row.get("pairing_flags"))
     return {**row, "side_a_id": row["team_a_id"], "side_b_id": row["team_b_id"], "games_a": row["bullseyes_a"],
-            "games_b": row["bullseyes_b"], "chalks_known": True, "bracket_position": bye_position(flags),
-            "group": flag_value(flags, GROUP_FLAG) or "", "third_place": "third_place" in flags}
+            "games_b": row["bullseyes_b"], "chalks_known": True, "bracket_position": place.position,
+            "group": place.group, "third_place": place.third_place}
 
 
 def _ranking_key(field_: Field, unit: str) -> tuple:

@@ -9,7 +9,7 @@ from draw.drafting import pair_spec
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
 from draw.pairing import knockout_next_round
-from draw.placement import KNOCKOUT, POSITION_FLAG, bye_position
+from draw.placement import KNOCKOUT, THIRD_PLACE, placement_of
 from draw.plan import Plan, knockout_round_name
 from draw.progress import Progress
 from games.models import Match
@@ -45,8 +45,7 @@ def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) ->
         draft.matches.append(DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or []), position=p["position"]))
     for bye in result.get("byes") or []:
         unit, position = (bye["id"], bye["position"]) if isinstance(bye, dict) else (bye, None)
-        flags = ["bye"] + ([f"{POSITION_FLAG}{position}"] if position is not None else [])
-        draft.byes.append(DraftBye(unit, flags))
+        draft.byes.append(DraftBye(unit, ["bye"], position=position))
     return (result.get("bracket_size") or 2 * (len(draft.matches) + len(draft.byes))) // 2
 
 
@@ -86,7 +85,7 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     if ties == 1 and field_.competition.third_place_match:
         third = [losers.get(1), losers.get(2)]
         if all(third) and all(unit in active for unit in third):
-            draft.matches.append(DraftMatch((third[0],), (third[1],), ["third_place"], position=2, third_place=True))
+            draft.matches.append(DraftMatch((third[0],), (third[1],), [THIRD_PLACE], position=2, third_place=True))
     return ties
 
 
@@ -100,7 +99,7 @@ def _previous_places(field_: Field, previous: int) -> tuple[dict[int, str | None
             continue
         winners[row["bracket_position"]], losers[row["bracket_position"]] = _winner_and_loser(field_, row)
     for row in field_.bye_rows:
-        position = bye_position(row["flags"])
+        position = placement_of(row["flags"]).position
         if row["round__number"] == previous and position is not None:
             winners[position] = unit_id(row["entry_id"])
     return winners, losers
@@ -113,7 +112,7 @@ def _advance_with_walkovers(slots: dict[int, str | None], ties: int, active: set
         if a and b:
             draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
         elif a or b:
-            draft.byes.append(DraftBye(a or b, ["bye", "walkover", f"{POSITION_FLAG}{tie}"]))
+            draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from draw.draft import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
-from draw.placement import GROUP_FLAG, POSITION_FLAG
+from draw.placement import Placement, stored_flags
 from games import team_services
 from games.models import Match, TeamMatch
 from games.services import EntryError, create_match
@@ -42,21 +42,21 @@ def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
     for bye in draft.byes:
         if bye.unit not in seen:
             seen.add(bye.unit)
-            byes.append(Bye(round=round_, entry=field_.entries[bye.unit], flags=bye.flags))
+            byes.append(Bye(round=round_, entry=field_.entries[bye.unit],
+                            flags=stored_flags(bye.flags, Placement(position=bye.position))))
     Bye.objects.bulk_create(byes)
     return len(byes)
 
 
 def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
-    """Team matches without their tables (``games.team_services.create_team_match``); the bracket position
-    and group go into the flags."""
+    """Team matches without their tables (``games.team_services.create_team_match``); ``TeamMatch`` has no
+    columns for the bracket position and group, so they are stored with its flags (``draw.placement``)."""
     created = []
     for planned in draft.matches:
         team_a, team_b = (field_.entries[units[0]].team for units in (planned.a, planned.b))
         team_match = create_draft_team_match(round_.competition, round_, team_a, team_b)
-        extra = ([f"{POSITION_FLAG}{planned.position}"] if planned.position is not None else []) + (
-            [f"{GROUP_FLAG}{planned.group}"] if planned.group else [])
-        team_match.pairing_flags = [*planned.flags, *extra]
+        team_match.pairing_flags = stored_flags(planned.flags, Placement(planned.position, planned.group,
+                                                                         planned.third_place))
         created.append(team_match)
     TeamMatch.objects.bulk_update(created, ["pairing_flags"])
     return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}

@@ -18,7 +18,7 @@ from draw.checks import check_round
 from draw.edits import edit_pairing, move_to_bye, pair_byes, swap_pairings, swap_slots, swap_with_bye
 from draw.errors import RoundError
 from draw.field import load_field
-from draw.placement import bye_position
+from draw.placement import placement_of
 from draw.progress import Progress
 from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
@@ -377,7 +377,7 @@ def test_knockout_with_byes_advancement_and_a_third_place_match(client, club, dj
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
     assert round_one.stage == "knockout" and round_one.name == "Quarter-finals"
     assert sorted(bye_names(round_one)) == ["Pair 1", "Pair 2"]  # the top seeds
-    assert all(bye_position(b.flags) for b in Bye.objects.filter(round=round_one))
+    assert all(placement_of(b.flags).position for b in Bye.objects.filter(round=round_one))
     assert len(matches_of(round_one)) == 2 and all(m.bracket_position for m in matches_of(round_one))
     finish_round(round_one, winner=lambda m: "b")  # the lower seeds win
 
@@ -546,11 +546,21 @@ def test_club_teams_are_paired_into_team_matches(client, club, organiser, django
     assert reverse("team_match", args=[team_matches_of(round_two)[0].pk]) in page
 
 
-def test_a_team_knockout_keeps_its_bracket_in_the_flags(client, club, django_capture_on_commit_callbacks):
+def test_a_team_knockout_keeps_its_bracket_in_the_flags(client, club, organiser,
+                                                         django_capture_on_commit_callbacks):
+    """``TeamMatch`` and ``Bye`` have no bracket column: their place is stored with the flags (``draw.placement``),
+    read back as fields, and never shown as a flag."""
     competition = team_competition(club, Competition.KNOCKOUT, 3)
-    round_one = publish(pair(django_capture_on_commit_callbacks, competition))
+    round_one = pair(django_capture_on_commit_callbacks, competition)
     (semi,) = team_matches_of(round_one)
-    assert bye_position(semi.pairing_flags) and bye_names(round_one) == ["Team 1"]
+    assert placement_of(semi.pairing_flags).position == 2 and bye_names(round_one) == ["Team 1"]
+    assert placement_of(Bye.objects.get(round=round_one).flags).position == 1
+    client.force_login(organiser)
+    page = client.get(manage_url(competition, 1)).content.decode()
+    assert "tie 1" in page and "position:" not in page and "Position:" not in page
+    publish(round_one)
+    bracket = client.get(reverse("competition_bracket", args=[club.slug, competition.slug])).content.decode()
+    assert "Team 1" in bracket and "position:" not in bracket
     finish_team(semi, "b")
     final = publish(pair(django_capture_on_commit_callbacks, competition))
     (decider,) = team_matches_of(final)
