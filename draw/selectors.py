@@ -12,23 +12,13 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
-from draw.rounds import (
-    BUSY,
-    GROUP,
-    GROUP_FLAG,
-    KNOCKOUT,
-    POSITION_FLAG,
-    Field,
-    RoundError,
-    bye_position,
-    flag_value,
-    load_field,
-    number_after_last_round,
-    plan_round,
-    results_entered,
-    round_slots,
-    unit_id,
-)
+from draw.checks import check_round
+from draw.errors import RoundError
+from draw.field import Field, load_field, unit_id
+from draw.placement import GROUP, KNOCKOUT, placement_of, reasons
+from draw.plan import number_after_last_round, plan_round
+from draw.slots import round_slots
+from draw.state import BUSY, results_entered
 from engine.numbers import whole_number
 from games.models import Match, TeamMatch, table_label
 from games.selectors import competition_matches
@@ -151,12 +141,12 @@ def fixture_of(match: Match) -> Fixture:
 
 
 def fixture_of_team(team_match: TeamMatch, table: int) -> Fixture:
-    flags = list(team_match.pairing_flags or [])
+    place = placement_of(team_match.pairing_flags)
     return Fixture(team_match.pk, True, str(table), team_match.team_a_name, team_match.team_b_name,
                    team_match.status, team_match.get_status_display(), team_match.bullseyes_a, team_match.bullseyes_b,
-                   team_match.winner, team_match.outcome, flag_value(flags, GROUP_FLAG) or "", bye_position(flags),
-                   "third_place" in flags, flags, reverse("team_match", args=[team_match.pk]), team_match.team_a_id,
-                   team_match.team_b_id, team_match)
+                   team_match.winner, team_match.outcome, place.group, place.position, place.third_place,
+                   reasons(team_match.pairing_flags), reverse("team_match", args=[team_match.pk]),
+                   team_match.team_a_id, team_match.team_b_id, team_match)
 
 
 def fixtures_of(round_: Round, prefetched: bool = True) -> list[Fixture]:
@@ -201,8 +191,6 @@ def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, 
             shown.append(Flag(code, str(flag.get("message") or PLAIN_FLAGS.get(code) or code.replace("_", " "))))
             continue
         code = str(flag).replace("-", "_")
-        if code.startswith((POSITION_FLAG, GROUP_FLAG)):
-            continue
         shown.append(Flag(code, _flag_text(code, field_, units, competition)))
     return shown
 
@@ -345,8 +333,8 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
         page.rows.append(PairingRow(fixture, explain(fixture.flags, field_=field_, units=units,
                                                      competition=competition), scores))
     for bye in Bye.objects.filter(round=round_).select_related(*BYE_RELATED).order_by("id"):
-        page.byes.append(ByeRow(bye, bye.entry.display_name, explain(bye.flags, competition=competition),
-                                bye_position(bye.flags)))
+        page.byes.append(ByeRow(bye, bye.entry.display_name, explain(reasons(bye.flags), competition=competition),
+                                placement_of(bye.flags).position))
     if page.is_draft and round_.pairing_state not in BUSY and (page.rows or page.byes):
         page.slots = _slot_choices(round_, page, individual)
         active = set(field_.active)
@@ -360,8 +348,6 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
 
 
 def _warnings(round_: Round, field_: Field) -> list[dict]:
-    from draw.rounds import check_round
-
     try:
         return check_round(round_, field_)
     except ImportError:  # the pairing engine is not installed
@@ -470,7 +456,7 @@ def bracket(competition: Competition) -> list[BracketColumn]:
             position = match.position or (len(ties) + 1)
             ties[position] = Tie(position, match=match)
         for bye in round_.byes.all():
-            position = bye_position(bye.flags) or (max(ties, default=0) + 1)
+            position = placement_of(bye.flags).position or (max(ties, default=0) + 1)
             ties.setdefault(position, Tie(position, bye=bye))
         columns.append(BracketColumn(round_, [ties[p] for p in sorted(ties)], third))
     return columns

@@ -1,4 +1,4 @@
-"""Celery tasks of the draw: pairing a round. The work lives in ``draw.rounds``."""
+"""Celery tasks of the draw: pairing a round. The work lives in ``draw.run``; ``draw.request`` queues it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ LOST_AFTER = 30  # s: a pairing with no sign of life for this long is taken for 
 def pair_round_task(round_id: int, version: int) -> dict:
     """Compute the draft pairings of a round (``version`` is the round's ``pairing_version`` when asked:
     a later request supersedes this one)."""
-    from draw.rounds import run_pairing  # draw.rounds queues this task
+    from draw.run import run_pairing  # draw.run stores drafts through the models: imported when a task runs
 
     return run_pairing(round_id, version)
 
@@ -22,7 +22,7 @@ def pair_round_task(round_id: int, version: int) -> dict:
 def sweep_pairings(older_than: float) -> dict:
     """The sweep's part in ``draw`` (``config.sweep``): queue again the pairings with no sign of life for more
     than ``older_than`` seconds (never less than ``LOST_AFTER``: a pairing may be running on a live worker)."""
-    from draw.rounds import lost_pairings
+    from draw.request import lost_pairings  # draw.request imports this module
 
     pairings = lost_pairings(max(older_than, LOST_AFTER))
     for round_id, version in pairings:

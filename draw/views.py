@@ -2,9 +2,10 @@
 the pairing task's status as JSON, and the public pages — a published round's pairings (printable), results
 by round and the knockout bracket.
 
-Thin views: reads through ``draw.selectors``, writes through ``draw.rounds``; the organiser's
-pages check ``league.permissions.is_organiser`` on every request, GET and POST alike (anonymous → log in,
-an unpublished competition → 404, anyone else → 403). Draft rounds are never shown on a public page.
+Thin views: reads through ``draw.selectors``, writes through ``draw.request``, ``draw.edits`` and
+``draw.publishing``; the organiser's pages check ``league.permissions.is_organiser`` on every request, GET and
+POST alike (anonymous → log in, an unpublished competition → 404, anyone else → 403). Draft rounds are never
+shown on a public page.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from draw import rounds
+from draw import edits, publishing
 from draw import selectors as round_selectors
+from draw.errors import RoundError
 from draw.forms import EditForm, MatchForm, PairByesForm, SwapForm
+from draw.plan import number_after_last_round
+from draw.request import request_pairing
 from games.models import Match, TeamMatch
 from league import selectors
 from league.models import Bye, Competition, Partnership, Round
@@ -49,7 +53,7 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
     if refusal is not None:
         return refusal
     exists = competition.rounds.filter(number=number).exists()
-    if not exists and number != rounds.number_after_last_round(competition):
+    if not exists and number != number_after_last_round(competition):
         raise Http404("No such round.")
     if request.method == "POST":
         return _act(request, competition, number)
@@ -67,24 +71,24 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
     user = request.user
     try:
         if action == "pair":
-            round_ = rounds.request_pairing(competition, number, user=user)
+            round_ = request_pairing(competition, number, user=user)
             _pairing_requested(request, round_)
             return back
         if round_ is None:
             messages.error(request, f"Round {number} has not been paired yet.")
             return back
         if action in ("publish", "publish_both"):
-            round_ = rounds.publish_round(round_, user, with_competition=action == "publish_both")
-            messages.success(request, rounds.published_message(round_))
+            round_ = publishing.publish_round(round_, user, with_competition=action == "publish_both")
+            messages.success(request, publishing.published_message(round_))
         elif action == "unpublish":
-            rounds.unpublish_round(round_, user)
+            publishing.unpublish_round(round_, user)
             messages.success(request, f"{round_} is a draft again: only organisers see it.")
         elif action == "swap":
             page = round_selectors.manage_page(competition, number, with_warnings=False)
             form = _swap_form(page.slots, request.POST)
             if not form.is_valid():
                 return _form_refused(request, form, back)
-            _warned(request, rounds.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
+            _warned(request, edits.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
                                                user=user), "Swapped.")
         elif action == "edit":
             page = round_selectors.manage_page(competition, number, with_warnings=False)
@@ -95,7 +99,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
                 return _form_refused(request, form, back)
             match = _match(round_, form.cleaned_data["match"])
             sides = Partnership.objects.in_bulk([form.cleaned_data["side_a"], form.cleaned_data["side_b"]])
-            _warned(request, rounds.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
+            _warned(request, edits.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
                                                  side_b=sides[form.cleaned_data["side_b"]], user=user),
                     f"{match.table_label or 'The match'} changed.")
         elif action == "sit_out":
@@ -103,19 +107,19 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             if not form.is_valid():
                 return _form_refused(request, form, back)
             match = _match(round_, form.cleaned_data["match"], teams=competition.entrant_kind == Competition.TEAMS)
-            _warned(request, rounds.move_to_bye(round_, match, user=user), f"{match} taken out: both sides sit out.")
+            _warned(request, edits.move_to_bye(round_, match, user=user), f"{match} taken out: both sides sit out.")
         elif action == "pair_byes":
             form = PairByesForm(request.POST)
             if not form.is_valid():
                 return _form_refused(request, form, back)
             byes = Bye.objects.filter(round=round_).in_bulk([form.cleaned_data["first"], form.cleaned_data["second"]])
             if len(byes) != 2:
-                raise rounds.RoundError("bye", "choose two different entrants sitting out")
-            _warned(request, rounds.pair_byes(round_, byes[form.cleaned_data["first"]],
+                raise RoundError("bye", "choose two different entrants sitting out")
+            _warned(request, edits.pair_byes(round_, byes[form.cleaned_data["first"]],
                                               byes[form.cleaned_data["second"]], user=user), "New match made.")
         else:
             messages.error(request, "Unknown action.")
-    except rounds.RoundError as error:
+    except RoundError as error:
         messages.error(request, error.reason[:1].upper() + error.reason[1:] + ".")
     return back
 
@@ -144,7 +148,7 @@ def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
 def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
     match = (TeamMatch if teams else Match).objects.filter(round=round_, pk=pk).select_related("round").first()
     if match is None:
-        raise rounds.RoundError("match", f"that match is not in {round_}")
+        raise RoundError("match", f"that match is not in {round_}")
     return match
 
 

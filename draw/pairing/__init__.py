@@ -1,13 +1,18 @@
 """The pairing engine: Swiss, round robin, knockout, groups and rotating-partner rounds, as pure Python.
 
 No Django and no database: a spec (a dict, as JSON) in, the pairings (a dict, JSON-ready) out. The web app
-calls it from a Celery task (``draw.rounds``); ``python -m draw.pairing`` reads a spec on stdin.
+calls it from a Celery task (``draw.run``); ``python -m draw.pairing`` reads a spec on stdin.
 
-- :func:`pair` — validate a spec fully, then pair it; bad input raises :class:`PairingError` (a
-  ``ValueError``) whose ``field`` names the offending value (``entrants[3].score``) and ``reason`` says why.
+- :func:`pair` — validate a spec fully, then pair it. A spec that is not well formed raises
+  :class:`PairingFatalError` (a bug in whoever built it), a field that cannot be paired as it stands (too few
+  entrants, more groups than it fills) :class:`PairingError` (the organiser's error, an
+  ``engine.errors.FieldError``); both ``ValueError``, whose ``field`` names the offending value
+  (``entrants[3].score``) and ``reason`` says why (``draw.pairing.errors``).
 - :func:`check_pairings` — the warnings for a draft edited by hand (rematch, same club, float, a second bye,
   someone missing or twice, …; codes in ``draw.pairing.check``).
 - :func:`knockout_next_round` — the next round of a bracket from the winners by position.
+- ``GENERATORS`` — the generator of each system (``draw.pairing.generators``): small classes that declare what
+  they need (an even field, the previous results, a schedule), as Tabbycat's draw generators do.
 
 A spec has a ``system`` and ``entrants``: a list of objects with a text ``id`` and optional ``club``,
 ``score`` (a number, default 0), ``rating`` (a number), ``byes`` (byes or sit-outs so far, default 0) and
@@ -37,7 +42,7 @@ docstrings of ``swiss``, ``roundrobin``, ``knockout`` and ``individual``.
 >>> pair({"system": "swiss", "entrants": [{"id": "P1", "score": "three"}, {"id": "P2"}]})
 Traceback (most recent call last):
 ...
-draw.pairing.errors.PairingError: entrants[0].score: must be a number, got 'three'
+draw.pairing.errors.PairingFatalError: entrants[0].score: must be a number, got 'three'
 >>> check_pairings({"system": "round_robin", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}]},
 ...                [{"a": "A", "b": "B"}], None)[0]["message"]
 'C is neither paired nor has the bye'
@@ -46,17 +51,14 @@ draw.pairing.errors.PairingError: entrants[0].score: must be a number, got 'thre
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from draw.pairing.check import check_pairings
-from draw.pairing.errors import PairingError
-from draw.pairing.individual import pair_individual
-from draw.pairing.knockout import knockout, knockout_next_round
-from draw.pairing.roundrobin import group_stage, round_robin
-from draw.pairing.spec import SYSTEMS, Spec, read_spec
-from draw.pairing.swiss import pair_swiss
+from draw.pairing.errors import PairingError, PairingFatalError
+from draw.pairing.generators import GENERATORS, DrawGenerator, generator_for, knockout_next_round
+from draw.pairing.spec import SYSTEMS, read_spec
 
-__all__ = ["SYSTEMS", "PairingError", "check_pairings", "knockout_next_round", "pair"]
+__all__ = ["GENERATORS", "SYSTEMS", "DrawGenerator", "PairingError", "PairingFatalError", "check_pairings",
+           "knockout_next_round", "pair"]
 
 Progress = Callable[[float, str], None]
 
@@ -76,22 +78,11 @@ class _Steady:
 
 
 def pair(spec: dict, progress: Progress | None = None) -> dict:
-    """Pair ``spec`` (see the module's docstring). ``progress(fraction, message)`` is called a few times
-    from 0.0 to 1.0 (more often for a large Swiss); the message is a sentence for a progress bar."""
+    """Pair ``spec`` (see the module's docstring) with its system's generator (``draw.pairing.generators``).
+    ``progress(fraction, message)`` is called a few times from 0.0 to 1.0 (more often for a large Swiss); the
+    message is a sentence for a progress bar."""
     steady = _Steady(progress)
     steady(0.0, "Checking the entrants")
-    checked: Spec = read_spec(spec)
-    result: dict[str, Any]
-    if checked.system == "swiss":
-        steady(0.02, f"Pairing {len(checked.entrants)} entrants")
-        result = pair_swiss(checked, lambda f, m: steady(0.02 + 0.96 * f, m)).as_dict()
-    elif checked.system == "round_robin":
-        result = round_robin(checked.ids, checked.double)
-    elif checked.system == "knockout":
-        result = knockout(checked.ids)
-    elif checked.system == "groups":
-        result = group_stage(checked.ids, checked.groups, checked.double)
-    else:
-        result = pair_individual(checked, lambda f, m: steady(0.02 + 0.96 * f, m))
+    result = generator_for(read_spec(spec)).generate(steady)
     steady(1.0, "Done")
     return result

@@ -50,7 +50,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from draw.pairing.errors import PairingError
+from draw.pairing.errors import PairingFatalError
+from draw.pairing.generators import GENERATORS
 from draw.pairing.knockout import bracket_size, knockout
 from draw.pairing.spec import Spec, describe, read_spec
 from draw.pairing.swiss import Swiss, score_units
@@ -77,7 +78,7 @@ def _number(value: float) -> str:
 # ------------------------------------------------------------------------------------------------ reading
 def _read_id(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise PairingError(field, f"must be a text id, got {describe(value)}")
+        raise PairingFatalError(field, f"must be a text id, got {describe(value)}")
     return value
 
 
@@ -89,17 +90,17 @@ def read_byes(bye: Any) -> list[str]:
         return [bye]
     if isinstance(bye, list | tuple):
         return [_read_id(b["id"] if isinstance(b, dict) and "id" in b else b, f"bye[{k}]") for k, b in enumerate(bye)]
-    raise PairingError("bye", f"must be an id, a list of ids or null, got {describe(bye)}")
+    raise PairingFatalError("bye", f"must be an id, a list of ids or null, got {describe(bye)}")
 
 
 def read_draft_pairs(pairings: Any) -> list[tuple[str, str]]:
     """A draft's pairings: a list of objects with text ids ``a`` and ``b`` (other keys ignored)."""
     if not isinstance(pairings, list | tuple):
-        raise PairingError("pairings", f"must be a list of {{\"a\": id, \"b\": id}}, got {describe(pairings)}")
+        raise PairingFatalError("pairings", f"must be a list of {{\"a\": id, \"b\": id}}, got {describe(pairings)}")
     pairs = []
     for k, item in enumerate(pairings):
         if not isinstance(item, dict):
-            raise PairingError(f"pairings[{k}]", f"must be an object with \"a\" and \"b\", got {describe(item)}")
+            raise PairingFatalError(f"pairings[{k}]", f"must be an object with \"a\" and \"b\", got {describe(item)}")
         pairs.append((_read_id(item.get("a"), f"pairings[{k}].a"), _read_id(item.get("b"), f"pairings[{k}].b")))
     return pairs
 
@@ -107,17 +108,17 @@ def read_draft_pairs(pairings: Any) -> list[tuple[str, str]]:
 def read_draft_tables(pairings: Any) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """An individual draft's tables: objects whose ``a`` and ``b`` are partnerships ``[id, id]``."""
     if not isinstance(pairings, list | tuple):
-        raise PairingError("tables", f"must be a list of {{\"a\": [id, id], \"b\": [id, id]}}, got "
+        raise PairingFatalError("tables", f"must be a list of {{\"a\": [id, id], \"b\": [id, id]}}, got "
                                      f"{describe(pairings)}")
     tables = []
     for k, item in enumerate(pairings):
         if not isinstance(item, dict):
-            raise PairingError(f"tables[{k}]", f"must be an object with \"a\" and \"b\", got {describe(item)}")
+            raise PairingFatalError(f"tables[{k}]", f"must be an object with \"a\" and \"b\", got {describe(item)}")
         sides = []
         for side in ("a", "b"):
             value = item.get(side)
             if not isinstance(value, list | tuple) or len(value) != 2:
-                raise PairingError(f"tables[{k}].{side}", f"must be a partnership [id, id], got {describe(value)}")
+                raise PairingFatalError(f"tables[{k}].{side}", f"must be a partnership [id, id], got {describe(value)}")
             sides.append(tuple(_read_id(v, f"tables[{k}].{side}[{j}]") for j, v in enumerate(value)))
         tables.append((sides[0], sides[1]))
     return tables
@@ -332,13 +333,15 @@ def check_pairings(spec: dict, pairings: list[dict], bye: str | None | list = No
     ``spec`` is the round's spec (checked as :func:`draw.pairing.pair` checks it); ``pairings`` the draft:
     ``[{"a": id, "b": id}, …]``, or for an individual event the tables ``[{"a": [id, id], "b": [id, id]}]``;
     ``bye`` the bye (an id or null), or a list of ids (knockout byes, players sitting out). A spec or draft
-    that is not well formed raises :class:`PairingError`; ``groups`` specs are refused (check a group's round
+    that is not well formed raises :class:`PairingFatalError` (a spec that cannot be paired as it stands,
+    :class:`PairingError`); ``groups`` specs are refused (check a group's round
     with its ``round_robin`` spec)."""
     checked = read_spec(spec)
-    if checked.system == "groups":
-        raise PairingError("system", "check_pairings checks one round: check a group's round with a round_robin "
+    generator = GENERATORS[checked.system]
+    if not generator.pairs_one_round:
+        raise PairingFatalError("system", "check_pairings checks one round: check a group's round with a round_robin "
                                      "spec of its entrants")
     byes = read_byes(bye)
-    if checked.system == "individual":
+    if generator.pairs_players:
         return _check_individual(checked, read_draft_tables(pairings), byes)
     return _check_pairs(checked, read_draft_pairs(pairings), byes)

@@ -23,7 +23,7 @@ import sys
 from typing import IO, NoReturn
 
 from draw.pairing import check_pairings, pair
-from draw.pairing.errors import PairingError
+from draw.pairing.errors import PairingError, PairingFatalError
 
 PROG = "python -m draw.pairing"
 EXIT_OK, EXIT_WARNINGS, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
         separators = None if args.indent is not None else (",", ":")
         print(json.dumps(result, indent=args.indent, separators=separators, ensure_ascii=False), file=stdout)
         return EXIT_OK
-    except (InputError, PairingError) as error:
+    except (InputError, PairingError, PairingFatalError) as error:  # the input is the user's: both are bad input
         print(f"error: {error}", file=stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

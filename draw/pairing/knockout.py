@@ -11,17 +11,13 @@ round before.
 ([('S4', 'S5', 2), ('S3', 'S6', 4)], [{'id': 'S1', 'position': 1}, {'id': 'S2', 'position': 3}])
 >>> bracket["bracket_size"], bracket["rounds"]
 (8, 3)
->>> [(p["a"], p["b"], p["position"]) for p in knockout_next_round(["S1", "S4", "S2", "S3"])]
+>>> [(p["a"], p["b"], p["position"]) for p in next_round_ties(["S1", "S4", "S2", "S3"])]
 [('S1', 'S4', 1), ('S2', 'S3', 2)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from draw.pairing.errors import PairingError
-from draw.pairing.spec import describe
 
 
 def seed_positions(size: int) -> list[int]:
@@ -64,20 +60,9 @@ def knockout(ids: Sequence[str]) -> dict:
     return {"pairings": pairings, "byes": byes, "bracket_size": size, "rounds": size.bit_length() - 1}
 
 
-def knockout_next_round(previous: Sequence[Any]) -> list[dict]:
-    """The next round from the winners of the previous one, by position (``previous[k - 1]`` won match or
-    bye k): winner of 2k - 1 v winner of 2k, as match k. Raises :class:`PairingError` (field ``previous``)
-    for anything but an even number of distinct text ids."""
-    if not isinstance(previous, list | tuple):
-        raise PairingError("previous", f"must be a list of the winners by position, got {describe(previous)}")
-    if len(previous) < 2 or len(previous) % 2:
-        raise PairingError("previous", f"needs an even number of winners (2 or more), got {len(previous)}")
-    seen: dict[str, int] = {}
-    for k, ident in enumerate(previous):
-        if not isinstance(ident, str) or not ident.strip():
-            raise PairingError(f"previous[{k}]", f"must be a text id, got {describe(ident)}")
-        if ident in seen:
-            raise PairingError(f"previous[{k}]", f"{ident!r} already won position {seen[ident] + 1}")
-        seen[ident] = k
-    return [{"a": previous[2 * k], "b": previous[2 * k + 1], "flags": [], "position": k + 1}
-            for k in range(len(previous) // 2)]
+def next_round_ties(winners: Sequence[str]) -> list[dict]:
+    """The next round from the winners of the previous one by position (``winners[k - 1]`` won match or bye k,
+    an even number of them): winner of 2k - 1 v winner of 2k, as match k. ``draw.pairing.knockout_next_round``
+    checks the winners first."""
+    return [{"a": winners[2 * k], "b": winners[2 * k + 1], "flags": [], "position": k + 1}
+            for k in range(len(winners) // 2)]

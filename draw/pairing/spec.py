@@ -1,7 +1,9 @@
 """Reading a pairing spec: every field checked before anything is paired, into plain immutable values.
 
 A spec is the JSON object of ``python -m draw.pairing`` (see the package's docstring). Every problem is a
-:class:`PairingError` naming the field, worded for the organiser; the first one found is raised.
+error naming the field; the first one found is raised: a :class:`PairingFatalError` for a spec that is not well
+formed, a :class:`PairingError` (the organiser's) for a field that cannot be paired as it stands (too few or too
+many entrants, more groups than it can fill).
 
 >>> spec = read_spec({"system": "swiss", "entrants": [{"id": "P1", "score": 1}, {"id": "P2", "club": ""}]})
 >>> spec.system, [e.id for e in spec.entrants], spec.entrants[1].club, spec.entrants[1].score
@@ -9,11 +11,11 @@ A spec is the JSON object of ``python -m draw.pairing`` (see the package's docst
 >>> read_spec({"system": "swiss", "entrants": [{"id": "P1"}, {"id": "P1"}]})
 Traceback (most recent call last):
 ...
-draw.pairing.errors.PairingError: entrants[1].id: 'P1' is already the id of entrants[0]
+draw.pairing.errors.PairingFatalError: entrants[1].id: 'P1' is already the id of entrants[0]
 >>> read_spec({"system": "swiss", "entrants": [{"id": "P1"}, {"id": "P2"}], "history": [["P1", "P1"]]})
 Traceback (most recent call last):
 ...
-draw.pairing.errors.PairingError: history[0]: an entrant cannot meet itself ('P1')
+draw.pairing.errors.PairingFatalError: history[0]: an entrant cannot meet itself ('P1')
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from draw.pairing.errors import PairingError
+from draw.pairing.errors import PairingError, PairingFatalError
 
 SYSTEMS = ("swiss", "round_robin", "knockout", "groups", "individual")
 
@@ -105,9 +107,9 @@ def _whole(value: Any, field: str, low: int, default: int | None = None) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise PairingError(field, f"must be a whole number, got {describe(value)}")
+        raise PairingFatalError(field, f"must be a whole number, got {describe(value)}")
     if value < low:
-        raise PairingError(field, f"must be {low} or more, got {value}")
+        raise PairingFatalError(field, f"must be {low} or more, got {value}")
     return value
 
 
@@ -115,15 +117,15 @@ def _flag(value: Any, field: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise PairingError(field, f"must be true or false, got {describe(value)}")
+        raise PairingFatalError(field, f"must be true or false, got {describe(value)}")
     return value
 
 
 def _identifier(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise PairingError(field, f"must be a non-empty text id, got {describe(value)}")
+        raise PairingFatalError(field, f"must be a non-empty text id, got {describe(value)}")
     if len(value) > MAX_ID_LENGTH:
-        raise PairingError(field, f"is longer than {MAX_ID_LENGTH} characters")
+        raise PairingFatalError(field, f"is longer than {MAX_ID_LENGTH} characters")
     return value
 
 
@@ -132,7 +134,7 @@ def read_entrants(raw: Any, system: str) -> tuple[Entrant, ...]:
     ``score`` (a number, default 0), ``rating`` (a number or null), ``byes`` (a whole number, default 0) and
     ``name`` (ignored)."""
     if not isinstance(raw, list):
-        raise PairingError("entrants", f"must be a list of entrants, got {describe(raw)}")
+        raise PairingFatalError("entrants", f"must be a list of entrants, got {describe(raw)}")
     low, high = MIN_ENTRANTS[system], MAX_ENTRANTS[system]
     if len(raw) < low:
         raise PairingError("entrants", f"a {system} needs at least {low} entrants, got {len(raw)}")
@@ -143,32 +145,32 @@ def read_entrants(raw: Any, system: str) -> tuple[Entrant, ...]:
     for index, item in enumerate(raw):
         where = f"entrants[{index}]"
         if not isinstance(item, dict):
-            raise PairingError(where, f"must be an object with an id, got {describe(item)}")
+            raise PairingFatalError(where, f"must be an object with an id, got {describe(item)}")
         unknown = sorted(set(item) - ENTRANT_KEYS)
         if unknown:
-            raise PairingError(f"{where}.{unknown[0]}", f"is not a field of an entrant (fields: "
+            raise PairingFatalError(f"{where}.{unknown[0]}", f"is not a field of an entrant (fields: "
                                                         f"{', '.join(sorted(ENTRANT_KEYS))})")
         if "id" not in item:
-            raise PairingError(f"{where}.id", "is missing")
+            raise PairingFatalError(f"{where}.id", "is missing")
         ident = _identifier(item["id"], f"{where}.id")
         if ident in seen:
-            raise PairingError(f"{where}.id", f"{ident!r} is already the id of entrants[{seen[ident]}]")
+            raise PairingFatalError(f"{where}.id", f"{ident!r} is already the id of entrants[{seen[ident]}]")
         seen[ident] = index
         club = item.get("club")
         if club is not None and not isinstance(club, str):
-            raise PairingError(f"{where}.club", f"must be text or null, got {describe(club)}")
+            raise PairingFatalError(f"{where}.club", f"must be text or null, got {describe(club)}")
         score = item.get("score", 0)
         if score is None:
             score = 0
         if not is_number(score):
-            raise PairingError(f"{where}.score", f"must be a number, got {describe(score)}")
+            raise PairingFatalError(f"{where}.score", f"must be a number, got {describe(score)}")
         rating = item.get("rating")
         if rating is not None and not is_number(rating):
-            raise PairingError(f"{where}.rating", f"must be a number or null, got {describe(rating)}")
+            raise PairingFatalError(f"{where}.rating", f"must be a number or null, got {describe(rating)}")
         byes = _whole(item.get("byes"), f"{where}.byes", 0, default=0)
         name = item.get("name")
         if name is not None and not isinstance(name, str):
-            raise PairingError(f"{where}.name", f"must be text, got {describe(name)}")
+            raise PairingFatalError(f"{where}.name", f"must be text, got {describe(name)}")
         entrants.append(Entrant(ident, index, (club.strip() or None) if club else None, score, rating, byes))
     return tuple(entrants)
 
@@ -179,33 +181,35 @@ def read_pairs(raw: Any, field: str) -> tuple[tuple[str, str], ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise PairingError(field, f"must be a list of [id, id] pairs, got {describe(raw)}")
+        raise PairingFatalError(field, f"must be a list of [id, id] pairs, got {describe(raw)}")
     pairs = []
     for index, item in enumerate(raw):
         where = f"{field}[{index}]"
         if not isinstance(item, list | tuple) or len(item) != 2:
-            raise PairingError(where, f"must be a pair of two entrant ids like [\"P1\", \"P7\"], got {describe(item)}")
+            raise PairingFatalError(where, f"must be a pair of two entrant ids like [\"P1\", \"P7\"], got "
+                                           f"{describe(item)}")
         a = _identifier(item[0], where)
         b = _identifier(item[1], where)
         if a == b:
-            raise PairingError(where, f"an entrant cannot meet itself ({a!r})")
+            raise PairingFatalError(where, f"an entrant cannot meet itself ({a!r})")
         pairs.append((a, b))
     return tuple(pairs)
 
 
 def read_spec(spec: Any) -> Spec:
-    """Check a whole spec and return it as a :class:`Spec`; raise :class:`PairingError` on the first
+    """Check a whole spec and return it as a :class:`Spec`; raise :class:`PairingFatalError` or
+    :class:`PairingError` on the first
     problem (``system`` first, then the unknown keys, then each field in the order of the spec's docs)."""
     if not isinstance(spec, dict):
-        raise PairingError("spec", f"must be a JSON object, got {describe(spec)}")
+        raise PairingFatalError("spec", f"must be a JSON object, got {describe(spec)}")
     system = spec.get("system")
     if system is None:
-        raise PairingError("system", f"is missing; one of: {', '.join(SYSTEMS)}")
+        raise PairingFatalError("system", f"is missing; one of: {', '.join(SYSTEMS)}")
     if system not in SYSTEMS:
-        raise PairingError("system", f"unknown system {describe(system)}; one of: {', '.join(SYSTEMS)}")
+        raise PairingFatalError("system", f"unknown system {describe(system)}; one of: {', '.join(SYSTEMS)}")
     unknown = sorted(set(spec) - KEYS[system])
     if unknown:
-        raise PairingError(unknown[0], f"is not an option of {system} (options: "
+        raise PairingFatalError(unknown[0], f"is not an option of {system} (options: "
                                        f"{', '.join(sorted(KEYS[system] - {'system'}))})")
     round_number = None if spec.get("round") is None else _whole(spec.get("round"), "round", 1)
     avoid = _flag(spec.get("avoid_same_club"), "avoid_same_club")
@@ -213,10 +217,10 @@ def read_spec(spec: Any) -> Spec:
     groups = 1
     if system == "groups":
         if "groups" not in spec:
-            raise PairingError("groups", "is missing: how many groups to make")
+            raise PairingFatalError("groups", "is missing: how many groups to make")
         groups = _whole(spec["groups"], "groups", 1)
     if "entrants" not in spec:
-        raise PairingError("entrants", "is missing")
+        raise PairingFatalError("entrants", "is missing")
     entrants = read_entrants(spec["entrants"], system)
     if system == "groups" and len(entrants) < 2 * groups:
         raise PairingError("groups", f"{groups} groups of at least 2 need {2 * groups} entrants, "

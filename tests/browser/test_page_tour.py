@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from draw import rounds
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from games import services, team_services
 from games.models import Hand, Match
 from league.models import Competition, Entry, Partnership, Player, Round, Team
@@ -45,10 +46,10 @@ def competition(club, name: str, slug: str, **fields) -> Competition:
 
 
 def pair_and_publish(competition_: Competition) -> Round:
-    round_ = rounds.request_pairing(competition_)  # the task runs as the request commits (eager Celery)
+    round_ = request_pairing(competition_)  # the task runs as the request commits (eager Celery)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE, round_.pairing_message
-    return rounds.publish_round(round_)
+    return publish_round(round_)
 
 
 def build_league() -> dict:
@@ -66,7 +67,7 @@ def build_league() -> dict:
     services.record_match_totals(matches[0], games_a=2, games_b=1, hang_jacks_a=1, author_label="tour")
     services.record_match_totals(matches[1], games_a=0, games_b=2, author_label="tour")
     services.record_forfeit(matches[2], outcome=Match.FORFEIT_B, author_label="tour")
-    rounds.request_pairing(swiss)  # round 2: a draft for the organiser's page
+    request_pairing(swiss)  # round 2: a draft for the organiser's page
 
     # a knockout of four: the semi-finals published, one played
     knockout = competition(club, "Independence Cup", "independence-cup", system=Competition.KNOCKOUT,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import F
 
-from draw import rounds
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from games import services
 from games.models import Match
 from league import entries
@@ -82,10 +83,10 @@ def test_a_swiss_with_a_bye_a_forfeit_and_a_withdrawal(celery_worker_process):
     competition = best_of_three(system=Competition.SWISS, planned_rounds=3, bye_policy=Competition.BYE_FIXED,
                                 bye_score={"bullseyes_for": 2, "chalks_for": 28})
     field = pairs(competition, 5)
-    first = rounds.request_pairing(competition)
+    first = request_pairing(competition)
     wait_for(lambda: Round.objects.get(pk=first.pk).pairing_state == Round.DONE, timeout=60,
              what="round 1 to be paired by the worker")
-    rounds.publish_round(Round.objects.get(pk=first.pk))
+    publish_round(Round.objects.get(pk=first.pk))
     matches = list(Match.objects.filter(round=first).order_by("id"))
     byes = list(Bye.objects.filter(round=first).select_related("entry"))
     assert len(matches) == 2 and len(byes) == 1
@@ -118,7 +119,7 @@ def test_a_swiss_with_a_bye_a_forfeit_and_a_withdrawal(celery_worker_process):
     assert (loser_line.lost, loser_line.bullseyes_for, loser_line.hang_jacks_for) == (1, 1, 1)
     assert lines[played.side_a_id].won == 1
 
-    second = rounds.request_pairing(competition)
+    second = request_pairing(competition)
     wait_for(lambda: Round.objects.get(pk=second.pk).pairing_state == Round.DONE, timeout=60,
              what="round 2 to be paired by the worker")
     paired = {side for m in Match.objects.filter(round=second) for side in (m.side_a_id, m.side_b_id)}

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from draw import rounds
+from draw.publishing import publish_round, unpublish_round
+from draw.request import request_pairing
 from league.models import Bye, Competition, Entry, Round, StandingRow
 from tests.factories import make_club, make_partnership, make_user
 
@@ -34,7 +35,7 @@ def round_robin(club, entrants: int, *, published: bool = True, name: str = "Tue
 
 def paired(django_capture_on_commit_callbacks, competition) -> Round:
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.request_pairing(competition, 1)
+        round_ = request_pairing(competition, 1)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE and not round_.is_published
     return round_
@@ -93,7 +94,7 @@ def test_point17_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
     assert f"Bye: {name}" not in client.get(f"/clubs/{club.slug}/{competition.slug}/").content.decode()
 
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.publish_round(round_)
+        publish_round(round_)
     row = StandingRow.objects.get(competition=competition, partnership=bye.entry.partnership)
     assert row.byes == 1 and row.match_points == competition.points_win
     assert StandingRow.objects.filter(competition=competition, section="").count() == 5
@@ -103,5 +104,5 @@ def test_point17_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
     assert name in standings
 
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.unpublish_round(competition.rounds.get(number=1))
+        unpublish_round(competition.rounds.get(number=1))
     assert f"Bye: {name}" not in client.get(f"/clubs/{club.slug}/{competition.slug}/").content.decode()

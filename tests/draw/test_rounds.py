@@ -13,8 +13,17 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from draw import rounds
-from draw.rounds import RoundError
+from draw import drafting
+from draw.checks import check_round
+from draw.edits import edit_pairing, move_to_bye, pair_byes, swap_pairings, swap_slots, swap_with_bye
+from draw.errors import RoundError
+from draw.field import load_field
+from draw.placement import placement_of
+from draw.progress import Progress
+from draw.publishing import publish_round, unpublish_round
+from draw.request import request_pairing
+from draw.run import run_pairing
+from draw.storage import partnership_of
 from games import services
 from games.models import Hand, Match, TeamMatch
 from league.models import Bye, Competition, Entry, Partnership, Round, Team
@@ -52,14 +61,14 @@ def competition_of(club, system: str, entrants: int = 0, *, clubs=None, **fields
 
 def pair(django_capture_on_commit_callbacks, competition, number=None) -> Round:
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.request_pairing(competition, number)
+        round_ = request_pairing(competition, number)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE, round_.pairing_message
     return round_
 
 
 def publish(round_: Round) -> Round:
-    return rounds.publish_round(round_)
+    return publish_round(round_)
 
 
 def matches_of(round_: Round) -> list[Match]:
@@ -181,29 +190,29 @@ def test_edit_services_return_warnings_and_move_entrants_to_and_from_the_bye(clu
     match_one, match_two = matches_of(round_one)
     bye = Bye.objects.get(round=round_one)
 
-    warnings = rounds.swap_with_bye(round_one, match_one, "a", bye)
+    warnings = swap_with_bye(round_one, match_one, "a", bye)
     assert not {w["code"] for w in warnings} & {"rematch", "missing", "twice"}
     bye.refresh_from_db()
     match_one.refresh_from_db()
     assert "edited" in match_one.pairing_flags and "edited" in bye.flags
 
-    rounds.move_to_bye(round_one, match_two)
+    move_to_bye(round_one, match_two)
     assert Bye.objects.filter(round=round_one).count() == 3 and len(matches_of(round_one)) == 1
-    codes = {w["code"] for w in rounds.check_round(round_one)}
+    codes = {w["code"] for w in check_round(round_one)}
     assert codes  # three byes in one round: the engine says so
     byes = list(Bye.objects.filter(round=round_one).order_by("id"))
-    rounds.pair_byes(round_one, byes[0], byes[1])
+    pair_byes(round_one, byes[0], byes[1])
     assert len(matches_of(round_one)) == 2 and Bye.objects.filter(round=round_one).count() == 1
 
     one, two = matches_of(round_one)
-    warnings = rounds.edit_pairing(one, side_a=two.side_a, side_b=one.side_b)
+    warnings = edit_pairing(one, side_a=two.side_a, side_b=one.side_b)
     assert any(w["code"] in ("twice", "duplicate", "missing", "placed_twice") or "twice" in w["message"]
                or "missing" in w["message"] for w in warnings), warnings
     with pytest.raises(RoundError):
-        rounds.edit_pairing(one, side_a=one.side_b, side_b=one.side_b)
+        edit_pairing(one, side_a=one.side_b, side_b=one.side_b)
     publish(round_one)
     with pytest.raises(RoundError, match="published"):
-        rounds.swap_pairings(round_one, one, "a", two, "b")
+        swap_pairings(round_one, one, "a", two, "b")
 
 
 def test_same_club_pairing_is_flagged_and_explained(client, organiser, django_capture_on_commit_callbacks):
@@ -213,7 +222,7 @@ def test_same_club_pairing_is_flagged_and_explained(client, organiser, django_ca
     assert all(m.side_a.club_id != m.side_b.club_id for m in matches_of(round_one))
     one, two = matches_of(round_one)
     same = "a" if two.side_a.club_id == one.side_a.club_id else "b"
-    warnings = rounds.swap_pairings(round_one, one, "b", two, same)
+    warnings = swap_pairings(round_one, one, "b", two, same)
     assert {w["code"] for w in warnings} >= {"same_club"}
     client.force_login(organiser)
     page = client.get(manage_url(competition, 1)).content.decode()
@@ -261,9 +270,9 @@ def test_a_round_cannot_be_paired_again_once_a_hand_is_entered(client, club, org
     match = matches_of(again)[0]
     services.enter_hand(match=match, number=1, mode=Hand.CHALK, entry=CHALK, author_label="sam")
     with pytest.raises(RoundError, match="hand"):
-        rounds.request_pairing(competition, 1)
+        request_pairing(competition, 1)
     with pytest.raises(RoundError, match="hand"):
-        rounds.unpublish_round(again)
+        unpublish_round(again)
     client.force_login(organiser)
     page = client.get(manage_url(competition, 1)).content.decode()
     assert "cannot be paired again" in page and 'id="pair-button"' not in page
@@ -278,10 +287,10 @@ def test_a_forfeit_or_a_match_total_also_stops_a_new_pairing(club, django_captur
     match = matches_of(round_one)[0]
     Match.objects.filter(pk=match.pk).update(outcome=Match.FORFEIT_A)
     with pytest.raises(RoundError, match="forfeit"):
-        rounds.request_pairing(competition, 1)
+        request_pairing(competition, 1)
     Match.objects.filter(pk=match.pk).update(outcome=Match.PLAYED, games_a=1)
     with pytest.raises(RoundError, match="result"):
-        rounds.request_pairing(competition, 1)
+        request_pairing(competition, 1)
 
 
 # ----------------------------------------------------------------------------- systems
@@ -301,18 +310,18 @@ def test_swiss_over_three_rounds_never_repeats_and_pairs_within_score_groups(clu
         finish_round(round_)
     assert max(met.values()) == 1, "a pairing was repeated"
     with pytest.raises(RoundError, match="3 rounds"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
 
 
 def test_swiss_waits_for_the_results_and_counts_forfeits_and_byes(club, django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.SWISS, 5, planned_rounds=3)
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
     with pytest.raises(RoundError, match="no result yet"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
     one, two = matches_of(round_one)
     finish(one, "b")
     Match.objects.filter(pk=two.pk).update(outcome=Match.FORFEIT_A)
-    field = rounds.load_field(competition, 2)
+    field = load_field(competition, 2)
     scores = {field.name(u): field.score(u) for u in field.active}
     bye = Bye.objects.get(round=round_one)
     assert scores[bye.entry.display_name] == competition.points_win  # a fixed bye counts as a win
@@ -334,11 +343,11 @@ def test_round_robin_schedule_meets_every_pair_once_with_a_bye_each(club, django
     assert len(met) == 10 and set(met.values()) == {1}
     assert len(byes) == 5 and set(byes.values()) == {1}
     with pytest.raises(RoundError, match="5 rounds"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
     # pairing a round again gives the same round of the schedule
     last = Round.objects.get(competition=competition, number=5)
     before = names(last)
-    rounds.unpublish_round(last)
+    unpublish_round(last)
     assert names(pair(django_capture_on_commit_callbacks, competition, 5)) == before
 
 
@@ -368,7 +377,7 @@ def test_knockout_with_byes_advancement_and_a_third_place_match(client, club, dj
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
     assert round_one.stage == "knockout" and round_one.name == "Quarter-finals"
     assert sorted(bye_names(round_one)) == ["Pair 1", "Pair 2"]  # the top seeds
-    assert all(rounds.bye_position(b.flags) for b in Bye.objects.filter(round=round_one))
+    assert all(placement_of(b.flags).position for b in Bye.objects.filter(round=round_one))
     assert len(matches_of(round_one)) == 2 and all(m.bracket_position for m in matches_of(round_one))
     finish_round(round_one, winner=lambda m: "b")  # the lower seeds win
 
@@ -389,7 +398,7 @@ def test_knockout_with_byes_advancement_and_a_third_place_match(client, club, dj
     assert {third.side_a_name, third.side_b_name} == {m.side_b_name for m in matches_of(semis)}
     finish(decider, "a")
     with pytest.raises(RoundError, match="over"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
 
     page = client.get(reverse("competition_bracket", args=[club.slug, competition.slug])).content.decode()
     assert page.count('class="bracket-col"') == 3 and 'id="third-place"' in page
@@ -429,7 +438,7 @@ def test_individual_rounds_make_partnerships_of_players(club, django_capture_on_
     for seed, player in enumerate(players, start=1):
         Entry.objects.create(competition=competition, player=player, seed=seed)
     existing = Partnership.objects.create(player_one=players[0], player_two=players[1], name="Old hands")
-    assert rounds.partnership_of(players[1], players[0]) == existing
+    assert partnership_of(players[1], players[0]) == existing
 
     partnerships_before = Partnership.objects.count()
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
@@ -449,7 +458,7 @@ def test_individual_rounds_make_partnerships_of_players(club, django_capture_on_
     assert sitting.entry.player_id != Bye.objects.get(round=round_one).entry.player_id
     assert "sitting_out" in sitting.flags
     # swapping two players re-forms the partnerships
-    warnings = rounds.swap_slots(round_two, f"m{second[0].pk}-a1", f"y{sitting.pk}")
+    warnings = swap_slots(round_two, f"m{second[0].pk}-a1", f"y{sitting.pk}")
     assert isinstance(warnings, list)
     second[0].refresh_from_db()
     assert sitting.entry.player_id in (second[0].side_a.player_one_id, second[0].side_a.player_two_id)
@@ -475,20 +484,20 @@ def test_a_pairing_that_cannot_be_made_fails_with_the_reason(client, club, organ
                                                              django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.SWISS, 1, planned_rounds=2)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.request_pairing(competition)
+        round_ = request_pairing(competition)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.FAILED and "two entrants" in round_.pairing_message
     client.force_login(organiser)
     page = client.get(manage_url(competition, 1)).content.decode()
     assert "state-failed" in page and "two entrants" in page and "Publish" not in page
     with pytest.raises(RoundError, match="failed"):
-        rounds.publish_round(round_)
+        publish_round(round_)
 
 
 def test_a_manual_competition_is_not_paired(club):
     competition = competition_of(club, Competition.MANUAL, 4)
     with pytest.raises(RoundError, match="by hand"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
     assert not competition.rounds.exists()
 
 
@@ -522,7 +531,7 @@ def test_club_teams_are_paired_into_team_matches(client, club, organiser, django
     page = client.get(manage_url(competition, 1)).content.decode()
     assert ties[0].team_a_name in page and "team-match-" in page
     bye = Bye.objects.get(round=round_one)
-    rounds.swap_with_bye(round_one, ties[0], "b", bye)
+    swap_with_bye(round_one, ties[0], "b", bye)
     ties[0].refresh_from_db()
     assert ties[0].team_b_id == bye.entry.team_id and "edited" in ties[0].pairing_flags
     publish(round_one)
@@ -537,18 +546,28 @@ def test_club_teams_are_paired_into_team_matches(client, club, organiser, django
     assert reverse("team_match", args=[team_matches_of(round_two)[0].pk]) in page
 
 
-def test_a_team_knockout_keeps_its_bracket_in_the_flags(client, club, django_capture_on_commit_callbacks):
+def test_a_team_knockout_keeps_its_bracket_in_the_flags(client, club, organiser,
+                                                         django_capture_on_commit_callbacks):
+    """``TeamMatch`` and ``Bye`` have no bracket column: their place is stored with the flags (``draw.placement``),
+    read back as fields, and never shown as a flag."""
     competition = team_competition(club, Competition.KNOCKOUT, 3)
-    round_one = publish(pair(django_capture_on_commit_callbacks, competition))
+    round_one = pair(django_capture_on_commit_callbacks, competition)
     (semi,) = team_matches_of(round_one)
-    assert rounds.bye_position(semi.pairing_flags) and bye_names(round_one) == ["Team 1"]
+    assert placement_of(semi.pairing_flags).position == 2 and bye_names(round_one) == ["Team 1"]
+    assert placement_of(Bye.objects.get(round=round_one).flags).position == 1
+    client.force_login(organiser)
+    page = client.get(manage_url(competition, 1)).content.decode()
+    assert "tie 1" in page and "position:" not in page and "Position:" not in page
+    publish(round_one)
+    bracket = client.get(reverse("competition_bracket", args=[club.slug, competition.slug])).content.decode()
+    assert "Team 1" in bracket and "position:" not in bracket
     finish_team(semi, "b")
     final = publish(pair(django_capture_on_commit_callbacks, competition))
     (decider,) = team_matches_of(final)
     assert final.name == "Final" and {decider.team_a_name, decider.team_b_name} == {"Team 1", semi.team_b_name}
     finish_team(decider, "a")
     with pytest.raises(RoundError, match="over"):
-        rounds.request_pairing(competition)
+        request_pairing(competition)
     page = client.get(reverse("competition_bracket", args=[club.slug, competition.slug])).content.decode()
     assert page.count('class="tie"') == 3 and "Team 1" in page
 
@@ -558,26 +577,26 @@ def test_the_task_skips_an_old_version_and_a_round_already_paired(club, django_c
     competition = competition_of(club, Competition.SWISS, 4, planned_rounds=2)
     round_ = pair(django_capture_on_commit_callbacks, competition)
     ids = [m.pk for m in matches_of(round_)]
-    assert "skipped" in rounds.run_pairing(round_.pk, round_.pairing_version)  # done: the draft is kept
+    assert "skipped" in run_pairing(round_.pk, round_.pairing_version)  # done: the draft is kept
     assert [m.pk for m in matches_of(round_)] == ids
     with django_capture_on_commit_callbacks(execute=False):  # asked again, the task not run yet
-        rounds.request_pairing(competition, 1)
-    assert "superseded" in rounds.run_pairing(round_.pk, 1)["skipped"]
+        request_pairing(competition, 1)
+    assert "superseded" in run_pairing(round_.pk, 1)["skipped"]
     assert [m.pk for m in matches_of(round_)] == ids
     with django_capture_on_commit_callbacks(execute=False):  # asked again while queued: supersedes it
-        again = rounds.request_pairing(competition, 1)
+        again = request_pairing(competition, 1)
     assert again.pairing_version == 3 and again.pairing_state == Round.QUEUED
-    assert "superseded" in rounds.run_pairing(round_.pk, 2)["skipped"]
-    result = rounds.run_pairing(round_.pk, 3)
+    assert "superseded" in run_pairing(round_.pk, 2)["skipped"]
+    result = run_pairing(round_.pk, 3)
     assert result["state"] == Round.DONE and result["matches"] == 2
-    assert rounds.run_pairing(round_.pk, 3)["skipped"] == "already paired"
+    assert run_pairing(round_.pk, 3)["skipped"] == "already paired"
     assert [m.pk for m in matches_of(round_)] != ids
 
 
 def test_progress_is_written_by_the_engine_callback(club):
     competition = competition_of(club, Competition.SWISS, 4, planned_rounds=2)
     round_ = Round.objects.create(competition=competition, number=1, status=Round.DRAFT, pairing_version=3)
-    progress = rounds.Progress(round_.pk, 3)
+    progress = Progress(round_.pk, 3)
     progress(0.5, "halfway")
     round_.refresh_from_db()
     assert (round_.pairing_progress, round_.pairing_message) == (0.5, "halfway")
@@ -587,7 +606,7 @@ def test_progress_is_written_by_the_engine_callback(club):
     progress.part(0.5, 0.5).write(0.5, "a part", force=True)
     round_.refresh_from_db()
     assert round_.pairing_progress == 0.75
-    rounds.Progress(round_.pk, 2).write(0.9, "an old version", force=True)
+    Progress(round_.pk, 2).write(0.9, "an old version", force=True)
     round_.refresh_from_db()
     assert round_.pairing_message == "a part"
 
@@ -683,8 +702,8 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
 def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
                                                                         django_capture_on_commit_callbacks):
     """The pairing engine's bye flag (``avoids-rematch``) reaches the stored bye and the organiser's draft page."""
-    real = rounds._pair
-    monkeypatch.setattr(rounds, "_pair", lambda spec, progress: {**real(spec, progress),
+    real = drafting.pair_spec
+    monkeypatch.setattr(drafting, "pair_spec", lambda spec, progress: {**real(spec, progress),
                                                                   "bye_flags": ["avoids-rematch"]})
     competition = competition_of(club, Competition.SWISS, 5, planned_rounds=3)
     round_one = pair(django_capture_on_commit_callbacks, competition)

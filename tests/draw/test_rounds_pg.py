@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from draw import rounds
+from draw.request import request_pairing
 from games.models import Match
 from league.models import Bye, Competition, Entry, Round
 from tests.factories import make_club, make_partnership, make_user
@@ -36,7 +36,7 @@ def finished(round_id: int) -> Round | None:
 
 def test_the_worker_pairs_a_round_and_the_page_sees_it_done(celery_worker_process, client):
     competition, organiser = swiss(41)
-    round_ = rounds.request_pairing(competition)  # autocommit: the task is sent at once
+    round_ = request_pairing(competition)  # autocommit: the task is sent at once
     assert round_.pairing_state == Round.QUEUED
 
     round_ = wait_for(lambda: finished(round_.pk), timeout=90, what="the pairing task")
@@ -64,7 +64,7 @@ def test_the_worker_pairs_a_round_and_the_page_sees_it_done(celery_worker_proces
 
 def test_a_failed_pairing_on_the_worker_says_why(celery_worker_process):
     competition, _ = swiss(1)
-    round_ = rounds.request_pairing(competition)
+    round_ = request_pairing(competition)
     round_ = wait_for(lambda: finished(round_.pk), timeout=90, what="the pairing task")
     assert round_.pairing_state == Round.FAILED and "two entrants" in round_.pairing_message
     assert not Match.objects.filter(round=round_).exists()

@@ -393,7 +393,10 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
         monkeypatch, django_capture_on_commit_callbacks):
     """The sweep takes a pairing for lost only without a sign of life (progress reports refresh it); and a second
     run of one version (the sweep's, beside a late original) that finds it done when it comes to write skips."""
-    from draw import rounds
+    from draw.plan import plan_round
+    from draw.progress import Progress
+    from draw.request import lost_pairings, request_pairing
+    from draw.run import DRAFTERS, run_pairing
     from league.models import Entry, Round
     from tests.factories import make_partnership
 
@@ -401,26 +404,26 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
     for _ in range(4):
         Entry.objects.create(competition=competition, partnership=make_partnership(club=competition.club))
     with django_capture_on_commit_callbacks(execute=False):
-        round_ = rounds.request_pairing(competition)
+        round_ = request_pairing(competition)
     old = timezone.now() - timedelta(seconds=services_stale() + 5)
     Round.objects.filter(pk=round_.pk).update(pairing_state=Round.RUNNING, pairing_heartbeat_at=old)
-    assert rounds.lost_pairings(services_stale()) == [(round_.pk, round_.pairing_version)]
-    rounds.Progress(round_.pk, round_.pairing_version).write(0.5, "half way", force=True)  # it is alive
-    assert rounds.lost_pairings(services_stale()) == []
+    assert lost_pairings(services_stale()) == [(round_.pk, round_.pairing_version)]
+    Progress(round_.pk, round_.pairing_version).write(0.5, "half way", force=True)  # it is alive
+    assert lost_pairings(services_stale()) == []
 
-    first = rounds.run_pairing(round_.pk, round_.pairing_version)
+    first = run_pairing(round_.pk, round_.pairing_version)
     assert first["state"] == Round.DONE
     drafted = sorted(Match.objects.filter(round=round_).values_list("pk", flat=True))
     Round.objects.filter(pk=round_.pk).update(pairing_state=Round.RUNNING)  # the second run starts before it ends
-    real = rounds.DRAFTERS[rounds.plan_round(competition, round_.number).kind]
+    real = DRAFTERS[plan_round(competition, round_.number).kind]
 
     def finishes_meanwhile(*args, **kwargs):
         draft = real(*args, **kwargs)
         Round.objects.filter(pk=round_.pk).update(pairing_state=Round.DONE)  # the first run wrote it meanwhile
         return draft
 
-    monkeypatch.setitem(rounds.DRAFTERS, rounds.plan_round(competition, round_.number).kind, finishes_meanwhile)
-    second = rounds.run_pairing(round_.pk, round_.pairing_version)
+    monkeypatch.setitem(DRAFTERS, plan_round(competition, round_.number).kind, finishes_meanwhile)
+    second = run_pairing(round_.pk, round_.pairing_version)
     assert second["skipped"] == "already paired"
     assert sorted(Match.objects.filter(round=round_).values_list("pk", flat=True)) == drafted
 

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from draw import rounds
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from engine import HandState
 from engine.cli import ChoiceError, parse_choice
 from engine.numbers import natural_key, whole_number
@@ -74,14 +75,14 @@ def test_point4_a_table_named_with_a_superscript_digit_shows_on_every_round_page
     competition = make_competition(club=club, entrants=4)
     competition.system = Competition.KNOCKOUT
     competition.save(update_fields=["system"])
-    round_ = commit(rounds.request_pairing, competition)
+    round_ = commit(request_pairing, competition)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE, round_.pairing_message
     for match, table in zip(Match.objects.filter(round=round_).order_by("id"), (SUPERSCRIPT, "1²"), strict=True):
         Match.objects.filter(pk=match.pk).update(table=table)  # as the CSV's ``table`` column can give it
     slugs = [club.slug, competition.slug]
     assert client_of(organiser).get(reverse("round_manage", args=[*slugs, 1])).status_code == 200
-    commit(rounds.publish_round, round_)
+    commit(publish_round, round_)
     tables_shown = (reverse("competition_rounds", args=slugs), reverse("round_detail", args=[*slugs, 1]),
                     reverse("competition", args=slugs))
     for url in (*tables_shown, reverse("competition_bracket", args=slugs)):

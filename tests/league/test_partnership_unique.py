@@ -12,7 +12,7 @@ from django.apps import apps as django_apps
 from django.db import IntegrityError, connection, transaction
 from rest_framework.test import APIClient
 
-from draw import rounds
+from draw.storage import partnership_of
 from league import entries as setup
 from league.models import Entry, Partnership
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user
@@ -103,10 +103,10 @@ def test_point17_the_database_holds_the_rule_in_either_order(world):
 
 
 def test_an_individual_round_reuses_the_partnership_of_two_players(world):
-    assert rounds.partnership_of(world["bob"], world["ann"]) == world["lions"]
+    assert partnership_of(world["bob"], world["ann"]) == world["lions"]
     cal, dee = make_player("Cal"), make_player("Dee")
-    made = rounds.partnership_of(cal, dee)
-    assert rounds.partnership_of(dee, cal) == made
+    made = partnership_of(cal, dee)
+    assert partnership_of(dee, cal) == made
 
 
 @pytest.mark.django_db(transaction=True)

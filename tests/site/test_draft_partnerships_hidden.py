@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from draw import rounds
 from draw.forms_setup import EntryForm
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from games.models import Match
 from league import entries as setup
 from league.models import Competition, Entry, Partnership, Round
@@ -42,7 +43,7 @@ def event(commit):
 
 
 def paired(commit, competition: Competition, number: int | None = None) -> Round:
-    round_ = commit(rounds.request_pairing, competition, number)
+    round_ = commit(request_pairing, competition, number)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE and round_.status == Round.DRAFT, round_.pairing_message
     return round_
@@ -87,7 +88,7 @@ def test_point3_an_individual_drafts_partnerships_are_the_organisers_until_it_is
     form = EntryForm(competition=event["other_competition"])  # another club's organisers choose among these
     assert not set(form.fields["partnership"].queryset.values_list("pk", flat=True)) & hidden
 
-    commit(rounds.publish_round, draft)
+    commit(publish_round, draft)
     public = seen_by(client_of(), event)
     assert all(hidden <= ids for ids in public.values())  # played in a published round: public at once
 

@@ -36,7 +36,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 
-from draw import rounds
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from games import services, team_services
 from games.models import Game, Hand, Match, TeamMatch
 from league.models import Bye, Competition, Entry, Partnership, Player, Round, StandingRow, Team
@@ -91,7 +92,7 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
             return function(*args, **kwargs)
 
     def pair(competition) -> Round:
-        round_ = commit(rounds.request_pairing, competition)
+        round_ = commit(request_pairing, competition)
         round_.refresh_from_db()
         assert round_.pairing_state == Round.DONE, round_.pairing_message
         return round_
@@ -111,7 +112,7 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
     for seed, partnership in enumerate(pairs, start=1):
         Entry.objects.create(competition=league, partnership=partnership, seed=seed)
     Player.objects.filter(pk=pairs[0].player_one_id).update(user=s.users["player"])
-    first = commit(rounds.publish_round, pair(league))
+    first = commit(publish_round, pair(league))
     for match in Match.objects.filter(round=first):
         commit(services.record_match_totals, match, games_a=1, games_b=0, user=organiser)
         s.public_matches.add(match.pk)
@@ -142,7 +143,7 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
     cup_pairs = [make_partnership(club=home, name=name) for name in ("Sharks", "Rays", "Eels", "Crabs")]
     for seed, partnership in enumerate(cup_pairs, start=1):
         Entry.objects.create(competition=cup, partnership=partnership, seed=seed)
-    semis = commit(rounds.publish_round, pair(cup))
+    semis = commit(publish_round, pair(cup))
     for match in Match.objects.filter(round=semis):
         commit(services.record_match_totals, match, games_a=1, games_b=0, user=organiser)
         s.public_matches.add(match.pk)
@@ -163,7 +164,7 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
         Entry.objects.create(competition=teams_league, team=team, seed=seed)
         teams.append(team)
         team_pairs.append(members)
-    team_round = commit(rounds.publish_round, pair(teams_league))
+    team_round = commit(publish_round, pair(teams_league))
     for team_match in TeamMatch.objects.filter(round=team_round):
         commit(team_services.record_team_totals, team_match, 2, 0, user=organiser)
         s.public_team_matches.add(team_match.pk)
@@ -182,7 +183,7 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
         entrant_kind=Competition.INDIVIDUAL, planned_rounds=3)
     for seed in range(1, 10):
         Entry.objects.create(competition=solo, player=make_player(f"Solo {seed}", club=home), seed=seed)
-    solo_first = commit(rounds.publish_round, pair(solo))
+    solo_first = commit(publish_round, pair(solo))
     for match in Match.objects.filter(round=solo_first):
         commit(services.record_match_totals, match, games_a=1, games_b=0, user=organiser)
         s.public_matches.add(match.pk)
@@ -473,7 +474,7 @@ def test_point3_the_standings_count_a_draft_rounds_byes_and_results_only_once_it
     played = Match.objects.get(round=draft, outcome=Match.PLAYED, status=Match.COMPLETE)
 
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.publish_round(draft)
+        publish_round(draft)
     published = standings_of(league)
     bye = Bye.objects.get(round=draft).entry.display_name
     assert published[bye][2] == public[bye][2] + 1  # counted as soon as the round is published

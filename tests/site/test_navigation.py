@@ -11,7 +11,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from draw import rounds
+from draw import run
+from draw.publishing import publish_round
+from draw.request import request_pairing
+from draw.run import fail_pairing
 from games import services
 from games.models import Match
 from league.models import Competition, Entry, Round
@@ -104,12 +107,12 @@ def test_the_organiser_sees_setup_entries_and_the_next_round(client, world, djan
     assert "New team match" not in nav  # pairs, not teams
 
     with django_capture_on_commit_callbacks(execute=True):
-        round_one = rounds.request_pairing(competition, 1)
+        round_one = request_pairing(competition, 1)
     html = page(client, competition_url(competition), world["organiser"])
     assert href(reverse("round_manage", args=args(competition, 1))) in html and "Manage Round 1 (draft)" in html
     assert '<h3>Round 1 <span class="badge draft">draft</span>' in html  # its (draft) fixtures say so
 
-    rounds.publish_round(Round.objects.get(pk=round_one.pk))
+    publish_round(Round.objects.get(pk=round_one.pk))
     html = page(client, competition_url(competition), world["organiser"])
     assert href(reverse("round_manage", args=args(competition, 2))) in html and "Pair round 2" in html
 
@@ -213,10 +216,10 @@ def test_after_pair_a_failed_pairing_is_an_error_message(client, monkeypatch):
     competition = competition_of(club, planned_rounds=3)
 
     def fail(round_id: int, version: int) -> dict:
-        rounds._fail(round_id, version, "Pairing failed: nobody left to pair")
+        fail_pairing(round_id, version, "Pairing failed: nobody left to pair")
         return {"state": Round.FAILED}
 
-    monkeypatch.setattr(rounds, "run_pairing", fail)
+    monkeypatch.setattr(run, "run_pairing", fail)
     client.force_login(organiser)
     html = client.post(reverse("round_manage", args=args(competition, 1)), {"action": "pair"}, follow=True)
     shown = messages_of(html.content.decode())
@@ -247,7 +250,7 @@ def selected(html: str, name: str) -> tuple[str, list[str]]:
 def draft(client, world, django_capture_on_commit_callbacks):
     competition = competition_of(world["club"], planned_rounds=3)
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.request_pairing(competition, 1)
+        round_ = request_pairing(competition, 1)
     round_.refresh_from_db()
     assert round_.pairing_state == Round.DONE
     client.force_login(world["organiser"])

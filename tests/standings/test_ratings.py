@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import BradleyTerryFull
 
-from draw.rounds import publish_round
+from draw.publishing import publish_round
 from games import services
 from games.models import Hand, Match
 from league.entries import set_published

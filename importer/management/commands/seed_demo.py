@@ -35,8 +35,9 @@ from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from draw import rounds
 from draw.pairing import pair
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from engine import HandState, Ruleset
 from engine.bots import make_bot
 from engine.cards import CARD_NAMES
@@ -270,11 +271,11 @@ def schedule_round_robin(league: Competition, entrants: list[Partnership]) -> No
 # ----------------------------------------------------------------------------- the other events
 def pair_and_publish(competition: Competition, organiser) -> Round:
     """Pair the next round by the pairing task (in-process here) and publish it."""
-    round_ = rounds.request_pairing(competition, user=organiser)
+    round_ = request_pairing(competition, user=organiser)
     round_.refresh_from_db()
     if round_.pairing_state != Round.DONE:
         raise CommandError(f"pairing {round_} of {competition} failed: {round_.pairing_message}")
-    return rounds.publish_round(round_, organiser)
+    return publish_round(round_, organiser)
 
 
 def record_totals(match: Match, rng: random.Random, organiser) -> None:
@@ -302,7 +303,7 @@ def run_swiss(organiser) -> str:
         round_ = pair_and_publish(swiss, organiser)
         for match in Match.objects.filter(round=round_).select_related("competition").order_by("id"):
             record_totals(match, rng, organiser)
-    rounds.request_pairing(swiss, user=organiser)  # a draft for the organiser to review and publish
+    request_pairing(swiss, user=organiser)  # a draft for the organiser to review and publish
     return f"'{swiss}': {SWISS_ROUNDS_PLAYED} rounds played, round {SWISS_ROUNDS_PLAYED + 1} a draft"
 
 

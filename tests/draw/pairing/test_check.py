@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from draw.pairing import PairingError, check_pairings, pair
+from draw.pairing import PairingError, PairingFatalError, check_pairings, pair
 
 
 def swiss_spec(**extra) -> dict:
@@ -158,20 +158,20 @@ def test_individual_tables():
     ("P1", None, "pairings"), ([["P1", "P2"]], None, "pairings[0]"), ([{"a": "P1"}], None, "pairings[0].b"),
     ([{"a": "P1", "b": 2}], None, "pairings[0].b"), ([], 5, "bye"), ([], [5], "bye[0]"),
 ])
-def test_malformed_drafts_are_field_errors(pairings, bye, field):
-    with pytest.raises(PairingError) as caught:
+def test_malformed_drafts_are_the_callers_bug(pairings, bye, field):
+    with pytest.raises(PairingFatalError) as caught:
         check_pairings(swiss_spec(), pairings, bye)
     assert caught.value.field == field
 
 
 def test_malformed_spec_and_groups():
-    with pytest.raises(PairingError) as caught:
+    with pytest.raises(PairingError) as caught:  # the organiser's: a field too small to pair
         check_pairings({"system": "swiss", "entrants": []}, [], None)
     assert caught.value.field == "entrants"
-    with pytest.raises(PairingError) as caught:
+    with pytest.raises(PairingFatalError) as caught:
         check_pairings({"system": "groups", "groups": 1, "entrants": [{"id": "A"}, {"id": "B"}]}, [], None)
     assert caught.value.field == "system"
-    with pytest.raises(PairingError) as caught:
+    with pytest.raises(PairingFatalError) as caught:
         check_pairings({"system": "individual", "entrants": [{"id": f"X{k}"} for k in range(4)]},
                        [{"a": ["X1"], "b": ["X2", "X3"]}], None)
     assert caught.value.field == "tables[0].a"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import draw.pairing.swiss as swiss
-from draw.pairing import PairingError, pair
+from draw.pairing import PairingFatalError, pair
 from draw.pairing.spec import read_spec
 from tests.draw.pairing.helpers import (
     assert_everyone_once,
@@ -188,8 +188,8 @@ def test_two_entrants_and_the_draw_details():
     assert draw.cost[4] == 3  # the score difference (LEVELS)
 
 
-def test_bad_score_is_a_field_error():
-    with pytest.raises(PairingError) as caught:
+def test_bad_score_is_the_callers_bug():
+    with pytest.raises(PairingFatalError) as caught:
         pair(field([0, "x"]))
     assert caught.value.field == "entrants[1].score"
 

@@ -1,0 +1,130 @@
+"""The knockout's rounds as drafts: the first round from the seeds (or the group standings), each later one
+from the previous round's winners by bracket position, walkovers as byes, and the third-place match.
+"""
+
+from __future__ import annotations
+
+from draw.draft import Draft, DraftBye, DraftMatch
+from draw.drafting import pair_spec
+from draw.errors import RoundError
+from draw.field import Field, seed_key, standings_lines, unit_id
+from draw.pairing import knockout_next_round
+from draw.placement import KNOCKOUT, THIRD_PLACE, placement_of
+from draw.plan import Plan, knockout_round_name
+from draw.progress import Progress
+from games.models import Match
+
+
+def draft_knockout(field_: Field, plan: Plan, progress: Progress) -> Draft:
+    """A knockout round: the first from the seeded bracket, a later one from the winners (:func:`advance`)."""
+    draft = Draft(stage=KNOCKOUT)
+    if plan.knockout_round == 1:
+        ties = _first_round(field_, plan, draft, progress)
+    else:
+        ties = advance(field_, plan, draft)
+    draft.matches.sort(key=lambda m: (m.third_place, m.position or 0))
+    draft.name = knockout_round_name(ties)
+    progress(1.0, "Bracket made")
+    return draft
+
+
+def first_round_field(field_: Field, plan: Plan) -> list[str]:
+    """The knockout's entrants in seed order: the qualifiers of the groups, or the active entries by seed."""
+    if plan.group_rounds:
+        return qualifiers(field_)
+    return sorted(field_.active, key=lambda u: seed_key(field_.entries[u]))
+
+
+def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) -> int:
+    """The seeded bracket's first round into the draft, byes to the top seeds; returns its ties."""
+    units = first_round_field(field_, plan)
+    if len(units) < 2:
+        raise RoundError("entries", "a knockout needs at least two entrants")
+    result = pair_spec({"system": "knockout", "entrants": field_.spec_entrants(units)}, progress)
+    for p in result["pairings"]:
+        draft.matches.append(DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or []), position=p["position"]))
+    for bye in result.get("byes") or []:
+        unit, position = (bye["id"], bye["position"]) if isinstance(bye, dict) else (bye, None)
+        draft.byes.append(DraftBye(unit, ["bye"], position=position))
+    return (result.get("bracket_size") or 2 * (len(draft.matches) + len(draft.byes))) // 2
+
+
+def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]:
+    a, b = field_.units(row, "a"), field_.units(row, "b")
+    a, b = (a[0] if a else None), (b[0] if b else None)
+    outcome = row["outcome"] or Match.PLAYED
+    if outcome == Match.FORFEIT_A:
+        return b, None
+    if outcome == Match.FORFEIT_B:
+        return a, None
+    if outcome == Match.DOUBLE_FORFEIT:
+        return None, None
+    if row["winner"] == "a":
+        return a, b
+    if row["winner"] == "b":
+        return b, a
+    if row["winner"] == "d":
+        raise RoundError("round", f"a knockout tie cannot end in a draw (round {row['round__number']}): enter the "
+                                  "decider's result first")
+    return None, None
+
+
+def advance(field_: Field, plan: Plan, draft: Draft) -> int:
+    """The next knockout round from the previous one's winners, by bracket position; returns its ties."""
+    slots, losers = _previous_places(field_, plan.number - 1)
+    places = max(slots, default=0)
+    ties = max(1, (places + 1) // 2)
+    active = set(field_.active)
+    winners = [slots.get(position) for position in range(1, places + 1)]
+    if places >= 2 and places % 2 == 0 and all(w in active for w in winners) and len(set(winners)) == places:
+        for tie in knockout_next_round(winners):
+            draft.matches.append(DraftMatch((tie["a"],), (tie["b"],), list(tie.get("flags") or []),
+                                            position=tie["position"]))
+    else:  # a walkover (the winner withdrew, a double forfeit): the other side goes through on a bye
+        _advance_with_walkovers(slots, ties, active, draft)
+    if ties == 1 and field_.competition.third_place_match:
+        third = [losers.get(1), losers.get(2)]
+        if all(third) and all(unit in active for unit in third):
+            draft.matches.append(DraftMatch((third[0],), (third[1],), [THIRD_PLACE], position=2, third_place=True))
+    return ties
+
+
+def _previous_places(field_: Field, previous: int) -> tuple[dict[int, str | None], dict[int, str | None]]:
+    """(winner, loser) of each place of round ``previous``'s bracket, by position: a tie's winner and loser
+    (None where nobody goes through), a bye's entrant as the winner."""
+    winners: dict[int, str | None] = {}
+    losers: dict[int, str | None] = {}
+    for row in field_.results:
+        if row["round__number"] != previous or row["third_place"] or row["bracket_position"] is None:
+            continue
+        winners[row["bracket_position"]], losers[row["bracket_position"]] = _winner_and_loser(field_, row)
+    for row in field_.bye_rows:
+        position = placement_of(row["flags"]).position
+        if row["round__number"] == previous and position is not None:
+            winners[position] = unit_id(row["entry_id"])
+    return winners, losers
+
+
+def _advance_with_walkovers(slots: dict[int, str | None], ties: int, active: set[str], draft: Draft) -> None:
+    for tie in range(1, ties + 1):
+        a, b = slots.get(2 * tie - 1), slots.get(2 * tie)
+        a, b = (a if a in active else None), (b if b in active else None)
+        if a and b:
+            draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
+        elif a or b:
+            draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
+
+
+def qualifiers(field_: Field) -> list[str]:
+    """The knockout's field from the group standings: every group's winner (groups in order), then every
+    runner-up, …, ``advance_per_group`` a group; a withdrawn entrant is passed over."""
+    groups = {unit: entry.group for unit, entry in field_.entries.items() if entry.group}
+    lines = [line for line in standings_lines(field_, groups) if line.group]
+    active = set(field_.active)
+    by_group: dict[str, list[str]] = {}
+    for line in sorted(lines, key=lambda ln: (ln.rank, seed_key(field_.entries[ln.entrant]))):
+        if line.entrant in active:
+            by_group.setdefault(line.group, []).append(line.entrant)
+    take = max(1, field_.competition.advance_per_group)
+    order = sorted(by_group)
+    return [by_group[g][place] for place in range(take) for g in order if place < len(by_group[g])]

@@ -1,0 +1,82 @@
+"""Publishing a draft round (its pairings become public, its matches can be played) and taking it back to a
+draft; the standings and ratings follow.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from draw.errors import RoundError
+from draw.state import BUSY, results_entered
+from league.entries import set_published
+from league.models import Competition, Round
+from league.signals import ratings_stale_after_commit
+from standings.services import refresh_standings_after_commit
+
+logger = logging.getLogger(__name__)
+
+
+def publish_round(round_: Round, user=None, *, with_competition: bool = False) -> Round:
+    """Publish a draft round: its pairings become public (once the competition is: ``with_competition``
+    publishes it too) and its matches can be played. Its byes count in the standings from now on, so they
+    are refreshed."""
+    with transaction.atomic():
+        # the competition first, as request_pairing locks them: a re-pairing and a publish never deadlock
+        Competition.objects.select_for_update(no_key=True).filter(pk=round_.competition_id).first()
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        _check_publishable(round_)
+        round_.status, round_.published_at = Round.PUBLISHED, timezone.now()
+        round_.save(update_fields=["status", "published_at"])
+        if with_competition and not round_.competition.published:
+            set_published(competition=round_.competition, published=True)
+        _round_visibility_changed(round_)
+    logger.info("%s published %s", user, round_)
+    return round_
+
+
+def _check_publishable(round_: Round) -> None:
+    if round_.is_published:
+        raise RoundError("round", f"{round_} is already published")
+    if round_.pairing_state in BUSY:
+        raise RoundError("round", f"{round_} is being paired: wait for the pairing to finish")
+    if round_.pairing_state == Round.FAILED:
+        raise RoundError("round", f"the last pairing of {round_} failed: pair it again first")
+    if not round_.matches.exists() and not round_.byes.exists() and not round_.team_matches.exists():
+        raise RoundError("round", f"{round_} has no pairings to publish")
+
+
+def published_message(round_: Round) -> str:
+    """What the organiser is told after publishing: whether visitors can see the round yet."""
+    competition = round_.competition
+    if competition.published:
+        return f"{round_} is published: its pairings are public."
+    return (f"{round_} is published, but {competition.name} is still a draft: visitors cannot see the round "
+            "until the competition is published.")
+
+
+def unpublish_round(round_: Round, user=None) -> Round:
+    """Take a published round back to a draft, while nothing has been entered in it and no later round exists."""
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        if not round_.is_published:
+            raise RoundError("round", f"{round_} is not published")
+        if Round.objects.filter(competition_id=round_.competition_id, number__gt=round_.number).exists():
+            raise RoundError("round", f"a later round is already paired: {round_} stays published")
+        reason = results_entered(round_)
+        if reason:
+            raise RoundError("round", f"{round_} stays published: {reason}")
+        round_.status, round_.published_at = Round.DRAFT, None
+        round_.save(update_fields=["status", "published_at"])
+        _round_visibility_changed(round_)
+    logger.info("%s unpublished %s", user, round_)
+    return round_
+
+
+def _round_visibility_changed(round_: Round) -> None:
+    """The standings and the ratings count a round's byes and results only while it is published: refresh
+    them once the change commits."""
+    refresh_standings_after_commit(round_.competition_id)
+    ratings_stale_after_commit()

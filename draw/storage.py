@@ -1,0 +1,111 @@
+"""Storing a draft: the round's matches, team matches and byes replaced with the draft's, the groups set on
+the entries.
+"""
+
+from __future__ import annotations
+
+from draw.draft import Draft
+from draw.errors import DrawBugError, RoundError
+from draw.field import Field, entry_pk
+from draw.placement import Placement, stored_flags
+from games import team_services
+from games.models import Match, TeamMatch
+from games.services import EntryError, create_match
+from league.entries import create_partnership
+from league.models import Bye, Competition, Entry, Partnership, Round, Team
+
+
+def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
+    """Replace the round's pairings with the draft's; returns how many ``matches`` and ``byes`` it made."""
+    competition = round_.competition
+    _clear(round_)
+    for unit, letter in draft.groups.items():
+        Entry.objects.filter(pk=entry_pk(unit)).update(group=letter)
+    if field_.teams:
+        return _write_team_draft(round_, field_, draft)
+    created = []
+    for table, planned in enumerate(draft.matches, start=1):
+        side_a = _side_partnership(field_, planned.a)
+        side_b = _side_partnership(field_, planned.b)
+        match = create_draft_match(competition, round_, side_a, side_b, table=str(table), individual=field_.individual)
+        match.pairing_flags, match.group = planned.flags, planned.group
+        match.bracket_position, match.third_place = planned.position, planned.third_place
+        created.append(match)
+    Match.objects.bulk_update(created, ["pairing_flags", "group", "bracket_position", "third_place"])
+    return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
+
+
+def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
+    """The draft's byes (an entrant once), with their flags; returns how many."""
+    seen = set()
+    byes = []
+    for bye in draft.byes:
+        if bye.unit not in seen:
+            seen.add(bye.unit)
+            byes.append(Bye(round=round_, entry=field_.entries[bye.unit],
+                            flags=stored_flags(bye.flags, Placement(position=bye.position))))
+    Bye.objects.bulk_create(byes)
+    return len(byes)
+
+
+def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
+    """Team matches without their tables (``games.team_services.create_team_match``); ``TeamMatch`` has no
+    columns for the bracket position and group, so they are stored with its flags (``draw.placement``)."""
+    created = []
+    for planned in draft.matches:
+        team_a, team_b = (field_.entries[units[0]].team for units in (planned.a, planned.b))
+        team_match = create_draft_team_match(round_.competition, round_, team_a, team_b)
+        team_match.pairing_flags = stored_flags(planned.flags, Placement(planned.position, planned.group,
+                                                                         planned.third_place))
+        created.append(team_match)
+    TeamMatch.objects.bulk_update(created, ["pairing_flags"])
+    return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
+
+
+def _clear(round_: Round) -> None:
+    TeamMatch.objects.filter(round=round_).delete()
+    Match.objects.filter(round=round_).delete()
+    Bye.objects.filter(round=round_).delete()
+
+
+def _side_partnership(field_: Field, units: tuple[str, ...]) -> Partnership:
+    if not field_.individual:
+        entry = field_.entries.get(units[0])
+        if entry is None or entry.partnership is None:
+            raise DrawBugError(f"the draft pairs {units[0]}, which is not a partnership entered in the competition")
+        return entry.partnership
+    players = [field_.entries[u].player for u in units]
+    return partnership_of(players[0], players[1])
+
+
+def partnership_of(one, two) -> Partnership:
+    """The partnership of these two players: an existing one (either order) or a new one, with their club
+    when they share one."""
+    club = one.home_club if one.home_club_id and one.home_club_id == two.home_club_id else None
+    return create_partnership(club=club, player_one=one, player_two=two)
+
+
+def create_draft_match(competition: Competition, round_: Round, side_a: Partnership, side_b: Partnership, *,
+                       table: str, individual: bool) -> Match:
+    """A draft match (side A deals first). Pairs go through ``games.services.create_match``; the two
+    partnerships of an individual event's table are not entries, so their match is created here."""
+    if side_a.pk == side_b.pk:
+        raise DrawBugError(f"a draft match of {side_a.display_name} against itself")
+    if individual:
+        return Match.objects.create(competition=competition, round=round_, side_a=side_a, side_b=side_b,
+                                    side_a_name=side_a.display_name, side_b_name=side_b.display_name,
+                                    table=table, first_dealer=0)
+    try:
+        return create_match(competition=competition, side_a=side_a, side_b=side_b, round=round_, table=table,
+                            first_dealer=0)
+    except EntryError as error:
+        raise RoundError(error.field, error.reason) from None
+
+
+def create_draft_team_match(competition: Competition, round_: Round, team_a: Team, team_b: Team) -> TeamMatch:
+    """A draft team match without its tables (``games.team_services.create_team_match``: the captains seat
+    their pairs)."""
+    try:
+        return team_services.create_team_match(competition, team_a, team_b, round=round_)
+    except EntryError as error:
+        raise RoundError(error.field, error.reason) from None
