@@ -12,7 +12,7 @@ from django.db import transaction
 from draw.checks import check_round
 from draw.errors import DrawBugError, RoundError
 from draw.field import entry_pk, unit_id
-from draw.placement import KNOCKOUT, THIRD_PLACE, placement_of, reasons, stored_flags
+from draw.placement import KNOCKOUT, THIRD_PLACE
 from draw.slots import round_slots, slot_key
 from draw.state import BUSY, results_entered
 from draw.storage import create_draft_match, create_draft_team_match
@@ -157,8 +157,8 @@ def _mark_edited(touched: Iterable[Match | TeamMatch]) -> None:
     """A match changed by hand: the engine's reasons no longer hold (the warnings say what the edit breaks);
     its place in the bracket, group and third place stay."""
     for holder in touched:
-        kept = [f for f in reasons(holder.pairing_flags) if f in KEPT_FLAGS]
-        holder.pairing_flags = stored_flags([*kept, "edited"], placement_of(holder.pairing_flags))
+        kept = [f for f in holder.pairing_flags or () if f in KEPT_FLAGS]
+        holder.pairing_flags = [*kept, "edited"]
         holder.save(update_fields=["pairing_flags"])
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from draw.placement import GROUP, placement_of
+from draw.placement import GROUP
 from games.models import HAND_LEVEL, Match, TeamMatch
 from league.models import Bye, Competition, Entry, PlayerRating
 
@@ -151,7 +151,7 @@ def load_field(competition: Competition, number: int) -> Field:
         unit_of_side = {e.partnership_id: unit for unit, e in entries.items() if e.partnership_id}
     unit_of_player = {e.player_id: unit for unit, e in entries.items() if e.player_id}
     bye_rows = list(Bye.objects.filter(round__competition=competition, round__number__lt=number)
-                    .values("entry_id", "round__number", "flags"))
+                    .values("entry_id", "round__number", "flags", "bracket_position"))
     result = Field(competition, number, entries, unit_of_side, unit_of_player,
                    _result_rows(competition, number, teams), bye_rows, _ratings(entries.values(), unit_of_player))
     result.lines = {line.entrant: line for line in standings_lines(result)}
@@ -186,16 +186,14 @@ def _ratings(entries: Iterable[Entry], unit_of_player: dict[int, str]) -> dict[i
 
 TEAM_ROW_FIELDS = ("id", "round__number", "round__stage", "team_a_id", "team_b_id", "status", "winner", "outcome",
                    "bullseyes_a", "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b",
-                   "result_level", "pairing_flags")
+                   "result_level", "pairing_flags", "bracket_position", "group", "third_place")
 
 
 def team_row(row: dict) -> dict:
-    """A team match's values in the shape of a match's: sides, bullseyes as games, the bracket position,
-    group and third place (stored with its flags: ``draw.placement``)."""
-    place = placement_of(row.get("pairing_flags"))
+    """A team match's values in the shape of a match's: sides, bullseyes as games (its bracket position, group
+    and third place are columns, as a match's)."""
     return {**row, "side_a_id": row["team_a_id"], "side_b_id": row["team_b_id"], "games_a": row["bullseyes_a"],
-            "games_b": row["bullseyes_b"], "chalks_known": True, "bracket_position": place.position,
-            "group": place.group, "third_place": place.third_place}
+            "games_b": row["bullseyes_b"], "chalks_known": True}
 
 
 def _ranking_key(field_: Field, unit: str) -> tuple:

@@ -9,7 +9,7 @@ from draw.drafting import pair_spec
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
 from draw.pairing import knockout_next_round
-from draw.placement import KNOCKOUT, THIRD_PLACE, placement_of
+from draw.placement import KNOCKOUT, THIRD_PLACE
 from draw.plan import Plan, knockout_round_name
 from draw.progress import Progress
 from games.models import Match
@@ -99,7 +99,7 @@ def _previous_places(field_: Field, previous: int) -> tuple[dict[int, str | None
             continue
         winners[row["bracket_position"]], losers[row["bracket_position"]] = _winner_and_loser(field_, row)
     for row in field_.bye_rows:
-        position = placement_of(row["flags"]).position
+        position = row["bracket_position"]
         if row["round__number"] == previous and position is not None:
             winners[position] = unit_id(row["entry_id"])
     return winners, losers

@@ -13,7 +13,7 @@ from django.db.models import Q
 from draw.errors import DrawBugError, RoundError
 from draw.field import is_active, seed_key, unit_id
 from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
-from draw.placement import GROUP, KNOCKOUT, placement_of
+from draw.placement import GROUP, KNOCKOUT
 from games.models import Match, TeamMatch
 from league.models import Bye, Competition, Entry, Round
 
@@ -182,12 +182,9 @@ def _bracket_ties(round_: Round) -> int:
     """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
     positions = set(Match.objects.filter(round=round_, third_place=False, team_match__isnull=True)
                     .values_list("bracket_position", flat=True))
-    for flags in TeamMatch.objects.filter(round=round_).values_list("pairing_flags", flat=True):
-        place = placement_of(flags)
-        if not place.third_place:
-            positions.add(place.position)
-    positions.update(placement_of(flags).position
-                     for flags in Bye.objects.filter(round=round_).values_list("flags", flat=True))
+    positions.update(TeamMatch.objects.filter(round=round_, third_place=False)
+                     .values_list("bracket_position", flat=True))
+    positions.update(Bye.objects.filter(round=round_).values_list("bracket_position", flat=True))
     positions.discard(None)
     return max(positions, default=0)
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from draw.checks import check_round
 from draw.errors import RoundError
 from draw.field import Field, load_field, unit_id
-from draw.placement import GROUP, KNOCKOUT, placement_of, reasons
+from draw.placement import GROUP, KNOCKOUT
 from draw.plan import number_after_last_round, plan_round
 from draw.slots import round_slots
 from draw.state import BUSY, results_entered
@@ -141,11 +141,11 @@ def fixture_of(match: Match) -> Fixture:
 
 
 def fixture_of_team(team_match: TeamMatch, table: int) -> Fixture:
-    place = placement_of(team_match.pairing_flags)
     return Fixture(team_match.pk, True, str(table), team_match.team_a_name, team_match.team_b_name,
                    team_match.status, team_match.get_status_display(), team_match.bullseyes_a, team_match.bullseyes_b,
-                   team_match.winner, team_match.outcome, place.group, place.position, place.third_place,
-                   reasons(team_match.pairing_flags), reverse("team_match", args=[team_match.pk]),
+                   team_match.winner, team_match.outcome, team_match.group, team_match.bracket_position,
+                   team_match.third_place, list(team_match.pairing_flags or []),
+                   reverse("team_match", args=[team_match.pk]),
                    team_match.team_a_id, team_match.team_b_id, team_match)
 
 
@@ -333,8 +333,8 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
         page.rows.append(PairingRow(fixture, explain(fixture.flags, field_=field_, units=units,
                                                      competition=competition), scores))
     for bye in Bye.objects.filter(round=round_).select_related(*BYE_RELATED).order_by("id"):
-        page.byes.append(ByeRow(bye, bye.entry.display_name, explain(reasons(bye.flags), competition=competition),
-                                placement_of(bye.flags).position))
+        page.byes.append(ByeRow(bye, bye.entry.display_name, explain(list(bye.flags or []), competition=competition),
+                                bye.bracket_position))
     if page.is_draft and round_.pairing_state not in BUSY and (page.rows or page.byes):
         page.slots = _slot_choices(round_, page, individual)
         active = set(field_.active)
@@ -456,7 +456,7 @@ def bracket(competition: Competition) -> list[BracketColumn]:
             position = match.position or (len(ties) + 1)
             ties[position] = Tie(position, match=match)
         for bye in round_.byes.all():
-            position = placement_of(bye.flags).position or (max(ties, default=0) + 1)
+            position = bye.bracket_position or (max(ties, default=0) + 1)
             ties.setdefault(position, Tie(position, bye=bye))
         columns.append(BracketColumn(round_, [ties[p] for p in sorted(ties)], third))
     return columns

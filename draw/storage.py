@@ -7,7 +7,7 @@ from __future__ import annotations
 from draw.draft import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
-from draw.placement import Placement, stored_flags
+from draw.placement import with_third_place
 from games import team_services
 from games.models import Match, TeamMatch
 from games.services import EntryError, create_match
@@ -43,22 +43,23 @@ def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
         if bye.unit not in seen:
             seen.add(bye.unit)
             byes.append(Bye(round=round_, entry=field_.entries[bye.unit],
-                            flags=stored_flags(bye.flags, Placement(position=bye.position))))
+                            flags=list(bye.flags), bracket_position=bye.position))
     Bye.objects.bulk_create(byes)
     return len(byes)
 
 
 def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
-    """Team matches without their tables (``games.team_services.create_team_match``); ``TeamMatch`` has no
-    columns for the bracket position and group, so they are stored with its flags (``draw.placement``)."""
+    """Team matches without their tables (``games.team_services.create_team_match``), with their place in the
+    round (bracket position, group, third place) as a match's."""
     created = []
     for planned in draft.matches:
         team_a, team_b = (field_.entries[units[0]].team for units in (planned.a, planned.b))
         team_match = create_draft_team_match(round_.competition, round_, team_a, team_b)
-        team_match.pairing_flags = stored_flags(planned.flags, Placement(planned.position, planned.group,
-                                                                         planned.third_place))
+        team_match.pairing_flags = with_third_place(planned.flags, planned.third_place)
+        team_match.bracket_position, team_match.group = planned.position, planned.group
+        team_match.third_place = planned.third_place
         created.append(team_match)
-    TeamMatch.objects.bulk_update(created, ["pairing_flags"])
+    TeamMatch.objects.bulk_update(created, ["pairing_flags", "bracket_position", "group", "third_place"])
     return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
 
 

@@ -62,7 +62,11 @@ class TeamMatch(models.Model):
     hang_jacks_a = models.PositiveIntegerField(default=0)  # summed over every game of every table
     hang_jacks_b = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True, help_text="'a', 'b', 'd' for a draw, '' while open")
-    pairing_flags = models.JSONField(default=list, blank=True)
+    pairing_flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine made this pairing")
+    group = models.CharField(max_length=20, blank=True)
+    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                        help_text="Knockout: the tie's place in its round (1, 2, …)")
+    third_place = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -366,7 +366,9 @@ class Bye(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
-    flags = models.JSONField(default=list, blank=True)
+    flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine gave the bye")
+    bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                        help_text="Knockout: the bye's place in its round (1, 2, …)")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "entry"], name="unique_bye")]

@@ -1,31 +1,62 @@
-"""draw.placement: a bye's or a team match's place (bracket position, group, third place) as a value, and the
-one encoding of it in the flags of the models that have no column for it."""
+"""A pairing's place in its round (bracket position, group, third place) is a column of ``Bye`` and ``TeamMatch``
+as of ``Match`` (issue 10: fields, not flag strings like ``"position:3"``): the migration moves the places that
+databases of the older schema kept in the flags into the columns, and back when migrated backwards."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
-from draw.placement import Placement, placement_of, reasons, stored_flags
+from draw.placement import THIRD_PLACE, with_third_place
 
-
-@pytest.mark.parametrize("place", [
-    Placement(), Placement(position=1), Placement(position=12, group="C"), Placement(group="A"),
-    Placement(position=2, third_place=True),
-])
-def test_a_place_stored_with_the_flags_reads_back(place):
-    flags = stored_flags(["float", "edited"], place)
-    assert placement_of(flags) == place
-    assert [f for f in reasons(flags) if f != "third_place"] == ["float", "edited"]
+BEFORE = [("league", "0010_plain_text_names"), ("games", "0006_bounds_hang_jack_totals")]
+AFTER = [("league", "0011_placement_columns"), ("games", "0007_placement_columns")]
 
 
-def test_storing_again_replaces_the_place_and_keeps_the_reasons():
-    flags = stored_flags(["bye"], Placement(position=3))
-    again = stored_flags(flags, Placement(position=1, group="B"))
-    assert again == ["bye", "position:1", "group:B"] and placement_of(again) == Placement(1, "B")
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
 
 
-def test_what_is_not_a_place_is_a_reason():
-    flags = ["position:x", {"code": "note"}, "third_place", "rematch"]
-    assert placement_of(flags) == Placement(third_place=True)
-    assert reasons(flags) == [{"code": "note"}, "third_place", "rematch"]
-    assert placement_of(None) == Placement() and reasons(None) == []
+def test_the_third_place_is_also_a_reason_once():
+    assert with_third_place(["walkover"], True) == ["walkover", THIRD_PLACE]
+    assert with_third_place([THIRD_PLACE], True) == [THIRD_PLACE]
+    assert with_third_place(["float"], False) == ["float"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_places_kept_in_the_flags_by_the_older_schema_move_into_the_columns_and_back():
+    old = migrate(BEFORE)
+    club = old.get_model("league", "Club").objects.create(name="Oval", slug="oval")
+    competition = old.get_model("league", "Competition").objects.create(club=club, name="Cup", slug="cup")
+    round_ = old.get_model("league", "Round").objects.create(competition=competition, number=1)
+    team_model = old.get_model("league", "Team")
+    team_a = team_model.objects.create(competition=competition, name="Reds")
+    team_b = team_model.objects.create(competition=competition, name="Blues")
+    entry = old.get_model("league", "Entry").objects.create(competition=competition, team=team_a)
+    bye = old.get_model("league", "Bye").objects.create(round=round_, entry=entry, flags=["bye", "position:3"])
+    team_match_model = old.get_model("games", "TeamMatch")
+    semi = team_match_model.objects.create(competition=competition, round=round_, team_a=team_a, team_b=team_b,
+                                           team_a_name="Reds", team_b_name="Blues",
+                                           pairing_flags=["rematch", "position:2", "group:B"])
+    third = team_match_model.objects.create(competition=competition, round=round_, team_a=team_b, team_b=team_a,
+                                            team_a_name="Blues", team_b_name="Reds",
+                                            pairing_flags=[THIRD_PLACE, "position:x"])
+
+    new = migrate(AFTER)
+    bye = new.get_model("league", "Bye").objects.get(pk=bye.pk)
+    assert (bye.bracket_position, bye.flags) == (3, ["bye"])
+    semi = new.get_model("games", "TeamMatch").objects.get(pk=semi.pk)
+    assert (semi.bracket_position, semi.group, semi.third_place, semi.pairing_flags) == (2, "B", False, ["rematch"])
+    third = new.get_model("games", "TeamMatch").objects.get(pk=third.pk)
+    assert (third.bracket_position, third.third_place, third.pairing_flags) == (None, True, [THIRD_PLACE])
+
+    old = migrate(BEFORE)
+    assert old.get_model("league", "Bye").objects.get(pk=bye.pk).flags == ["bye", "position:3"]
+    assert old.get_model("games", "TeamMatch").objects.get(pk=semi.pk).pairing_flags == ["rematch", "position:2",
+                                                                                         "group:B"]
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the schema as the other tests expect it

@@ -18,7 +18,6 @@ from draw.checks import check_round
 from draw.edits import edit_pairing, move_to_bye, pair_byes, swap_pairings, swap_slots, swap_with_bye
 from draw.errors import RoundError
 from draw.field import load_field
-from draw.placement import placement_of
 from draw.progress import Progress
 from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
@@ -377,7 +376,7 @@ def test_knockout_with_byes_advancement_and_a_third_place_match(client, club, dj
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
     assert round_one.stage == "knockout" and round_one.name == "Quarter-finals"
     assert sorted(bye_names(round_one)) == ["Pair 1", "Pair 2"]  # the top seeds
-    assert all(placement_of(b.flags).position for b in Bye.objects.filter(round=round_one))
+    assert all(b.bracket_position for b in Bye.objects.filter(round=round_one))
     assert len(matches_of(round_one)) == 2 and all(m.bracket_position for m in matches_of(round_one))
     finish_round(round_one, winner=lambda m: "b")  # the lower seeds win
 
@@ -553,8 +552,8 @@ def test_a_team_knockout_keeps_its_bracket_in_the_flags(client, club, organiser,
     competition = team_competition(club, Competition.KNOCKOUT, 3)
     round_one = pair(django_capture_on_commit_callbacks, competition)
     (semi,) = team_matches_of(round_one)
-    assert placement_of(semi.pairing_flags).position == 2 and bye_names(round_one) == ["Team 1"]
-    assert placement_of(Bye.objects.get(round=round_one).flags).position == 1
+    assert semi.bracket_position == 2 and bye_names(round_one) == ["Team 1"]
+    assert Bye.objects.get(round=round_one).bracket_position == 1
     client.force_login(organiser)
     page = client.get(manage_url(competition, 1)).content.decode()
     assert "tie 1" in page and "position:" not in page and "Position:" not in page
