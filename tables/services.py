@@ -666,28 +666,38 @@ def close_idle(now: datetime | None = None, idle_seconds: int = IDLE_SECONDS) ->
 # ----------------------------------------------------------------------------- what each reader sees
 def view_for(table: Table, seat: int) -> dict[str, Any]:
     """What ``seat`` may know: its engine view (its own cards and legal moves only), the seats and the table."""
-    return _frame(table, seat)
+    return all_views(table, [seat])[seat]
 
 
 def spectator_view(table: Table) -> dict[str, Any]:
     """What a spectator may know: no hand, no legal moves, nobody's unplayed card."""
-    return _frame(table, None)
+    return all_views(table, [None])[None]
 
 
-def _frame(table: Table, seat: int | None) -> dict[str, Any]:
+def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int | None, dict[str, Any]]:
+    """The frame of each reader (a seat, or ``None`` for the spectators; default: every seat and the spectators)
+    from one read of the table: what the live layer sends after a change."""
+    readers = list(range(table.players)) + [None] if readers is None else readers
     hand = live.current_hand(table)
     state = live.live_state(table, hand)
-    view = None
+    seats, info = seats_info(table), table_info(table)
+    extra = None
     if state is not None:
-        view = SeatView(state, seat if seat is not None else 0).to_dict()
-        if seat is None:
-            view["seat"] = None
-            view["hand"] = []
-            view["legal"] = []
-        view.update({"game_score": list(table.score), "target": live.table_ruleset(table).target,
-                     "hand_number": hand.number, "game_number": table.game_number,
-                     "last_result": _last_result(table, hand)})
-    return {"version": table.version, "view": view, "seats": seats_info(table), "table": table_info(table)}
+        extra = {"game_score": list(table.score), "target": live.table_ruleset(table).target,
+                 "hand_number": hand.number, "game_number": table.game_number,
+                 "last_result": _last_result(table, hand)}
+    return {reader: {"version": table.version, "view": _hand_view(state, reader, extra), "seats": seats,
+                     "table": info} for reader in readers}
+
+
+def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) -> dict[str, Any] | None:
+    if state is None:
+        return None
+    view = SeatView(state, reader if reader is not None else 0).to_dict()
+    if reader is None:
+        view.update(seat=None, hand=[], legal=[])
+    view.update(extra)
+    return view
 
 
 def _last_result(table: Table, hand: TableHand) -> dict | None:

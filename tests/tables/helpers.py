@@ -36,16 +36,29 @@ def bots_move_until_turn_of(table: Table, seat: int, limit: int = 500) -> Table:
     raise AssertionError(f"seat {seat} never got the turn")
 
 
-def hidden_cards_shown(view: dict, state, reader: int | None) -> set[str]:
-    """The unplayed cards of seats other than ``reader`` that appear anywhere in ``view`` (a spectator:
-    ``reader`` None, every seat's)."""
+def hidden_cards_shown(frame: dict, state, reader: int | None, previous_record: dict | None = None) -> set[str]:
+    """The cards ``frame`` shows that ``reader`` (``None``: a spectator) may not see: another seat's unplayed card
+    of the hand in progress, or, in the result of the hand before it (``previous_record``), a card that was not
+    played or kicked face up in that hand."""
     if state is None:
         return set()
+    view = dict(frame["view"] or {})
+    previous = view.pop("last_result", None) if state.phase != "over" else None
     hidden = set()
     for seat, hand in enumerate(state.hands):
         if seat != reader:
             hidden.update(CARD_NAMES[card] for card in bits(hand))
-    return hidden & set(CARD.findall(json.dumps(view)))
+    shown = hidden & set(CARD.findall(json.dumps({**frame, "view": view})))
+    if previous is not None:
+        shown |= set(CARD.findall(json.dumps(previous))) - public_cards(previous_record)
+    return shown
+
+
+def public_cards(record: dict | None) -> set[str]:
+    """The cards a hand record shows face up: those played and those kicked."""
+    if record is None:
+        return set()
+    return {*record["plays"], record["kick"], *(run["kick"] for run in record.get("runs", ()))}
 
 
 def play_out(table: Table, limit: int = 100_000) -> Table:
