@@ -108,10 +108,9 @@ def test_the_state_is_rebuilt_the_same_from_the_database_alone():
 # ----------------------------------------------------------------------------- acting and its refusals
 def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused_in_the_engines_words():
     table = bots_move_until_turn_of(one_human_table(make_user()), 0)
-    before = snapshot(table)
     with pytest.raises(TableError) as refused:
         services.act(table.pk, 1, "stand", table.version, "x1")
-    assert refused.value.field == "seat"  # a bot's seat: nobody else moves for it
+    assert refused.value.field == "seat"  # a bot's seat: no player moves for it
     state = live.live_state(table)
     wrong = (table.turn + 2) % 4
     row = table.seats.get(index=wrong)
@@ -168,7 +167,7 @@ def test_a_card_the_rules_forbid_is_refused_with_the_engines_reason():
         with pytest.raises(TableError) as refused:
             services.act(table.pk, 0, action, table.version, f"try-{action}")
         assert refused.value.field == "action"
-        if action not in ("hello",):
+        if action != "hello":  # not an action at all: the engine's parser says so
             assert refused.value.reason == state.why_illegal(action, 0)
         assert snapshot(table) == before
     assert f"{not_held} is not in" in state.why_illegal(not_held, 0)
