@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "games",
     "standings",
     "draw",
+    "tables",
     "importer",
 ]
 

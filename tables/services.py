@@ -1,0 +1,733 @@
+"""Everything that changes a table: creating it, seats, bots, starting, acting, the clock and closing.
+
+Every write runs under ``select_for_update()`` on the ``Table`` row and bumps ``Table.version`` when the table's
+picture changes; an accepted action is stored as a ``TableAction`` whose ``seq`` is the version after it. The
+engine checks every action (seat, phase, turn and the rules) and its words are the refusal's reason. A hand that
+ends is stored with its record; at a fixture table it goes through ``games.services.enter_hand`` in the same
+transaction, and the next hand's dealer and score come from ``games.services.next_hand``, so the table and the
+match's sheet always agree. After the commit ``tables.signals.table_changed`` tells the live layer.
+
+Seats: the seat a caller acts for comes from the caller (the session or the seat's private link), never from a
+message. Bots: a seat owned by a bot moves ``bot_pace`` seconds after its turn starts; a human's turn runs out at
+``turn_seconds`` plus what is left of the seat's bank, and then a bot moves for it (``by="clock"``); a seat away
+``AWAY_SECONDS`` is covered by a bot (``by="cover"``) until its player reclaims it, at their next turn. Nothing
+here needs Celery: ``due_moves`` and ``play_due`` are called by a ticker (the ASGI process's, or a test's).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine.bots import BOT_NAMES, make_bot
+from engine.errors import EngineError, FieldError
+from engine.game import choose_first_dealer, next_dealer
+from engine.hand import OVER, Action, HandState, SeatView
+from engine.rules import Ruleset
+from games.models import Hand, Match
+from games.services import EntryError, enter_hand, next_hand
+from league.permissions import can_enter_hands
+from tables import state as live
+from tables.models import Seat, Table, TableAction, TableHand
+from tables.signals import table_changed
+
+AWAY_SECONDS = 60
+"""A seat whose player is away this long is played by a bot until they reclaim it."""
+IDLE_SECONDS = 30 * 60
+"""A table with no activity this long is closed (``close_idle``)."""
+COVER_BOT = "heuristic"
+"""The bot that plays for a player away or out of time."""
+OPEN = (Table.LOBBY, Table.PLAYING)
+
+
+class TableError(FieldError):
+    """A request the table refuses: ``field`` names what is wrong, ``reason`` says why (the engine's words for a
+    move the rules forbid)."""
+
+
+class StaleVersion(TableError):
+    """The request was made on an older version of the table: resync and try again."""
+
+    conflict = True
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An accepted action: the table's version after it, who moved what and how; ``repeated`` when the action id
+    had been accepted before (nothing changed now); ``hand_over`` with the hand's ``result`` when it ended a
+    hand."""
+
+    table_id: int
+    version: int
+    seat: int
+    action: str
+    by: str
+    hand_over: bool = False
+    result: dict[str, Any] | None = None
+    repeated: bool = False
+
+
+# ----------------------------------------------------------------------------- locking and publishing
+def _locked(table: Table | int) -> Table:
+    table_id = table if isinstance(table, int) else table.pk
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("table", f"there is no table {table_id}") from None
+
+
+def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None) -> None:
+    """After the commit: keep the state for its version and tell the live layer."""
+    table_id, version = table.pk, table.version
+    kept = state.copy() if state is not None and hand is not None else None
+
+    def committed() -> None:
+        if kept is not None:
+            live.remember(table_id, version, hand, kept)
+        table_changed.send(sender=Table, table_id=table_id, version=version)
+
+    transaction.on_commit(committed)
+
+
+def _touch(table: Table, now: datetime) -> None:
+    table.version += 1
+    table.last_activity_at = now
+
+
+def _seat(table: Table, index: Any) -> Seat:
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < table.players:
+        raise TableError("seat", f"must be a seat from 0 to {table.players - 1}, got {index!r}")
+    return table.seats.select_for_update().get(index=index)
+
+
+# ----------------------------------------------------------------------------- creating and seating
+def create_table(user, players: int = 4, ruleset: dict | None = None, visibility: str = Table.PUBLIC,
+                 bots: dict[int, str] | None = None, *, seat: int | None = None, turn_seconds: int = 30,
+                 bank_seconds: int = 60, bot_pace: float = 1.0) -> Table:
+    """A casual table in the lobby; ``bots`` fills seats with bots (``{seat: "random"|"heuristic"|"montecarlo"}``)
+    and ``seat`` seats its creator."""
+    if players not in (2, 4) or isinstance(players, bool):
+        raise TableError("players", f"must be 2 or 4, got {players!r}")
+    if visibility not in (Table.PUBLIC, Table.PRIVATE):
+        raise TableError("visibility", f"must be {Table.PUBLIC} or {Table.PRIVATE}, got {visibility!r}")
+    overrides = _checked_ruleset(ruleset)
+    for field, value in (("turn_seconds", turn_seconds), ("bank_seconds", bank_seconds)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3600:
+            raise TableError(field, f"must be a whole number of seconds from 0 to 3600, got {value!r}")
+    if not isinstance(bot_pace, int | float) or not 0 <= bot_pace <= 60:
+        raise TableError("bot_pace", f"must be from 0 to 60 seconds, got {bot_pace!r}")
+    bots = bots or {}
+    with transaction.atomic():
+        table = Table.objects.create(kind=Table.CASUAL, players=players, ruleset=overrides, visibility=visibility,
+                                     created_by=user if _signed_in(user) else None, turn_seconds=turn_seconds,
+                                     bank_seconds=bank_seconds, bot_pace=float(bot_pace))
+        Seat.objects.bulk_create([Seat(table=table, index=i, bank_left=bank_seconds) for i in range(players)])
+        for index, kind in bots.items():
+            _put_bot(table, _seat(table, index), kind)
+        if seat is not None and _signed_in(user):
+            _sit(table, _seat(table, seat), user)
+        _publish(table)
+    return table
+
+
+def _checked_ruleset(ruleset: Any) -> dict:
+    if ruleset is not None and not isinstance(ruleset, dict):
+        raise TableError("ruleset", "must be a JSON object of the engine's ruleset settings")
+    try:
+        return Ruleset.from_dict(ruleset or None).overrides()
+    except FieldError as error:
+        raise TableError(error.field or "ruleset", error.reason) from None
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def take_seat(table: Table | int, seat: int, user) -> Seat:
+    """``user`` sits at an empty seat (in the lobby), or takes over a seat a bot covers for a player who left
+    (during play: the bot moves until the user's next turn)."""
+    if not _signed_in(user):
+        raise TableError("user", "sign in to take a seat")
+    with transaction.atomic():
+        table = _locked(table)
+        if table.kind == Table.FIXTURE:
+            raise TableError("seat", "the seats of a league fixture belong to the partnerships' players")
+        if table.status not in OPEN:
+            raise TableError("table", f"the table is {table.get_status_display().lower()}")
+        row = _seat(table, seat)
+        _sit(table, row, user)
+        _touch(table, timezone.now())
+        _deadline(table, timezone.now())
+        table.save()
+        _publish(table)
+    return row
+
+
+def _sit(table: Table, row: Seat, user) -> None:
+    if table.seats.filter(user=user).exclude(pk=row.pk).exists():
+        raise TableError("seat", "you already have a seat at this table")
+    if row.user_id == user.pk:
+        return
+    if row.bot or row.user_id is not None:
+        raise TableError("seat", f"seat {row.index + 1} is taken")
+    row.user = user
+    row.away_since = None
+    if table.status == Table.PLAYING:  # a seat left during play: its cover plays on until the new player's turn
+        _ask_to_reclaim(table, row)
+    row.save()
+
+
+def leave_seat(table: Table | int, seat: int, user) -> Seat:
+    """``user`` leaves their seat: in the lobby it is free again; during play a bot covers it (another user
+    may take it)."""
+    with transaction.atomic():
+        table = _locked(table)
+        row = _seat(table, seat)
+        if user is None or row.user_id != user.pk:
+            raise TableError("seat", f"seat {row.index + 1} is not yours")
+        if table.kind == Table.FIXTURE:
+            raise TableError("seat", "a fixture's seat stays its player's: a bot covers it while they are away")
+        row.user = None
+        row.reclaim_pending = False
+        if table.status == Table.PLAYING:
+            row.covering = True
+            row.away_since = row.away_since or timezone.now()
+        row.save()
+        now = timezone.now()
+        _touch(table, now)
+        _deadline(table, now)
+        table.save()
+        _publish(table)
+    return row
+
+
+def add_bot(table: Table | int, seat: int, kind: str) -> Seat:
+    """A bot (``random``, ``heuristic``, ``montecarlo``: easy, normal, strong) owns an empty seat."""
+    with transaction.atomic():
+        table = _locked(table)
+        if table.kind == Table.FIXTURE:
+            raise TableError("seat", "the seats of a league fixture belong to the partnerships' players")
+        if table.status != Table.LOBBY:
+            raise TableError("table", "bots join a table before it starts")
+        row = _put_bot(table, _seat(table, seat), kind)
+        _touch(table, timezone.now())
+        table.save()
+        _publish(table)
+    return row
+
+
+def remove_bot(table: Table | int, seat: int) -> Seat:
+    """The seat's bot leaves (in the lobby)."""
+    with transaction.atomic():
+        table = _locked(table)
+        if table.status != Table.LOBBY:
+            raise TableError("table", "bots leave a table before it starts")
+        row = _seat(table, seat)
+        if not row.bot:
+            raise TableError("seat", f"seat {row.index + 1} has no bot")
+        row.bot = Seat.NO_BOT
+        row.save()
+        _touch(table, timezone.now())
+        table.save()
+        _publish(table)
+    return row
+
+
+def _put_bot(table: Table, row: Seat, kind: Any) -> Seat:
+    if kind not in BOT_NAMES:
+        raise TableError("bot", f"must be one of {', '.join(BOT_NAMES)}, got {kind!r}")
+    if row.user_id is not None or row.bot:
+        raise TableError("seat", f"seat {row.index + 1} is taken")
+    row.bot = kind
+    row.save()
+    return row
+
+
+# ----------------------------------------------------------------------------- fixtures
+def open_fixture(match: Match, user) -> Table:
+    """The match played online: its organiser or scorekeeper opens a table whose seats belong to the two
+    partnerships' players (side A at seats 0 and 2, side B at 1 and 3; each seat also has a private link). The
+    table plays the match's format game after game; an open table of the match is returned as it is."""
+    if not can_enter_hands(user, match):
+        raise TableError("match", "only the match's organisers and scorekeepers may open it online")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("competition", "side_a", "side_b").get(pk=match.pk)
+        existing = Table.objects.filter(match=match, status__in=OPEN).first()
+        if existing is not None:
+            return existing
+        if match.status == Match.COMPLETE:
+            raise TableError("match", "the match is complete")
+        if match.outcome != Match.PLAYED or match.result_level != "hand" and match.games.exists():
+            raise TableError("match", "the match's result was entered above the hand level: it cannot be played "
+                                      "online")
+        competition = match.competition
+        table = Table.objects.create(kind=Table.FIXTURE, match=match, players=competition.players,
+                                     ruleset=_checked_ruleset(competition.ruleset or None),
+                                     visibility=Table.PRIVATE, created_by=user if _signed_in(user) else None)
+        Seat.objects.bulk_create([Seat(table=table, index=index, user=player.user, bank_left=table.bank_seconds)
+                                  for index, player in enumerate(_fixture_players(match))])
+        _publish(table)
+    return table
+
+
+def _fixture_players(match: Match) -> list:
+    """The players in seat order: side A's first, side B's first, side A's second, side B's second."""
+    side_a, side_b = match.side_a, match.side_b
+    if match.competition.players == 2:
+        return [side_a.player_one, side_b.player_one]
+    return [side_a.player_one, side_b.player_one, side_a.player_two, side_b.player_two]
+
+
+def seat_by_token(token: str) -> Seat | None:
+    """The seat whose private link carries ``token`` (``None`` for none)."""
+    if not token or not isinstance(token, str):
+        return None
+    return Seat.objects.select_related("table").filter(seat_token=token).first()
+
+
+def seat_of_user(table: Table | int, user) -> int | None:
+    """The seat ``user`` holds at the table, or ``None``."""
+    if not _signed_in(user):
+        return None
+    table_id = table if isinstance(table, int) else table.pk
+    return Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
+
+
+# ----------------------------------------------------------------------------- starting, dealing, rematch
+def start(table: Table | int) -> Table:
+    """Deal the first hand. A casual table needs every seat filled (a player or a bot); a fixture's seats are
+    its players' (a bot moves for one who does not come when the clock runs out)."""
+    with transaction.atomic():
+        table = _locked(table)
+        if table.status != Table.LOBBY:
+            raise TableError("table", f"the table is {table.get_status_display().lower()}, not waiting to start")
+        if table.kind == Table.CASUAL:
+            empty = [row.index + 1 for row in table.seats.all() if row.is_empty]
+            if empty:
+                raise TableError("seats", f"seat {', '.join(map(str, empty))} is empty: take it or add a bot")
+        now = timezone.now()
+        table.status = Table.PLAYING
+        table.seats.update(bank_left=table.bank_seconds)
+        if table.kind == Table.FIXTURE:
+            hand, state = _deal_fixture(table, now)
+        else:
+            dealer, _ = choose_first_dealer(table.players, live.table_ruleset(table), secrets.SystemRandom())
+            hand, state = _deal_game(table, 1, dealer, now)
+        _touch(table, now)
+        table.save()
+        _publish(table, hand, state)
+    return table
+
+
+def rematch(table: Table | int) -> Table:
+    """A finished casual table plays a new game, the same seats, the deal passing on."""
+    with transaction.atomic():
+        table = _locked(table)
+        if table.kind != Table.CASUAL:
+            raise TableError("table", "a league fixture plays its match's format, no rematch")
+        if table.status != Table.FINISHED:
+            raise TableError("table", "a rematch follows a finished game")
+        empty = [row.index + 1 for row in table.seats.all() if row.is_empty and not row.covering]
+        if empty:
+            raise TableError("seats", f"seat {', '.join(map(str, empty))} is empty: take it or add a bot")
+        last = live.current_hand(table)
+        dealer = next_dealer(table.players, last.dealer, last.result or {}) if last else 0
+        now = timezone.now()
+        table.status = Table.PLAYING
+        table.seats.update(bank_left=table.bank_seconds)
+        hand, state = _deal_game(table, table.game_number + 1, dealer, now)
+        _touch(table, now)
+        table.save()
+        _publish(table, hand, state)
+    return table
+
+
+def _deal_game(table: Table, game_number: int, dealer: int, now: datetime) -> tuple[TableHand | None, HandState | None]:
+    """A casual table's new game: score 0–0."""
+    table.game_number = game_number
+    table.score = [0, 0]
+    return _deal(table, dealer, (0, 0), now)
+
+
+def _deal_fixture(table: Table, now: datetime) -> tuple[TableHand | None, HandState | None]:
+    """The match's next hand, where the sheet says it is: its game, dealer and score before it."""
+    match = Match.objects.select_related("competition").get(pk=table.match_id)
+    if match.status == Match.COMPLETE:
+        return _finish(table, match)
+    target = next_hand(match)
+    table.game_number = target.game.number
+    table.score = list(target.score_before)
+    table.games_won = [match.games_a, match.games_b]
+    return _deal(table, target.dealer, target.score_before, now)
+
+
+def _deal(table: Table, dealer: int, score_before, now: datetime) -> tuple[TableHand | None, HandState | None]:
+    """Shuffle, store the pack and deal; a hand over as soon as it is dealt (a kick that wins the game) is
+    finished at once."""
+    table.hand_number += 1
+    table.dealer = dealer
+    pack = live.pack_text(live.new_pack())
+    hand = TableHand.objects.create(table=table, number=table.hand_number, game_number=table.game_number,
+                                    dealer=dealer, score_before=list(score_before), pack=pack)
+    state = live.deal(table, hand)
+    if state.phase is OVER:
+        return _end_hand(table, hand, state, now)
+    _deadline(table, now, state)
+    return hand, state
+
+
+def _finish(table: Table, match: Match | None = None) -> tuple[None, None]:
+    table.status = Table.FINISHED
+    table.turn = table.turn_started_at = table.deadline_at = None
+    if match is not None:
+        table.games_won = [match.games_a, match.games_b]
+    return None, None
+
+
+def _end_hand(table: Table, hand: TableHand, state: HandState, now: datetime) -> tuple[TableHand | None,
+                                                                                       HandState | None]:
+    """Store the finished hand (a fixture's through ``games``), then deal the next one or finish."""
+    hand.record = state.to_record()
+    hand.result = state.result()
+    hand.finished_at = now
+    if table.kind == Table.FIXTURE:
+        hand.stored_hand = _store_in_match(table, hand)
+        hand.save()
+        return _deal_fixture(table, now)
+    hand.save()
+    result = hand.result
+    table.score = list(result["score_after"])
+    if result["winner"] is not None:
+        table.games_won = [won + (team == result["winner"]) for team, won in enumerate(table.games_won)]
+        return _finish(table)
+    return _deal(table, next_dealer(table.players, hand.dealer, result), table.score, now)
+
+
+def _store_in_match(table: Table, hand: TableHand) -> Hand:
+    """The hand's record entered in the match as a scorekeeper's would be (``games.services.enter_hand``)."""
+    match = Match.objects.get(pk=table.match_id)
+    target = next_hand(match)
+    entry = {key: value for key, value in hand.record.items() if key != "ruleset"}  # the match fills it in
+    try:
+        return enter_hand(match=match, number=target.number, mode=Hand.RECORD, entry=entry,
+                          author_label=f"online table {table.pk}")
+    except EntryError as error:
+        raise TableError(f"match.{error.field}", error.reason) from None
+
+
+# ----------------------------------------------------------------------------- acting
+def act(table_id: int, seat: int, action_text: str, version: int, action_id: str = "", by: str = "player") -> Outcome:
+    """``seat`` (from the caller: the session or the seat's link) takes ``action_text`` (``stand``, ``beg``,
+    ``give``, ``run`` or a card) on the table as it was at ``version``. Refused with no change: a stale version
+    (``StaleVersion``), a table not in play, a seat that is not the caller's to move now, a move the rules forbid
+    (``TableError`` with the engine's reason). A repeated ``action_id`` is answered with the stored outcome."""
+    if by not in (TableAction.PLAYER, TableAction.BOT, TableAction.CLOCK, TableAction.COVER):
+        raise TableError("by", f"unknown mover {by!r}")
+    action_id = _checked_id(action_id)
+    with transaction.atomic():
+        table = _locked(table_id)
+        if action_id:
+            done = TableAction.objects.filter(table=table, action_id=action_id).first()
+            if done is not None:
+                return _repeated(table, done, seat)
+        if table.status != Table.PLAYING:
+            raise TableError("table", f"the table is {table.get_status_display().lower()}, not playing")
+        if not isinstance(version, int) or isinstance(version, bool) or version != table.version:
+            raise StaleVersion("version", f"the table is at version {table.version}, not {version!r}: resync")
+        row = _seat(table, seat)
+        if by == TableAction.PLAYER and (row.bot or row.covering):
+            raise TableError("seat", f"a bot is playing seat {row.index + 1}" +
+                             ("" if row.bot else ": reclaim it to play again"))
+        return _apply(table, row, action_text, action_id, by, timezone.now())
+
+
+def _checked_id(action_id: Any) -> str:
+    if action_id is None:
+        return ""
+    if not isinstance(action_id, str) or len(action_id) > 64:
+        raise TableError("id", "must be text of at most 64 characters")
+    return action_id
+
+
+def _repeated(table: Table, done: TableAction, seat: int) -> Outcome:
+    if done.seat != seat:
+        raise TableError("id", "this action id was used by another seat")
+    hand = done.hand
+    last = not hand.actions.filter(seq__gt=done.seq).exists() and hand.result is not None
+    return Outcome(table.pk, done.seq, done.seat, done.action, done.by, hand_over=last,
+                   result=hand.result if last else None, repeated=True)
+
+
+def _apply(table: Table, row: Seat, action_text: Any, action_id: str, by: str, now: datetime) -> Outcome:
+    hand = live.current_hand(table)
+    state = live.live_state(table, hand)
+    if state is None:
+        raise TableError("table", "no hand has been dealt")
+    if not isinstance(action_text, str):
+        raise TableError("action", f"must be text (stand, beg, give, run or a card), got {action_text!r}")
+    try:
+        action = Action.parse(action_text)
+    except EngineError as error:
+        raise TableError("action", str(error)) from None
+    reason = state.why_illegal(action, row.index)
+    if reason is not None:
+        raise TableError("action", reason)
+    state.apply(action, row.index)
+    _spend_time(table, row, by, now)
+    _touch(table, now)
+    TableAction.objects.create(table=table, seq=table.version, hand=hand, seat=row.index, action=str(action),
+                               action_id=action_id, by=by)
+    outcome = Outcome(table.pk, table.version, row.index, str(action), by)
+    if state.phase is OVER:
+        result = state.result()
+        hand, state = _end_hand(table, hand, state, now)
+        outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
+    else:
+        _deadline(table, now, state)
+    table.save()
+    _publish(table, hand, state)
+    return outcome
+
+
+def _spend_time(table: Table, row: Seat, by: str, now: datetime) -> None:
+    """The mover's bank pays for the time beyond ``turn_seconds``; a reclaim waiting for this move takes
+    effect."""
+    changed = False
+    if by == TableAction.CLOCK:
+        row.bank_left, changed = 0.0, True
+    elif by == TableAction.PLAYER and table.turn_started_at is not None:
+        over = (now - table.turn_started_at).total_seconds() - table.turn_seconds
+        if over > 0:
+            row.bank_left, changed = max(0.0, row.bank_left - over), True
+    if by == TableAction.COVER and not row.covering:
+        row.covering, changed = True, True
+    if row.reclaim_pending and by == TableAction.COVER:
+        row.covering = row.reclaim_pending = False
+        changed = True
+    if changed:
+        row.save()
+
+
+# ----------------------------------------------------------------------------- the clock and the bots
+def _deadline(table: Table, now: datetime, state: HandState | None = None) -> None:
+    """Who moves next and by when: a bot (or a bot covering) ``bot_pace`` after the turn starts; a human at
+    ``turn_seconds`` plus their bank, or ``AWAY_SECONDS`` after they went away if that is sooner."""
+    if table.status != Table.PLAYING:
+        table.turn = table.turn_started_at = table.deadline_at = None
+        return
+    if state is not None:  # a new turn (also when the same seat moves again: a give after its beg)
+        table.turn = None if state.phase is OVER else state.turn
+        table.turn_started_at = now
+    if table.turn is None:
+        table.deadline_at = None
+        return
+    row = table.seats.get(index=table.turn)
+    started = table.turn_started_at or now
+    pace = timedelta(seconds=table.bot_pace)
+    if row.bot or row.covering:
+        table.deadline_at = started + pace
+        return
+    clock = started + timedelta(seconds=table.turn_seconds + row.bank_left)
+    if row.away_since is not None:
+        clock = min(clock, max(started + pace, row.away_since + timedelta(seconds=AWAY_SECONDS)))
+    table.deadline_at = clock
+
+
+def due_moves(now: datetime | None = None) -> list[int]:
+    """The tables whose seat to move is due to be moved for: a bot's (or a covering bot's) pace passed, a
+    human's clock run out, or a human away ``AWAY_SECONDS``."""
+    now = now or timezone.now()
+    return list(Table.objects.filter(status=Table.PLAYING, deadline_at__lte=now).order_by("deadline_at")
+                .values_list("pk", flat=True))
+
+
+def play_due(table_id: int, now: datetime | None = None) -> Outcome | None:
+    """Make the due move of the table through the engine's bots (``None`` when nothing is due any more: the
+    player moved first, or the table stopped). ``by``: ``bot`` for a bot's seat, ``cover`` for a player away
+    (or who left), ``clock`` for a player out of time."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.status != Table.PLAYING or table.deadline_at is None or table.deadline_at > now \
+                or table.turn is None:
+            return None
+        row = _seat(table, table.turn)
+        by = _mover(row, now)
+        state = live.live_state(table)
+        kind = row.bot or COVER_BOT
+        action = choose_move(kind, state.view(row.index))
+        return _apply(table, row, str(action), "", by, now)
+
+
+def _mover(row: Seat, now: datetime) -> str:
+    if row.bot:
+        return TableAction.BOT
+    if row.covering or row.user_id is None and row.away_since is not None:
+        return TableAction.COVER
+    if row.away_since is not None and (now - row.away_since).total_seconds() >= AWAY_SECONDS:
+        return TableAction.COVER
+    return TableAction.CLOCK
+
+
+_bots: dict[str, Any] = {}
+
+
+def choose_move(kind: str, view: SeatView) -> Action:
+    """The move the bot ``kind`` makes from the seat's view (a bot sees nothing the seat may not know)."""
+    bot = _bots.get(kind)
+    if bot is None:
+        bot = _bots[kind] = make_bot(kind)
+    return bot.choose(view, random.Random(secrets.randbits(64)))
+
+
+# ----------------------------------------------------------------------------- presence
+def mark_away(table: Table | int, seat: int, now: datetime | None = None) -> None:
+    """The seat's player has no open connection since ``now``: after ``AWAY_SECONDS`` a bot covers it."""
+    _presence(table, seat, now or timezone.now(), away=True)
+
+
+def mark_back(table: Table | int, seat: int, now: datetime | None = None) -> None:
+    """The seat's player is connected again (a bot already covering keeps the seat until ``reclaim``)."""
+    _presence(table, seat, now or timezone.now(), away=False)
+
+
+def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> None:
+    with transaction.atomic():
+        table = _locked(table)
+        row = _seat(table, seat)
+        if row.bot:
+            return
+        if away and row.away_since is None:
+            row.away_since = now
+        elif not away:
+            row.away_since = None
+        else:
+            return
+        row.save(update_fields=["away_since"])
+        if table.turn == row.index:
+            _deadline(table, now)
+            table.save(update_fields=["deadline_at"])
+
+
+def reclaim(table: Table | int, seat: int, user) -> Seat:
+    """The seat's player takes it back from the bot covering it, at their next turn (at once when it is not
+    their turn now)."""
+    with transaction.atomic():
+        table = _locked(table)
+        row = _seat(table, seat)
+        if user is None or row.user_id != getattr(user, "pk", None):
+            raise TableError("seat", f"seat {row.index + 1} is not yours")
+        row.away_since = None
+        if row.covering:
+            _ask_to_reclaim(table, row)
+        row.save()
+        now = timezone.now()
+        _touch(table, now)
+        _deadline(table, now)
+        table.save()
+        _publish(table)
+    return row
+
+
+def _ask_to_reclaim(table: Table, row: Seat) -> None:
+    if table.turn == row.index:
+        row.reclaim_pending = True  # the bot makes this move; the player has the next one
+    else:
+        row.covering = row.reclaim_pending = False
+
+
+# ----------------------------------------------------------------------------- closing
+def close_idle(now: datetime | None = None, idle_seconds: int = IDLE_SECONDS) -> list[int]:
+    """Close the tables with no activity for ``idle_seconds``; returns their ids."""
+    now = now or timezone.now()
+    closed = []
+    for table_id in Table.objects.filter(status__in=(*OPEN, Table.FINISHED),
+                                         last_activity_at__lt=now - timedelta(seconds=idle_seconds)
+                                         ).values_list("pk", flat=True):
+        with transaction.atomic():
+            table = _locked(table_id)
+            if table.status == Table.CLOSED or table.last_activity_at >= now - timedelta(seconds=idle_seconds):
+                continue
+            table.status = Table.CLOSED
+            table.turn = table.turn_started_at = table.deadline_at = None
+            _touch(table, now)
+            table.save()
+            _publish(table)
+            closed.append(table_id)
+    return closed
+
+
+# ----------------------------------------------------------------------------- what each reader sees
+def view_for(table: Table, seat: int) -> dict[str, Any]:
+    """What ``seat`` may know: its engine view (its own cards and legal moves only), the seats and the table."""
+    return all_views(table, [seat])[seat]
+
+
+def spectator_view(table: Table) -> dict[str, Any]:
+    """What a spectator may know: no hand, no legal moves, nobody's unplayed card."""
+    return all_views(table, [None])[None]
+
+
+def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int | None, dict[str, Any]]:
+    """The frame of each reader (a seat, or ``None`` for the spectators; default: every seat and the spectators)
+    from one read of the table: what the live layer sends after a change."""
+    readers = list(range(table.players)) + [None] if readers is None else readers
+    hand = live.current_hand(table)
+    state = live.live_state(table, hand)
+    seats, info = seats_info(table), table_info(table)
+    extra = None
+    if state is not None:
+        extra = {"game_score": list(table.score), "target": live.table_ruleset(table).target,
+                 "hand_number": hand.number, "game_number": table.game_number,
+                 "last_result": _last_result(table, hand)}
+    return {reader: {"version": table.version, "view": _hand_view(state, reader, extra), "seats": seats,
+                     "table": info} for reader in readers}
+
+
+def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) -> dict[str, Any] | None:
+    if state is None:
+        return None
+    view = SeatView(state, reader if reader is not None else 0).to_dict()
+    if reader is None:
+        view.update(seat=None, hand=[], legal=[])
+    view.update(extra)
+    return view
+
+
+def _last_result(table: Table, hand: TableHand) -> dict | None:
+    """The result of the hand before the current one (or of the current one once over): tricks and points, no
+    unplayed card."""
+    if hand.result is not None:
+        return hand.result
+    previous = table.hands.filter(number__lt=hand.number).order_by("-number").values_list("result", flat=True)
+    return previous.first()
+
+
+def seats_info(table: Table) -> list[dict[str, Any]]:
+    return [{"index": row.index, "name": _seat_name(row), "bot": row.bot or None, "covering": row.covering,
+             "away": row.away_since is not None, "connected": row.connected > 0, "bank_left": row.bank_left,
+             "user_id": row.user_id}
+            for row in table.seats.select_related("user").order_by("index")]
+
+
+def _seat_name(row: Seat) -> str:
+    if row.bot:
+        return f"{row.get_bot_display()} bot"
+    if row.user is not None:
+        return row.user.get_username()
+    return ""
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    return {"id": table.pk, "kind": table.kind, "players": table.players, "status": table.status,
+            "visibility": table.visibility, "match_id": table.match_id, "game_number": table.game_number,
+            "hand_number": table.hand_number, "score": list(table.score), "games_won": list(table.games_won),
+            "dealer": table.dealer, "turn": table.turn,
+            "deadline_at": table.deadline_at.isoformat() if table.deadline_at else None,
+            "turn_seconds": table.turn_seconds, "bot_pace": table.bot_pace}

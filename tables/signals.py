@@ -1,0 +1,10 @@
+"""What ``tables`` announces to the layers above it and to its own live layer (``tables.live``)."""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+table_changed = Signal()
+"""``table_id``, ``version``: the table's state changed and the change is committed (an accepted action, a seat
+taken or left, a bot added, a start, a rematch, a close). Sent after the commit, never inside it: the live layer
+listens and sends each seat its own view."""

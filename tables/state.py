@@ -1,0 +1,94 @@
+"""A table's live hand, rebuilt from the database through the engine.
+
+The stored pack (``TableHand.pack``, card text in dealing order) is dealt again with ``HandState.deal_pack`` and the
+hand's ``TableAction`` rows are applied in ``seq`` order: the database is the truth, a restart loses nothing. A
+small per-process cache keyed by (table id, version) saves the replay on most actions; a state is put there only
+after its commit (``remember``), and every state taken from it is a copy, so a rolled-back change never leaks into
+it. Shuffles come from ``secrets.SystemRandom``.
+
+>>> pack = new_pack()
+>>> len(pack), sorted(pack) == list(range(52)), parse_pack(pack_text(pack)) == pack
+(52, True, True)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+
+from engine.cards import CARD_NAMES, parse_card_index
+from engine.hand import HandState
+from engine.rules import Ruleset
+from tables.models import Table, TableAction, TableHand
+
+CACHE_SIZE = 512
+_system_random = secrets.SystemRandom()
+_cache: OrderedDict[tuple[int, int], tuple[int, str, HandState]] = OrderedDict()
+
+
+def new_pack() -> list[int]:
+    """The 52 card indices in a fresh order from the operating system's randomness."""
+    pack = list(range(52))
+    _system_random.shuffle(pack)
+    return pack
+
+
+def pack_text(pack: Sequence[int]) -> str:
+    """The pack as the table stores it: card text in dealing order, separated by spaces."""
+    return " ".join(CARD_NAMES[card] for card in pack)
+
+
+def parse_pack(text: str) -> list[int]:
+    return [parse_card_index(card) for card in text.split()]
+
+
+def table_ruleset(table: Table) -> Ruleset:
+    return Ruleset.from_dict(table.ruleset or None)
+
+
+def deal(table: Table, hand: TableHand) -> HandState:
+    """The hand as dealt, before any action."""
+    return HandState.deal_pack(table.players, hand.dealer, parse_pack(hand.pack), table_ruleset(table),
+                               tuple(hand.score_before))
+
+
+def replay(table: Table, hand: TableHand, actions: Iterable[tuple[int, str]]) -> HandState:
+    """The hand after ``actions`` (``(seat, action text)`` in order), each applied through the engine."""
+    state = deal(table, hand)
+    for seat, action in actions:
+        state.apply(action, seat)
+    return state
+
+
+def current_hand(table: Table) -> TableHand | None:
+    return table.hands.order_by("-number").first()
+
+
+def live_state(table: Table, hand: TableHand | None = None) -> HandState | None:
+    """The table's current hand as it stands at ``table.version`` (a copy the caller may change), or ``None``
+    before the first deal."""
+    hand = hand or current_hand(table)
+    if hand is None:
+        return None
+    cached = _cache.get((table.pk, table.version))
+    if cached is not None and cached[0] == hand.pk and cached[1] == hand.pack:
+        _cache.move_to_end((table.pk, table.version))
+        return cached[2].copy()
+    actions = TableAction.objects.filter(hand=hand).order_by("seq").values_list("seat", "action")
+    state = replay(table, hand, actions)
+    remember(table.pk, table.version, hand, state)
+    return state.copy()
+
+
+def remember(table_id: int, version: int, hand: TableHand, state: HandState) -> None:
+    """Keep ``state`` as the table's hand at ``version`` (call it once that version is committed)."""
+    _cache[(table_id, version)] = (hand.pk, hand.pack, state.copy())
+    _cache.move_to_end((table_id, version))
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+
+
+def forget_all() -> None:
+    """Empty the cache (tests; a process that wants its memory back)."""
+    _cache.clear()

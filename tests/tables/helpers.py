@@ -1,0 +1,71 @@
+"""Helpers for the table tests: driving the bots, and the scan for hidden cards in a view."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+from django.utils import timezone
+
+from engine.cards import CARD_NAMES, bits
+from tables import services
+from tables.models import Table
+
+CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
+FAR = timedelta(days=3650)
+
+
+def later() -> object:
+    """A moment after every deadline and pace of the tests' tables."""
+    return timezone.now() + FAR
+
+
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
+
+
+def bots_move_until_turn_of(table: Table, seat: int, limit: int = 500) -> Table:
+    """Let the bots (and only the bots) move until it is ``seat``'s turn; the table as it is then."""
+    for _ in range(limit):
+        table = fresh(table)
+        if table.status != Table.PLAYING or table.turn == seat:
+            return table
+        assert table.seats.get(index=table.turn).bot, "a human seat other than the one waited for is to move"
+        services.play_due(table.pk, now=table.deadline_at)
+    raise AssertionError(f"seat {seat} never got the turn")
+
+
+def hidden_cards_shown(frame: dict, state, reader: int | None, previous_record: dict | None = None) -> set[str]:
+    """The cards ``frame`` shows that ``reader`` (``None``: a spectator) may not see: another seat's unplayed card
+    of the hand in progress, or, in the result of the hand before it (``previous_record``), a card that was not
+    played or kicked face up in that hand."""
+    if state is None:
+        return set()
+    view = dict(frame["view"] or {})
+    previous = view.pop("last_result", None) if state.phase != "over" else None
+    hidden = set()
+    for seat, hand in enumerate(state.hands):
+        if seat != reader:
+            hidden.update(CARD_NAMES[card] for card in bits(hand))
+    shown = hidden & set(CARD.findall(json.dumps({**frame, "view": view})))
+    if previous is not None:
+        shown |= set(CARD.findall(json.dumps(previous))) - public_cards(previous_record)
+    return shown
+
+
+def public_cards(record: dict | None) -> set[str]:
+    """The cards a hand record shows face up: those played and those kicked."""
+    if record is None:
+        return set()
+    return {*record["plays"], record["kick"], *(run["kick"] for run in record.get("runs", ()))}
+
+
+def play_out(table: Table, limit: int = 100_000) -> Table:
+    """Every due move, each at its deadline, until the table stops playing; the table as it is then."""
+    for _ in range(limit):
+        table = fresh(table)
+        if table.status != Table.PLAYING:
+            return table
+        services.play_due(table.pk, now=table.deadline_at)
+    raise AssertionError("the table is still playing")
