@@ -9,10 +9,10 @@ Groups of the channel layer (``settings.CHANNEL_LAYERS``):
 - ``tables.user.<user id>``: every socket a signed-in user opened, closed when the user logs out.
 
 :func:`publish` receives ``tables.signals.table_changed`` (sent after the commit) and sends every group the frame of
-its reader, versioned: ``{"type": "event", "version", "view", "seats", "table"}`` and, after an action,
-``"seat"``, ``"action"``, ``"by"``. A consumer drops a frame older than the last one it sent (two commits may
-publish out of order), so a reader's versions only go up. :func:`connect` connects the receivers; the app's
-``TablesConfig.ready`` calls it.
+its reader (``services.all_views``), versioned: ``{"type": "event", "version", "view", "seats", "table"}`` and,
+after an action, ``"seat"``, ``"action"``, ``"by"``. A consumer drops a frame older than the last one it sent (two
+commits may publish out of order), so a reader's versions only go up. :func:`connect` connects the receivers; the
+app's ``TablesConfig.ready`` calls it.
 """
 
 from __future__ import annotations
@@ -100,9 +100,9 @@ def frames(table_id: int) -> list[tuple[str, dict[str, Any]]]:
     if table is None:
         return []
     action = last_action(table_id, table.version) or {}
-    out = [(table_group(table_id), {"type": "event", **action, **services.spectator_view(table)})]
-    out += [(seat_group(table_id, seat), {"type": "event", **action, **services.view_for(table, seat)})
-            for seat in range(table.players)]
+    views = services.all_views(table)  # every seat's frame and the spectators', from one read of the table
+    out = [(table_group(table_id), {"type": "event", **action, **views[None]})]
+    out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]}) for seat in range(table.players)]
     return out
 
 

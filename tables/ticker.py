@@ -2,12 +2,13 @@
 
 The first socket a process accepts starts it (:func:`ensure_running`: one per process and event loop, idempotent).
 Every ``TICK`` seconds it asks ``services.due_moves`` which tables have a move due (a bot's pace passed, a player's
-clock run out, a player away long enough to be covered) and has ``services.play_due`` make each one, in a thread
-of the default executor (never Django's single thread for the sockets' database work, which a slow bot would
-hold up). With Celery workers (``REDIS_URL``) a move of the ``montecarlo`` bot, which thinks for a while, is sent to
-a worker instead (``tables.tasks.play_due_task``). Deadlines live in the database, so a restarted process picks
-up the pending ones at its first tick; two processes ticking at once are harmless (``play_due`` locks the table
-and does nothing when the move is no longer due). Every ``IDLE_EVERY`` seconds idle tables are closed.
+clock run out, a player away long enough to be covered) and has ``services.play_due`` make each one in a thread,
+never on the event loop: a quick bot's move in Django's thread for the sockets' database work (one writer at a time,
+as SQLite wants); a move of the ``montecarlo`` bot, which thinks for a while, in a thread of its own so that it
+holds up no socket, or with Celery workers (``REDIS_URL``) on a worker (``tables.tasks.play_due_task``). Deadlines
+live in the database, so a restarted process picks up the pending ones at its first tick; two processes ticking at
+once are harmless (``play_due`` locks the table and does nothing when the move is no longer due). Every
+``IDLE_EVERY`` seconds idle tables are closed.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ async def stop() -> None:
     """Stop the ticker (tests; a process shutting down)."""
     global _task
     task, _task = _task, None
+    _busy.clear()
+    _sent.clear()
     if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -87,14 +90,14 @@ async def tick() -> list[int]:
     due = [table_id for table_id in due if now - _sent.get(table_id, -SENT_GRACE) >= SENT_GRACE]
     if not due:
         return []
-    strong = await database_sync_to_async(strong_moves)(due) if workers() else set()
+    strong = await database_sync_to_async(strong_moves)(due)
     for table_id in due:
-        if table_id in strong:
+        if table_id in strong and workers():
             _sent[table_id] = now
             await database_sync_to_async(_send_to_worker)(table_id)
         else:
             _busy.add(table_id)
-            asyncio.get_running_loop().create_task(_play(table_id))
+            asyncio.get_running_loop().create_task(_play(table_id, apart=table_id in strong))
     return due
 
 
@@ -108,9 +111,10 @@ def _send_to_worker(table_id: int) -> None:
     dispatch.send(play_due_task, table_id)
 
 
-async def _play(table_id: int) -> None:
+async def _play(table_id: int, *, apart: bool) -> None:
+    """The due move, in Django's thread for the database work or (``apart``: the slow bot) a thread of its own."""
     try:
-        await database_sync_to_async(services.play_due, thread_sensitive=False)(table_id)
+        await database_sync_to_async(services.play_due, thread_sensitive=not apart)(table_id)
     except Exception:
         logger.exception("the due move of table %s failed", table_id)
     finally:

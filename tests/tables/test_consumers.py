@@ -1,12 +1,12 @@
 """The online table's socket (tables.consumers, tables.live, tables.ticker) through channels' WebsocketCommunicator.
 
-FAKE CORE — the services below are a small stand-in for ``tables.services`` (the design's interface: ``act``,
-``view_for``, ``spectator_view``, ``mark_away`` / ``mark_back``, ``seat_by_token``, ``seat_of_user``, ``reclaim``,
-``due_moves`` / ``play_due``, ``TableError`` / ``StaleVersion``), written while the core was built in parallel: a
-one-trick "table" where each seat holds three cards and plays in turn. Each test monkeypatches the fake's methods
-onto the services module (the real one when it is there; before that, a stub module), so these tests check the
-socket's own logic: seats from the scope, frames per reader, refusals, limits, presence, logout, the ticker.
-At merge the lead switches them to the real services (``FakeCore`` → real tables through the services).
+FAKE CORE — the services below are a small stand-in for ``tables.services`` (``SERVICES``: ``act``, the views,
+presence, the seat lookups, ``reclaim``, ``due_moves`` / ``play_due``; ``TableError`` / ``StaleVersion``), written
+while the core was built in parallel: a one-trick "table" where each seat holds three cards and plays in turn. Each
+test monkeypatches the fake's methods onto the services module (the real one when it is there; before that, a stub
+module), so these tests check the socket's own logic: seats from the scope, frames per reader, refusals, limits,
+presence, logout, the ticker. At merge the lead switches them to the real services (``FakeCore`` → real tables
+through the services).
 """
 
 from __future__ import annotations
@@ -25,8 +25,12 @@ from django.dispatch import Signal
 
 from engine.errors import FieldError
 
-
 # ----------------------------------------------------------------------------- FAKE CORE (stub modules)
+SERVICES = ("act", "view_for", "spectator_view", "all_views", "mark_away", "mark_back", "seat_by_token",
+            "seat_of_user", "reclaim", "due_moves", "play_due", "close_idle")
+"""FAKE CORE: the services the fake stands in for."""
+
+
 def _stub_core_modules() -> None:
     """Before the core lands on this branch: stub modules for tables.models / services / signals."""
     try:
@@ -46,8 +50,7 @@ def _stub_core_modules() -> None:
     models.Seat = models.TableAction = None
     services = types.ModuleType("tables.services")
     services.TableError, services.StaleVersion = TableError, StaleVersion
-    for name in ("act", "view_for", "spectator_view", "mark_away", "mark_back", "seat_by_token", "seat_of_user",
-                 "reclaim", "due_moves", "play_due", "close_idle"):
+    for name in SERVICES:
         setattr(services, name, None)
     signals = types.ModuleType("tables.signals")
     signals.table_changed = Signal()
@@ -60,6 +63,10 @@ from config.asgi import application  # noqa: E402
 from tables import consumers, live, services, ticker  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 from tables.signals import table_changed  # noqa: E402
+
+# The fake touches no table, but channels closes old connections around each message in Django's thread for
+# database work, where an earlier async test may have left one: that needs database access allowed.
+pytestmark = pytest.mark.django_db
 
 HANDS = [["AS", "KS", "QS"], ["AH", "KH", "QH"], ["AD", "KD", "QD"], ["AC", "KC", "QC"]]
 ALL_CARDS = {card for hand in HANDS for card in hand}
@@ -117,6 +124,10 @@ class FakeCore:
 
     def spectator_view(self, table):
         return self._frame(table, None)
+
+    def all_views(self, table, readers=None):
+        readers = [*range(table.players), None] if readers is None else readers
+        return {reader: self._frame(table, reader) for reader in readers}
 
     def _frame(self, table, seat):
         hand = list(table.hands[seat]) if seat is not None else []
@@ -181,15 +192,14 @@ class FakeCore:
 def core(monkeypatch, settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     fake = FakeCore()
-    for name in ("act", "view_for", "spectator_view", "mark_away", "mark_back", "seat_by_token", "seat_of_user",
-                 "reclaim", "due_moves", "play_due", "close_idle"):
+    for name in SERVICES:
         monkeypatch.setattr(services, name, getattr(fake, name))
     monkeypatch.setattr(live, "load_table", fake.load_table)
     monkeypatch.setattr(live, "last_action", fake.last_action)
-    live.connect()
+    monkeypatch.setattr(ticker, "strong_moves", lambda ids: set())  # no montecarlo seat unless a test says so
+    live.connect()  # as TablesConfig.ready does (idempotent), and left connected: the app's own connection
     consumers._open_sockets.clear()
-    yield fake
-    table_changed.disconnect(dispatch_uid="tables.live.publish")
+    return fake
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -474,4 +484,17 @@ async def test_with_workers_the_strong_bots_move_goes_to_a_worker(core, monkeypa
     await asyncio.sleep(0.1)
     assert sent == [("tables.tasks.play_due_task", (1,))] and core.played_due == [2]
     assert await ticker.tick() == []  # the worker has it: not sent again at once
+    await ticker.stop()
+
+
+@pytest.mark.asyncio
+async def test_without_workers_the_strong_bots_move_is_made_here(core, monkeypatch):
+    sent = []
+    monkeypatch.setattr(ticker, "workers", lambda: False)
+    monkeypatch.setattr(ticker, "strong_moves", lambda ids: set(ids))
+    monkeypatch.setattr(ticker.dispatch, "send", lambda task, *args, **kwargs: sent.append(args))
+    core.due.append(1)
+    assert await ticker.tick() == [1]
+    await asyncio.sleep(0.1)
+    assert core.played_due == [1] and sent == []
     await ticker.stop()
