@@ -14,8 +14,8 @@ Client → server (design: ../notes/TABLES_DESIGN.md, "Protocol"):
 - ``{"type": "reclaim"}``: the seat's player takes the seat back from the bot that covered it.
 - ``{"type": "ping"}`` → ``{"type": "pong"}``.
 
-Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (1009); over ``RATE_LIMIT`` messages in
-``RATE_WINDOW`` seconds likewise (1008). A seat's player with no socket open is marked away
+Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (4009); over ``RATE_LIMIT`` messages in
+``RATE_WINDOW`` seconds likewise (4029). A seat's player with no socket open is marked away
 (``services.mark_away``), and back on connecting (``services.mark_back``).
 
 Why asynchronous: a table's frames fan out to every socket of the process. An ``AsyncJsonWebsocketConsumer``
@@ -44,7 +44,8 @@ logger = logging.getLogger(__name__)
 
 MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
-CLOSE_TOO_BIG, CLOSE_POLICY, CLOSE_LOGGED_OUT = 1009, 1008, 4001
+# application close codes: daphne (autobahn) sends only 1000 or 3000–4999; 4403 / 4404 come from live.Refused
+CLOSE_LOGGED_OUT, CLOSE_RATE, CLOSE_TOO_BIG = 4001, 4029, 4009
 
 _open_sockets: Counter[tuple[int, int]] = Counter()
 """This process's open sockets per (table, seat): the seat is marked away when its last one closes."""
@@ -122,10 +123,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------------------- from the client
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.rate.allow():
-            await self.refuse("rate", f"more than {RATE_LIMIT} messages in {RATE_WINDOW:.0f} s", close=CLOSE_POLICY)
+            await self.refuse("rate", f"more than {RATE_LIMIT} messages in {RATE_WINDOW:.0f} s", close=CLOSE_RATE)
             return
         if bytes_data is not None:
-            await self.refuse("frame", "frames are JSON text", close=CLOSE_POLICY)
+            await self.refuse("frame", "frames are JSON text", close=CLOSE_TOO_BIG if len(bytes_data) > MAX_FRAME
+                              else None)
             return
         if len(text_data or "") > MAX_FRAME or len((text_data or "").encode()) > MAX_FRAME:
             await self.refuse("frame", f"a frame is at most {MAX_FRAME} bytes", close=CLOSE_TOO_BIG)

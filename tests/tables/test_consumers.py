@@ -422,7 +422,7 @@ async def test_more_than_twenty_messages_in_ten_seconds_are_refused_and_the_sock
         assert await socket.receive_json_from() == {"type": "pong"}
     await socket.send_json_to({"type": "ping"})
     assert (await socket.receive_json_from())["field"] == "rate"
-    assert (await socket.receive_output())["code"] == consumers.CLOSE_POLICY
+    assert (await socket.receive_output())["code"] == consumers.CLOSE_RATE
     await ticker.stop()
 
 
@@ -498,3 +498,8 @@ async def test_without_workers_the_strong_bots_move_is_made_here(core, monkeypat
     await asyncio.sleep(0.1)
     assert core.played_due == [1] and sent == []
     await ticker.stop()
+
+
+def test_every_close_code_is_one_daphne_may_send():
+    codes = {consumers.CLOSE_LOGGED_OUT, consumers.CLOSE_RATE, consumers.CLOSE_TOO_BIG, 4403, 4404}
+    assert all(3000 <= code <= 4999 for code in codes)  # autobahn refuses any other code but 1000
