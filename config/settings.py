@@ -1,8 +1,8 @@
 """Settings from the environment.
 
-Nothing set: SQLite file, Celery tasks run in-process, DEBUG on (``make run``).
+Nothing set: SQLite file, Celery tasks run in-process, the in-memory channel layer, DEBUG on (``make run``).
 ``DATABASE_URL`` → PostgreSQL (or any dj-database-url URL); ``REDIS_URL`` → Celery broker,
-result backend and cache. ``DJANGO_PRODUCTION=1`` → DEBUG off, secret key required, HTTPS settings
+result backend, cache and the channel layer. ``DJANGO_PRODUCTION=1`` → DEBUG off, secret key required, HTTPS settings
 (``manage.py check --deploy`` clean).
 """
 
@@ -24,6 +24,7 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    "daphne",  # first: its runserver (ASGI, websockets) takes the place of Django's, so `make run` serves live tables
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "league",
     "games",
     "standings",
@@ -74,6 +76,7 @@ TEMPLATES = [
     },
 ]
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
@@ -126,6 +129,24 @@ if REDIS_URL:
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# The real-time layer of the online tables (Channels). No REDIS_URL: the in-memory layer, enough for one ASGI
+# process (`make run`: daphne's runserver serves the pages and the sockets). REDIS_URL: channels-redis, so that a
+# table's events reach sockets held by any ASGI process and the web and worker processes can publish. Its pub/sub
+# layer by default: measured here, the core layer failed at 200 tables with read timeouts (redis-py's pool of 100
+# connections) while the pub/sub layer held. CHANNEL_LAYER=core picks the core layer. Redis pub/sub ignores the
+# database index of REDIS_URL: CHANNEL_LAYER_PREFIX keeps two deployments (or test runs) on one Redis apart.
+CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER not in ("pubsub", "core"):
+    raise RuntimeError(f"CHANNEL_LAYER: {CHANNEL_LAYER!r} is not pubsub or core")
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer" if CHANNEL_LAYER == "pubsub"
+        else "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_LAYER_PREFIX", "allfours")},
+    }}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -221,6 +242,8 @@ LOGGING = {
         # to the root's filtered handler, not Django's own console handler
         "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        # daphne's runserver (`make run`) logs its requests and sockets here, not to django.server
+        "django.channels.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
 }

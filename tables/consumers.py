@@ -1,0 +1,211 @@
+"""The socket of an online table: ``ws/tables/<id>/`` (``tables.routing``), JSON text frames both ways.
+
+The seat comes from the socket's scope, never from a message: the seat link's token (``?seat=<token>``) or the
+session's user (``AuthMiddlewareStack``); anyone else watches (a private table's spectators bring its invite token,
+``?invite=<token>``). On connect the socket joins its seat's group (a spectator: the table's) and is sent the full
+``state``; after that every change comes as an ``event`` from ``tables.live.publish``.
+
+Client → server (design: ../notes/TABLES_DESIGN.md, "Protocol"):
+
+- ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``services.act`` checks and stores it;
+  its ``event`` reaches every reader once committed. Refused: ``{"type": "refused", "field", "reason",
+  "version"}`` (a stale version is followed by the current ``state``; a repeated id is answered with the state).
+- ``{"type": "sync", "version": 12}``: the full ``state`` (a client back from a lost connection).
+- ``{"type": "reclaim"}``: the seat's player takes the seat back from the bot that covered it.
+- ``{"type": "ping"}`` → ``{"type": "pong"}``.
+
+Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (4009); over ``RATE_LIMIT`` messages in
+``RATE_WINDOW`` seconds likewise (4029). A seat's player with no socket open is marked away
+(``services.mark_away``), and back on connecting (``services.mark_back``).
+
+Why asynchronous: a table's frames fan out to every socket of the process. An ``AsyncJsonWebsocketConsumer``
+forwards a group's frame on the event loop with no thread hop, and only the database work (``act``, reading a
+state, presence) goes to Django's thread through ``database_sync_to_async``; a synchronous consumer would run every
+forwarded frame of every socket through that one thread as well. The ticker (``tables.ticker``) runs on the same
+event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter, deque
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from engine.errors import FieldError
+from tables import live, services, ticker
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME = 4096  # bytes of one frame from a client
+RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
+# application close codes: daphne (autobahn) sends only 1000 or 3000–4999; 4403 / 4404 come from live.Refused
+CLOSE_LOGGED_OUT, CLOSE_RATE, CLOSE_TOO_BIG = 4001, 4029, 4009
+
+_open_sockets: Counter[tuple[int, int]] = Counter()
+"""This process's open sockets per (table, seat): the seat is marked away when its last one closes."""
+
+
+class RateLimit:
+    """At most ``limit`` events in any ``window`` seconds.
+
+    >>> limit = RateLimit(2, 10.0)
+    >>> limit.allow(0.0), limit.allow(1.0), limit.allow(2.0), limit.allow(10.5)
+    (True, True, False, True)
+    """
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self.times: deque[float] = deque()
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        while self.times and self.times[0] <= now - self.window:
+            self.times.popleft()
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    table_id: int
+    seat: int | None = None
+    version = -1  # the version of the last state or event sent
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.rate = RateLimit(RATE_LIMIT, RATE_WINDOW)
+        self.groups_joined = []
+        self.user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        seat_token, invite_token = (query.get(name, [""])[0] for name in ("seat", "invite"))
+        await self.accept()
+        try:
+            self.seat = await database_sync_to_async(live.seat_for_socket)(self.table_id, self.user, seat_token,
+                                                                           invite_token)
+        except live.Refused as refused:
+            await self.send_json({"type": "refused", "field": "table", "reason": refused.reason, "version": None})
+            await self.close(code=refused.code)
+            return
+        if self.seat is None:
+            await self.join(live.table_group(self.table_id))
+        else:
+            await self.join(live.seat_group(self.table_id, self.seat))
+        if getattr(self.user, "is_authenticated", False):
+            await self.join(live.user_group(self.user.pk))
+        if self.seat is not None:
+            _open_sockets[(self.table_id, self.seat)] += 1
+            await database_sync_to_async(services.mark_back)(self.table_id, self.seat)
+        await self.send_state()
+        ticker.ensure_running()
+
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.seat is not None:
+            key = (self.table_id, self.seat)
+            _open_sockets[key] -= 1
+            if _open_sockets[key] <= 0:
+                del _open_sockets[key]
+                await database_sync_to_async(services.mark_away)(self.table_id, self.seat)
+
+    # ------------------------------------------------------------------------- from the client
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.allow():
+            await self.refuse("rate", f"more than {RATE_LIMIT} messages in {RATE_WINDOW:.0f} s", close=CLOSE_RATE)
+            return
+        if bytes_data is not None:
+            await self.refuse("frame", "frames are JSON text", close=CLOSE_TOO_BIG if len(bytes_data) > MAX_FRAME
+                              else None)
+            return
+        if len(text_data or "") > MAX_FRAME or len((text_data or "").encode()) > MAX_FRAME:
+            await self.refuse("frame", f"a frame is at most {MAX_FRAME} bytes", close=CLOSE_TOO_BIG)
+            return
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            await self.refuse("frame", "a frame is a JSON object with a type")
+            return
+        await self.receive_json(message)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        if kind == "act":
+            await self.act(content)
+        elif kind == "sync":
+            await self.send_state()
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "reclaim":
+            await self.reclaim()
+        else:
+            await self.refuse("type", "must be act, sync, reclaim or ping")
+
+    async def act(self, content: dict[str, Any]) -> None:
+        if self.seat is None:
+            await self.refuse("seat", "you are watching: take a seat to play")
+            return
+        try:
+            outcome = await database_sync_to_async(services.act)(
+                self.table_id, self.seat, content.get("action"), content.get("version"), content.get("id") or "")
+        except FieldError as error:
+            await self.refuse(error.field, error.reason, resync=error.conflict)
+            return
+        if getattr(outcome, "repeated", False):  # accepted before: nothing changed now, so nothing is published
+            await self.send_state()
+
+    async def reclaim(self) -> None:
+        if self.seat is None:
+            await self.refuse("seat", "you are watching: there is no seat to reclaim")
+            return
+        try:
+            await database_sync_to_async(services.reclaim)(self.table_id, self.seat, self.user)
+        except FieldError as error:
+            await self.refuse(error.field, error.reason)
+
+    # ------------------------------------------------------------------------- to the client
+    async def refuse(self, field: str, reason: str, *, resync: bool = False, close: int | None = None) -> None:
+        """Send a refusal with the table's current version (then the state, when the client must resync)."""
+        frame = None
+        if close is None:
+            frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat)
+        await self.send_json({"type": "refused", "field": field, "reason": reason,
+                              "version": frame["version"] if frame else self.version})
+        if resync and frame is not None:
+            await self.send_frame(frame, force=True)
+        if close is not None:
+            await self.close(code=close)
+
+    async def send_state(self) -> None:
+        frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat)
+        await self.send_frame(frame, force=True)
+
+    async def send_frame(self, frame: dict[str, Any], *, force: bool = False) -> None:
+        """Send ``frame`` unless an event is older than what the client has (commits may publish out of order)."""
+        version = frame.get("version", -1)
+        if not force and version <= self.version:
+            return
+        self.version = max(self.version, version)
+        await self.send_json(frame)
+
+    # ------------------------------------------------------------------------- from the channel layer
+    async def table_frame(self, message: dict[str, Any]) -> None:
+        """``live.FRAME``: the frame of this socket's group (its seat's own view, or the spectators')."""
+        await self.send_frame(message["frame"])
+
+    async def tables_logout(self, message: dict[str, Any]) -> None:
+        """``live.LOGOUT``: the user logged out; the socket made with their session closes."""
+        await self.close(code=CLOSE_LOGGED_OUT)

@@ -1,0 +1,141 @@
+"""The live layer of the online tables: who may open a table's socket, what each reader is sent, and when.
+
+Groups of the channel layer (``settings.CHANNEL_LAYERS``):
+
+- ``table.<id>.seat.<n>``: the sockets of seat ``n`` (its player's tabs, or the seat's private link). Only this
+  group is ever sent seat ``n``'s view (``services.view_for``): its own cards and legal moves.
+- ``table.<id>``: the spectators. They are sent the spectator view (``services.spectator_view``): no hand, no
+  legal move, nobody's unplayed card. A seated socket does not join it (it would get every event twice).
+- ``tables.user.<user id>``: every socket a signed-in user opened, closed when the user logs out.
+
+:func:`publish` receives ``tables.signals.table_changed`` (sent after the commit) and sends every group the frame of
+its reader (``services.all_views``), versioned: ``{"type": "event", "version", "view", "seats", "table"}`` and,
+after an action, ``"seat"``, ``"action"``, ``"by"``. A consumer drops a frame older than the last one it sent (two
+commits may publish out of order), so a reader's versions only go up. :func:`connect` connects the receivers; the
+app's ``TablesConfig.ready`` calls it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+
+from tables import services
+from tables.models import Table, TableAction
+from tables.signals import table_changed
+
+logger = logging.getLogger(__name__)
+
+FRAME = "table.frame"  # the channel-layer message type of a frame for the readers of a group
+LOGOUT = "tables.logout"  # the channel-layer message type that closes a user's sockets
+
+
+class Refused(Exception):
+    """The socket may not be opened: ``code`` is the close code sent (4403 not allowed, 4404 no such table)."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def seat_group(table_id: int, seat: int) -> str:
+    return f"table.{table_id}.seat.{seat}"
+
+
+def user_group(user_id: int) -> str:
+    return f"tables.user.{user_id}"
+
+
+# ----------------------------------------------------------------------------- reading the table
+def load_table(table_id: int) -> Table | None:
+    return Table.objects.filter(pk=table_id).first()
+
+
+def last_action(table_id: int, version: int) -> dict[str, Any] | None:
+    """Who did what to bring the table to ``version`` (``None`` when a seat change or a deal did)."""
+    row = TableAction.objects.filter(table_id=table_id, seq=version).values("seat", "action", "by").first()
+    return dict(row) if row else None
+
+
+def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str) -> int | None:
+    """The seat a socket opened on ``table_id`` plays: the one of the seat link's ``seat_token`` if given, else
+    the session user's, else ``None`` (a spectator). Raises :class:`Refused` for a table that does not exist or is
+    closed, a seat link of another table, and a spectator of a private table without its invite token."""
+    table = load_table(table_id)
+    if table is None or table.status == Table.CLOSED:
+        raise Refused(4404, "no such table")
+    if seat_token:
+        row = services.seat_by_token(seat_token)
+        if row is None or row.table_id != table.pk:
+            raise Refused(4403, "this seat link is not one of this table's")
+        return row.index
+    seat = services.seat_of_user(table, user)
+    if seat is None and table.visibility == Table.PRIVATE and invite_token != table.invite_token:
+        raise Refused(4403, "a private table: open it with its invite link")
+    return seat
+
+
+def state_frame(table_id: int, seat: int | None) -> dict[str, Any]:
+    """The full state for one reader (``seat`` ``None``: a spectator), read now."""
+    table = load_table(table_id)
+    if table is None:
+        raise Refused(4404, "no such table")
+    body = services.view_for(table, seat) if seat is not None else services.spectator_view(table)
+    return {"type": "state", **body}
+
+
+def frames(table_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """Each group of the table with its readers' frame, read now: a seat's own view to its group only."""
+    table = load_table(table_id)
+    if table is None:
+        return []
+    action = last_action(table_id, table.version) or {}
+    views = services.all_views(table)  # every seat's frame and the spectators', from one read of the table
+    out = [(table_group(table_id), {"type": "event", **action, **views[None]})]
+    out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]}) for seat in range(table.players)]
+    return out
+
+
+# ----------------------------------------------------------------------------- sending
+async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+
+def publish(sender: Any = None, table_id: int | None = None, version: int | None = None, **kwargs: Any) -> None:
+    """``table_changed``'s receiver: every reader of the table gets its frame. Never raises: the change is
+    committed whatever the sockets do, and a reader that missed a frame resyncs."""
+    if table_id is None:
+        return
+    try:
+        messages = [(group, {"type": FRAME, "frame": frame}) for group, frame in frames(table_id)]
+        async_to_sync(_send_all)(messages)
+    except Exception:
+        logger.exception("publishing table %s at version %s failed", table_id, version)
+
+
+def close_user_sockets(sender: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """``user_logged_out``'s receiver: the user's open sockets are closed (their seat stays theirs)."""
+    if user is None or getattr(user, "pk", None) is None:
+        return
+    try:
+        async_to_sync(_send_all)([(user_group(user.pk), {"type": LOGOUT})])
+    except Exception:
+        logger.exception("closing the sockets of user %s failed", user.pk)
+
+
+def connect() -> None:
+    """Connect the live layer's receivers (``TablesConfig.ready``); connecting twice connects once."""
+    table_changed.connect(publish, dispatch_uid="tables.live.publish")
+    user_logged_out.connect(close_user_sockets, dispatch_uid="tables.live.close_user_sockets")

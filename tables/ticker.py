@@ -1,0 +1,121 @@
+"""The clock and the bots of the online tables, with no Celery needed: a task on the ASGI process's event loop.
+
+The first socket a process accepts starts it (:func:`ensure_running`: one per process and event loop, idempotent).
+Every ``TICK`` seconds it asks ``services.due_moves`` which tables have a move due (a bot's pace passed, a player's
+clock run out, a player away long enough to be covered) and has ``services.play_due`` make each one in a thread,
+never on the event loop: a quick bot's move in Django's thread for the sockets' database work (one writer at a time,
+as SQLite wants); a move of the ``montecarlo`` bot, which thinks for a while, in a thread of its own so that it
+holds up no socket, or with Celery workers (``REDIS_URL``) on a worker (``tables.tasks.play_due_task``). Deadlines
+live in the database, so a restarted process picks up the pending ones at its first tick; two processes ticking at
+once are harmless (``play_due`` locks the table and does nothing when the move is no longer due). Every
+``IDLE_EVERY`` seconds idle tables are closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Iterable
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db.models import F
+
+from league import dispatch
+from tables import services
+from tables.models import Seat
+from tables.tasks import play_due_task
+
+logger = logging.getLogger(__name__)
+
+TICK = 0.25  # s between two looks for due moves
+IDLE_EVERY = 60.0  # s between two closings of idle tables
+SENT_GRACE = 5.0  # s a move sent to a worker is left to it before this process sends it again
+STRONG_BOT = "montecarlo"
+
+_task: asyncio.Task | None = None
+_busy: set[int] = set()  # tables whose due move this process is making now
+_sent: dict[int, float] = {}  # table → when its due move was sent to a worker
+
+
+def ensure_running() -> asyncio.Task:
+    """Start the ticker on the running loop unless it runs there already."""
+    global _task
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _busy.clear()
+        _sent.clear()
+        _task = loop.create_task(_run(), name="tables.ticker")
+    return _task
+
+
+async def stop() -> None:
+    """Stop the ticker (tests; a process shutting down)."""
+    global _task
+    task, _task = _task, None
+    _busy.clear()
+    _sent.clear()
+    if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def workers() -> bool:
+    """Whether tasks go to Celery workers (``REDIS_URL`` set) rather than run in-process."""
+    return not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+async def _run() -> None:
+    last_idle = time.monotonic()
+    while True:
+        try:
+            await tick()
+            if time.monotonic() - last_idle >= IDLE_EVERY:
+                last_idle = time.monotonic()
+                await database_sync_to_async(services.close_idle)()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database hiccup: the next tick tries again
+            logger.exception("the tables' ticker failed a tick")
+        await asyncio.sleep(TICK)
+
+
+async def tick() -> list[int]:
+    """Start the due moves this process is not already making; returns the tables started."""
+    due = [table_id for table_id in await database_sync_to_async(services.due_moves)() if table_id not in _busy]
+    now = time.monotonic()
+    due = [table_id for table_id in due if now - _sent.get(table_id, -SENT_GRACE) >= SENT_GRACE]
+    if not due:
+        return []
+    strong = await database_sync_to_async(strong_moves)(due)
+    for table_id in due:
+        if table_id in strong and workers():
+            _sent[table_id] = now
+            await database_sync_to_async(_send_to_worker)(table_id)
+        else:
+            _busy.add(table_id)
+            asyncio.get_running_loop().create_task(_play(table_id, apart=table_id in strong))
+    return due
+
+
+def strong_moves(table_ids: Iterable[int]) -> set[int]:
+    """The tables among ``table_ids`` whose seat to move is played by the slow bot."""
+    return set(Seat.objects.filter(table_id__in=list(table_ids), bot=STRONG_BOT, index=F("table__turn"))
+               .values_list("table_id", flat=True))
+
+
+def _send_to_worker(table_id: int) -> None:
+    dispatch.send(play_due_task, table_id)
+
+
+async def _play(table_id: int, *, apart: bool) -> None:
+    """The due move, in Django's thread for the database work or (``apart``: the slow bot) a thread of its own."""
+    try:
+        await database_sync_to_async(services.play_due, thread_sensitive=not apart)(table_id)
+    except Exception:
+        logger.exception("the due move of table %s failed", table_id)
+    finally:
+        _busy.discard(table_id)
