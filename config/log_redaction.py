@@ -10,6 +10,8 @@ logging filter that applies it to every record (``django.server``'s access lines
 '"GET /enter/[redacted]/record/?x=1 HTTP/1.1" 200'
 >>> redact("/api/matches/3/hands/?limit=5&token=s3cr3t&x=1")
 '/api/matches/3/hands/?limit=5&token=[redacted]&x=1'
+>>> redact("/ws/tables/4/?seat=s3at&invite=1nv")  # an online table's seat link and invite
+'/ws/tables/4/?seat=[redacted]&invite=[redacted]'
 >>> redact("/accounts/login/?next=%2Fenter%2Fs3cr3t%2F")
 '/accounts/login/?next=%2Fenter%2F[redacted]%2F'
 """
@@ -23,14 +25,15 @@ REDACTED = "[redacted]"
 _PATTERNS = (
     re.compile(r"(/enter/)[^/?#\s\"'&]+"),
     re.compile(r"(%2[Ff]enter%2[Ff])(?:(?!%2[Ff])[^/?#\s\"'&])+"),
-    re.compile(r"((?:^|[?&;\s])token=)[^&#\s\"']*", flags=re.IGNORECASE),
-    re.compile(r"((?:%3[Ff]|%26)token%3[Dd])(?:(?!%26)[^&#\s\"'])*", flags=re.IGNORECASE),
+    re.compile(r"((?:^|[?&;\s])(?:token|seat|invite)=)[^&#\s\"']*", flags=re.IGNORECASE),
+    re.compile(r"((?:%3[Ff]|%26)(?:token|seat|invite)%3[Dd])(?:(?!%26)[^&#\s\"'])*", flags=re.IGNORECASE),
 )
 
 
 def redact(text: str) -> str:
     """``text`` with every entry token replaced by ``[redacted]``."""
-    if "enter" not in text and "token" not in text.lower():
+    lowered = text.lower()
+    if "enter" not in text and "token" not in lowered and "seat" not in lowered and "invite" not in lowered:
         return text  # the common case, cheaply
     for pattern in _PATTERNS:
         text = pattern.sub(rf"\g<1>{REDACTED}", text)
