@@ -201,9 +201,9 @@ def _install_slow_settle() -> None:
     seconds = float(os.environ.get(SLOW_ENV) or 0)
     if not seconds:
         return
-    from games import services
+    from games import tasks
 
-    settle = services.settle_backlog  # what the settle task calls
+    settle = tasks.settle_backlog  # what the settle task calls
 
     def slow_settle_backlog(competition_id: int, match_id: int | None = None, version: int | None = None):
         marker = os.environ.get(MARKER_ENV)
@@ -212,7 +212,7 @@ def _install_slow_settle() -> None:
         time.sleep(seconds)
         return settle(competition_id, match_id, version)
 
-    services.settle_backlog = slow_settle_backlog
+    tasks.settle_backlog = slow_settle_backlog
 
 
 _install_slow_settle()
