@@ -47,7 +47,8 @@ class CreateTableForm(forms.Form):
         super().__init__(*args, **kwargs)
         for index in range(MAX_SEATS):
             self.fields[bot_field(index)] = forms.ChoiceField(
-                choices=BOT_CHOICES, required=False, initial="heuristic", label=f"{seat_label(index)}: who plays")
+                choices=BOT_CHOICES, required=False, initial="" if index == 0 else "heuristic",
+                label=f"{seat_label(index)}: who plays")
 
     def bot_fields(self) -> list[forms.BoundField]:
         return [self[bot_field(index)] for index in range(MAX_SEATS)]

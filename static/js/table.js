@@ -50,9 +50,11 @@
     return pos;
   }
 
+  var BOT_NAME = { random: "Easy bot", heuristic: "Normal bot", montecarlo: "Strong bot" };
+
   function seatName(seat, seats) {
     var info = (seats || [])[seat] || {};
-    var name = info.name || "Seat " + (seat + 1);
+    var name = BOT_NAME[info.bot] || info.name || "Seat " + (seat + 1);
     if (seat === mySeat) name = "You";
     return name;
   }
@@ -115,7 +117,6 @@
       if (table.dealer === seat && table.status === "playing") head.appendChild(el("span", "dealer", "D"));
       spot.appendChild(head);
       var tags = [];
-      if (info.bot) tags.push("bot");
       if (info.covering) tags.push("bot covering");
       if (info.away && !info.bot) tags.push("away");
       if (view && seat !== mySeat) tags.push(view.hand_sizes[seat] + " cards");
@@ -198,6 +199,8 @@
       button.addEventListener("click", function () { send(card); });
       box.appendChild(button);
     });
+    var count = view.hand.length;  // one row up to six cards, two even rows above
+    box.style.setProperty("--columns", String(count <= 6 ? Math.max(count, 1) : Math.ceil(count / 2)));
     box.classList.toggle("my-turn", legal.some(function (a) { return !MOVE_LABEL[a]; }));
   }
 
@@ -315,6 +318,7 @@
   });
   var invite = document.getElementById("invite-link");
   if (invite) invite.addEventListener("focus", function () { invite.select(); });
+  if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";  // a seats form posted
   draw();
   setInterval(tick, 1000);
   if (startStatus !== "closed") connect();
