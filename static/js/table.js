@@ -113,7 +113,8 @@
       var info = seats[seat] || {};
       spot.className = "spot team-" + "ab"[teamOf(seat, table.players)] +
         (table.turn === seat ? " to-move" : "") + (seat === mySeat ? " mine" : "");
-      var head = el("div", "spot-name", seatName(seat, seats));
+      var head = el("div", "spot-name");
+      head.appendChild(el("span", "spot-label", seatName(seat, seats)));
       if (table.dealer === seat && table.status === "playing") head.appendChild(el("span", "dealer", "D"));
       spot.appendChild(head);
       var tags = [];
