@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("league.urls_public")),
     path("", include("games.urls_public")),
     path("", include("standings.urls_public")),
+    path("", include("tables.urls_public")),
     path("", include("draw.urls_public")),
     path("", include("importer.urls_public")),
 ]

@@ -58,6 +58,15 @@ PAGES = [  # (name, route) as they were before the split
     ('club', 'clubs/<slug:club_slug>/'),
     ('competition', 'clubs/<slug:club_slug>/<slug:competition_slug>/'),
     ('competition_standings', 'clubs/<slug:club_slug>/<slug:competition_slug>/standings/'),
+    # online tables (issue 11)
+    ('tables_lobby', 'tables/'),
+    ('table', 'tables/<int:pk>/'),
+    ('table_start', 'tables/<int:pk>/start/'),
+    ('table_rematch', 'tables/<int:pk>/rematch/'),
+    ('table_take_seat', 'tables/<int:pk>/seats/<int:number>/take/'),
+    ('table_leave_seat', 'tables/<int:pk>/seats/<int:number>/leave/'),
+    ('table_add_bot', 'tables/<int:pk>/seats/<int:number>/bot/'),
+    ('table_remove_bot', 'tables/<int:pk>/seats/<int:number>/bot/remove/'),
 ]
 API_NAMES = [
     'api-root',
