@@ -8,9 +8,8 @@ from draw.draft import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
 from draw.placement import with_third_place
-from games import team_services
 from games.models import Match, TeamMatch
-from games.services import EntryError, create_match
+from games.services import EntryError, create_match, create_team_match
 from league.entries import create_partnership
 from league.models import Bye, Competition, Entry, Partnership, Round, Team
 
@@ -49,7 +48,7 @@ def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
 
 
 def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
-    """Team matches without their tables (``games.team_services.create_team_match``), with their place in the
+    """Team matches without their tables (``games.services.create_team_match``), with their place in the
     round (bracket position, group, third place) as a match's."""
     created = []
     for planned in draft.matches:
@@ -104,9 +103,9 @@ def create_draft_match(competition: Competition, round_: Round, side_a: Partners
 
 
 def create_draft_team_match(competition: Competition, round_: Round, team_a: Team, team_b: Team) -> TeamMatch:
-    """A draft team match without its tables (``games.team_services.create_team_match``: the captains seat
+    """A draft team match without its tables (``games.services.create_team_match``: the captains seat
     their pairs)."""
     try:
-        return team_services.create_team_match(competition, team_a, team_b, round=round_)
+        return create_team_match(competition, team_a, team_b, round=round_)
     except EntryError as error:
         raise RoundError(error.field, error.reason) from None

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from draw.publishing import publish_round
 from draw.request import request_pairing
-from games import services, team_services
+from games import services
 from games.models import Hand, Match
 from league.models import Competition, Entry, Partnership, Player, Round, Team
 from standings.ratings import rebuild_ratings
@@ -89,7 +89,7 @@ def build_league() -> dict:
     for team in (home, away):
         Entry.objects.create(competition=teams, team=team)
     lineup = list(zip(home.partnerships.order_by("id"), away.partnerships.order_by("id"), strict=True))
-    team_match = team_services.create_team_match(teams, home, away, tables=lineup)
+    team_match = services.create_team_match(teams, home, away, tables=lineup)
     for table, (games_a, games_b) in zip(team_match.table_matches.order_by("table_number"), ((2, 1), (2, 0), (1, 2)),
                                          strict=True):
         services.record_match_totals(table, games_a=games_a, games_b=games_b, author_label="tour")

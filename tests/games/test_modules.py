@@ -9,7 +9,7 @@ from pathlib import Path
 import games
 
 APP = Path(games.__file__).parent
-FACADES = {"services", "team_services"}
+FACADES = {"services"}
 
 
 def modules() -> dict[str, ast.Module]:

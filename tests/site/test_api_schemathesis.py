@@ -18,7 +18,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from config.wsgi import application
-from games import services, team_services
+from games import services
 from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Team
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, sweep
@@ -59,7 +59,7 @@ def seeded() -> dict:
         Entry.objects.create(competition=teams, team=team)
         sides.append(team)
     tables = list(zip(sides[0].partnerships.order_by("id"), sides[1].partnerships.order_by("id"), strict=True))
-    team_match = team_services.create_team_match(teams, sides[0], sides[1], tables=tables)
+    team_match = services.create_team_match(teams, sides[0], sides[1], tables=tables)
     table = team_match.table_matches.order_by("table_number").first()
     services.enter_game_result(table, number=1, winner="a", score_a=4, score_b=1)
     services.settle_match(table.pk)

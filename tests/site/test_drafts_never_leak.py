@@ -38,7 +38,7 @@ from django.urls.resolvers import RegexPattern, RoutePattern
 
 from draw.publishing import publish_round
 from draw.request import request_pairing
-from games import services, team_services
+from games import services
 from games.models import Game, Hand, Match, TeamMatch
 from league.models import Bye, Competition, Entry, Partnership, Player, Round, StandingRow, Team
 from standings.ratings import rebuild_ratings
@@ -166,13 +166,13 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
         team_pairs.append(members)
     team_round = commit(publish_round, pair(teams_league))
     for team_match in TeamMatch.objects.filter(round=team_round):
-        commit(team_services.record_team_totals, team_match, 2, 0, user=organiser)
+        commit(services.record_team_totals, team_match, 2, 0, user=organiser)
         s.public_team_matches.add(team_match.pk)
     renamed(sum(team_pairs, []), teams, prefix="Draftera ")
     tie = TeamMatch.objects.get(round=pair(teams_league))
     by_team = {team.pk: members for team, members in zip(teams, team_pairs, strict=True)}
     tables = list(zip(by_team[tie.team_a_id], by_team[tie.team_b_id], strict=True))
-    seated = commit(team_services.set_team_tables, tie, tables)
+    seated = commit(services.set_team_tables, tie, tables)
     commit(services.record_match_totals, seated[0], games_a=1, games_b=0, user=organiser)
     renamed(sum(team_pairs, []), teams)
 

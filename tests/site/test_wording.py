@@ -14,7 +14,7 @@ from django.urls import reverse
 from engine import RecordError, effects_under_each_setting, score_chalk, score_record
 from engine.cards import Card
 from engine.penalties import ExposedCard, Misdeal, Renege
-from games import services, team_services
+from games import services
 from games.models import Hand, Match
 from league.models import Competition, Entry, Round, Team
 from standings.ratings import rebuild_ratings
@@ -142,7 +142,7 @@ def test_point18_every_page_under_a_club_names_it_in_its_breadcrumbs(client, sce
     for team in (home, away):
         team.partnerships.add(make_partnership(club=club))
         Entry.objects.create(competition=teams, team=team)
-    team_match = team_services.create_team_match(teams, home, away)
+    team_match = services.create_team_match(teams, home, away)
     client.force_login(scene["organiser"])
     urls = [reverse("club_import", args=[club.slug]),
             reverse("competition_create", args=[club.slug]),

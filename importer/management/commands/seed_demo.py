@@ -41,7 +41,7 @@ from draw.request import request_pairing
 from engine import HandState, Ruleset
 from engine.bots import make_bot
 from engine.cards import CARD_NAMES
-from games import services, team_services
+from games import services
 from games.models import Hand, Match, TeamMatch
 from league import entries
 from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round, Team
@@ -314,10 +314,10 @@ def run_team_league(organiser) -> str:
     bamboo, pelican, crossroads = (by_club[slug] for slug in DEMO_CLUB_SLUGS)
     round_ = Round.objects.create(competition=teams, number=1, name="Round 1", status=Round.PUBLISHED,
                                   published_at=timezone.now())
-    decided = team_services.create_team_match(teams, bamboo, pelican, round=round_)
-    team_services.record_team_totals(decided, 22, 17, hang_jacks_a=3, hang_jacks_b=2, user=organiser)
-    seated = team_services.create_team_match(teams, crossroads, bamboo, round=round_)
-    team_services.set_team_tables(seated, list(zip(crossroads.partnerships.order_by("id"),
+    decided = services.create_team_match(teams, bamboo, pelican, round=round_)
+    services.record_team_totals(decided, 22, 17, hang_jacks_a=3, hang_jacks_b=2, user=organiser)
+    seated = services.create_team_match(teams, crossroads, bamboo, round=round_)
+    services.set_team_tables(seated, list(zip(crossroads.partnerships.order_by("id"),
                                                    bamboo.partnerships.order_by("id"), strict=True)))
     return f"'{teams}': {decided} decided, {seated} seated at 3 tables"
 
