@@ -217,8 +217,9 @@ def test_a_bad_bot_is_refused_in_the_services_words(client, creator):
 
 
 def test_only_the_creator_asks_for_a_rematch(client, creator):
-    bots = {seat: "random" for seat in range(4)}  # the creator watches four bots play to 1
-    table = services.create_table(creator, 4, {"target": 1}, Table.PUBLIC, bots, seat=None)
+    # the creator watches four bots play to 4: a kick gives at most 3, so the rematch's first deal cannot end it
+    bots = {seat: "random" for seat in range(4)}
+    table = services.create_table(creator, 4, {"target": 4}, Table.PUBLIC, bots, seat=None)
     table = play_out(services.start(table))
     assert table.status == Table.FINISHED
     client.force_login(make_user("mallory"))
