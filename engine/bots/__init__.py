@@ -10,12 +10,14 @@ engine.errors.EngineError: bot: unknown bot 'chess' (known: heuristic, montecarl
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.bots.base import Bot, RandomBot
 from engine.errors import EngineError
 
 
+@functools.cache
 def _registry() -> dict[str, Any]:
     bots: dict[str, Any] = {"random": RandomBot}
     try:
