@@ -226,7 +226,7 @@ def build_replay(hand: Hand, match: Match) -> Replay:
         ordered = sorted(cards, key=lambda c: (int(c.suit) != trump_index, -int(c.suit), -c.rank))
         return [view(c) for c in ordered]
 
-    record = stored_record(hand, match)
+    record = final.to_record()  # the engine's own writing of the record: card names as it spells them
     dealt = [SeatCards(seats[s], in_order([Card.parse(c) for c in record["hands"][s]])) for s in range(players)]
     runs = []
     for number, run in enumerate(record.get("runs") or [], start=1):
@@ -256,7 +256,8 @@ def build_replay(hand: Hand, match: Match) -> Replay:
                 hands_left=[SeatCards(seats[s], in_order(state.hand_of(s))) for s in range(players)],
                 tricks_won=(won[0], won[1])))
             plays = []
-    assert state.result() == result, "the step-by-step replay must end where the record's replay does"
+    if state.result() != result:  # the engine's contract; never a traceback on the page if it were broken
+        raise ReplayUnavailable(f"{where}: its step-by-step replay does not end where its record does.")
 
     score_before = tuple(final.score_before)
     target = final.ruleset.target
