@@ -44,7 +44,7 @@
       history.replaceState({step: step}, "", url.toString());
     }
     var error = root.querySelector(".rp-error");
-    if (error) error.hidden = true;  // the bad ?trick= was answered; a step chosen since is a good one
+    if (error && push) error.hidden = true;  // the bad ?trick= was answered; a step chosen since is a good one
   }
 
   function go(event, step) {

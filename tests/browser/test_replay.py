@@ -106,6 +106,16 @@ def test_a_visitor_steps_through_a_hand_on_a_phone(live_server, browser, shots, 
     assert page.locator("#rp-where").inner_text() == f"Trick {len(tricks) - 1} of {len(tricks)}"
     page.keyboard.press("Home")
     assert page.locator("#step-0").is_visible()
+
+    # a bad ?trick= is answered with the reason and the deal; the next step chosen is a good one
+    response = page.goto(page.url.split("?")[0] + "?trick=abc")
+    assert response.status == 400
+    assert page.locator(".rp-error").is_visible()
+    assert "trick: must be a whole number from 0 (the deal)" in page.locator(".rp-error").inner_text()
+    assert page.locator("#step-0").is_visible()
+    page.screenshot(path=str(shots / "replay-5-bad-trick.png"))
+    next_button.tap()
+    assert page.locator("#step-1").is_visible() and not page.locator(".rp-error").is_visible()
     assert errors == []
     context.close()
 
