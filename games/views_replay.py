@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games.replay import ReplayUnavailable, build_replay, hand_for_replay
 from league.permissions import can_enter_hands, can_view_match
@@ -22,7 +22,7 @@ def _not_found(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "404.html", {"exception": message}, status=404)
 
 
-@require_GET
+@require_safe
 def hand_replay(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
     hand = hand_for_replay(pk, hand_pk)
     if hand is None:
