@@ -356,3 +356,29 @@ def test_the_replay_page_takes_two_queries_whatever_the_hand(client: Client, dja
     stored = enter_record(match, ran_pack)
     with django_assert_num_queries(2):  # the hand with its match, sides, players, competition and club; versions
         client.get(reverse("hand_replay", args=[match.pk, stored.pk]))
+
+
+def test_a_hand_played_online_replays_from_the_record_the_table_stored(client: Client):
+    """One replay for both: a fixture played at an online table (``tables``, the layer above) stores each hand
+    through ``enter_hand`` as a record, and each replays card for card as the table played it."""
+    from tables import services as tables
+    from tables.models import TableHand
+    from tests.factories import make_scene
+    from tests.tables.helpers import play_out
+
+    scene = make_scene("Online", organiser="org", scorekeeper="keeper", ruleset={"target": 5})
+    match = scene["match"]
+    table = play_out(tables.start(tables.open_fixture(match, scene["scorekeeper"])))  # the clock plays every seat
+    played = list(TableHand.objects.filter(table=table).order_by("number"))
+    assert played and all(hand.stored_hand_id for hand in played)
+    for online in played:
+        stored = hand_for_replay(match.pk, online.stored_hand_id)
+        replay = build_replay(stored, stored.game.match)
+        shown = [play.card.text for trick in replay.tricks for play in trick.plays]
+        assert shown == online.record["plays"]
+        assert [k.text for k in replay.kicks][0] == online.record["kick"]
+        assert replay.score_after == (stored.score_a_after, stored.score_b_after)
+        url = reverse("hand_replay", args=[match.pk, stored.pk])
+        assert client.get(url, {"trick": replay.scoring_step}).status_code == 200
+    sheet = client.get(reverse("match_sheet", args=[match.pk])).content.decode()
+    assert sheet.count('class="replay-link noprint"') == len(played)
