@@ -19,6 +19,7 @@ PAGES = [  # (name, route) as they were before the split
     ('token_match_totals', 'enter/<str:token>/totals/'),
     ('match_forfeit', 'matches/<int:pk>/forfeit/'),
     ('match_print', 'matches/<int:pk>/print/'),
+    ('hand_replay', 'matches/<int:pk>/hands/<int:hand_pk>/replay/'),  # a hand's replay (issue 11)
     ('team_match', 'team-matches/<int:pk>/'),
     ('team_match_totals', 'team-matches/<int:pk>/totals/'),
     ('team_matches', 'clubs/<slug:club_slug>/<slug:competition_slug>/team-matches/'),

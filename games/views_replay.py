@@ -1,0 +1,45 @@
+"""The replay page of a finished hand: the deal, then trick by trick, then the scoring (``games.replay``).
+
+Public when the match is: the same check as the scoresheet's (``can_enter_hands`` or ``can_view_match``), so a
+draft round's or an unpublished competition's hand is a 404 for anyone the sheet is one for. ``?trick=N`` picks
+the step shown (0 the deal, 1 … n the tricks, n + 1 the scoring), so the page works without JavaScript;
+``static/js/replay.js`` only steps without reloading and adds the arrow keys.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from games.replay import ReplayUnavailable, build_replay, hand_for_replay
+from league.permissions import can_enter_hands, can_view_match
+
+NO_SUCH_HAND = "No such hand in this match."
+
+
+def _not_found(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "404.html", {"exception": message}, status=404)
+
+
+@require_safe
+def hand_replay(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
+    hand = hand_for_replay(pk, hand_pk)
+    if hand is None:
+        return _not_found(request, NO_SUCH_HAND)
+    match = hand.game.match
+    if not can_enter_hands(request.user, match) and not can_view_match(request.user, match):
+        return _not_found(request, NO_SUCH_HAND)  # as for no hand at all: a draft's hands are not told apart
+    try:
+        replay = build_replay(hand, match)
+    except ReplayUnavailable as refusal:
+        return _not_found(request, refusal.reason)
+    raw = request.GET.get("trick", "0")
+    step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 3 else None
+    context = {"replay": replay, "match": match, "competition": match.competition, "club": match.competition.club,
+               "hand": hand, "game": hand.game}
+    if step is None or step >= replay.steps:
+        context["error"] = (f"trick: must be a whole number from 0 (the deal) to {replay.scoring_step} (the scoring), "
+                            f"got {raw[:20]!r}")
+        return render(request, "games/replay.html", {**context, "step": 0}, status=400)
+    return render(request, "games/replay.html", {**context, "step": step})
