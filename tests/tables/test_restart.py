@@ -277,12 +277,12 @@ class Client:
                          "id": uuid.uuid4().hex})
 
 
-async def until(condition, what: str, timeout: float = 20.0) -> None:
+async def until(condition, what: str, timeout: float = 20.0, every: float = 0.02) -> None:
     ends = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > ends:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(every)
 
 
 def the_state(frame: dict) -> dict:
@@ -402,9 +402,10 @@ async def kill_and_restart(server: Server, database: Database, tables: dict) -> 
     def made_after_the_kill() -> tuple[list, list]:
         return database.actions_after(b, version_b), database.actions_after(c, version_c)
 
-    await until(lambda: any(row[3] == "clock" for row in made_after_the_kill()[0])
-                and any(row[3] == "clock" for row in made_after_the_kill()[1]),
-                "B's bot and B's and C's clocks to move with no client connected", 30)
+    def clocks_ran_out() -> bool:
+        return all(any(row[3] == "clock" for row in rows) for rows in made_after_the_kill())
+
+    await until(clocks_ran_out, "B's bot and B's and C's clocks to move with no client connected", 30, every=0.2)
     after_b, after_c = made_after_the_kill()
     assert (after_b[0][1], after_b[0][3]) == (1, "bot"), f"B's first move after the restart is its bot's: {after_b}"
     assert (after_c[0][1], after_c[0][3]) == (0, "clock"), f"C's person's clock ran out first: {after_c}"
