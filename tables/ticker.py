@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 TICK = 0.25  # s between two looks for due moves
 IDLE_EVERY = 60.0  # s between two closings of idle tables
+MAX_PAUSE = 5.0  # s between two ticks at most, while they keep failing
 SENT_GRACE = 5.0  # s a move sent to a worker is left to it before this process sends it again
 STRONG_BOT = "montecarlo"
 
@@ -117,19 +118,33 @@ def workers() -> bool:
     return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
+def pause_after(failures: int) -> float:
+    """Seconds before the next tick after ``failures`` failed ticks in a row: ``TICK``, then doubling up to
+    ``MAX_PAUSE`` (a database down, or not migrated yet, is not asked four times a second).
+
+    >>> [pause_after(n) for n in (0, 1, 2, 3, 10)]
+    [0.25, 0.5, 1.0, 2.0, 5.0]
+    """
+    return min(MAX_PAUSE, TICK * 2 ** min(failures, 16))
+
+
 async def _run() -> None:
     last_idle = time.monotonic()
+    failures = 0
     while True:
         try:
             await tick()
             if time.monotonic() - last_idle >= IDLE_EVERY:
                 last_idle = time.monotonic()
                 await database_sync_to_async(services.close_idle)()
+            failures = 0
         except asyncio.CancelledError:
             raise
-        except Exception:  # a database hiccup: the next tick tries again
-            logger.exception("the tables' ticker failed a tick")
-        await asyncio.sleep(TICK)
+        except Exception:  # a database hiccup: the next tick tries again, a little later each time
+            failures += 1
+            if failures == 1 or failures % 100 == 0:  # the first failure in a row, then now and then
+                logger.exception("the tables' ticker failed a tick (%s in a row)", failures)
+        await asyncio.sleep(pause_after(failures))
 
 
 async def tick() -> list[int]:
