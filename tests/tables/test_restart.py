@@ -538,7 +538,6 @@ def run_restart(tmp_path: Path, database_url: str, redis_url: str | None) -> Non
     assert p95 < bound, f"state restored p95 {p95:.3f} s (issue 11: < {TARGET_P95} s; load {load:.1f}, {cpus} CPUs)"
 
 
-@pytest.mark.slow
 def test_a_killed_server_started_again_loses_nothing_and_fires_the_pending_deadlines(tmp_path):
     run_restart(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}", None)
 
@@ -561,7 +560,6 @@ def own_postgres_database():
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.mark.slow
 @pytest.mark.services
 def test_the_same_on_postgresql_and_the_redis_channel_layer(tmp_path, own_postgres_database):
     run_restart(tmp_path, own_postgres_database, os.environ["REDIS_URL"])
