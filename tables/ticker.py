@@ -1,6 +1,9 @@
 """The clock and the bots of the online tables, with no Celery needed: a task on the ASGI process's event loop.
 
-The first socket a process accepts starts it (:func:`ensure_running`: one per process and event loop, idempotent).
+A daphne process starts it as soon as its event loop runs (:func:`start_with_the_server`, from
+``TablesConfig.ready``), so that a server started again after a crash makes the pending moves with nobody connected;
+in any other process the first socket accepted starts it (:func:`ensure_running`: one per process and event loop,
+idempotent).
 Every ``TICK`` seconds it asks ``services.due_moves`` which tables have a move due (a bot's pace passed, a player's
 clock run out, a player away long enough to be covered) and has ``services.play_due`` make each one in a thread,
 never on the event loop: a quick bot's move in Django's thread for the sockets' database work (one writer at a time,
@@ -16,8 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -32,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 TICK = 0.25  # s between two looks for due moves
 IDLE_EVERY = 60.0  # s between two closings of idle tables
+MAX_PAUSE = 5.0  # s between two ticks at most, while they keep failing
 SENT_GRACE = 5.0  # s a move sent to a worker is left to it before this process sends it again
 STRONG_BOT = "montecarlo"
 
@@ -51,6 +58,49 @@ def ensure_running() -> asyncio.Task:
     return _task
 
 
+def serving(argv: Sequence[str], environ: Mapping[str, str]) -> bool:
+    """Whether the process started as ``argv`` is an ASGI server whose ticker starts with it: ``daphne``, or
+    ``manage.py runserver`` (daphne's) in the process that serves (``--noreload``, or the reloader's child).
+    ``TABLES_TICKER=1`` / ``0`` says so whatever the command.
+
+    >>> serving(["manage.py", "runserver", "--noreload"], {}), serving(["/venv/bin/daphne", "config.asgi:app"], {})
+    (True, True)
+    >>> serving(["manage.py", "runserver"], {}), serving(["manage.py", "runserver"], {"RUN_MAIN": "true"})
+    (False, True)
+    >>> serving(["manage.py", "migrate"], {}), serving(["pytest"], {"TABLES_TICKER": "1"})
+    (False, True)
+    """
+    forced = environ.get("TABLES_TICKER", "").strip().lower()
+    if forced in ("1", "true", "yes", "on"):
+        return True
+    if forced in ("0", "false", "no", "off"):
+        return False
+    if not argv:
+        return False
+    if Path(argv[0]).name == "daphne" or Path(argv[0]).parent.name == "daphne":  # daphne, python -m daphne
+        return True
+    if len(argv) > 1 and argv[1] == "runserver":
+        return "--noreload" in argv or environ.get("RUN_MAIN") == "true"
+    return False
+
+
+def start_with_the_server() -> bool:
+    """``TablesConfig.ready``: in an ASGI server process (:func:`serving`), start the ticker on the server's event
+    loop as soon as it runs, not at the first socket. Deadlines live in the database: a server killed with a bot
+    due to move or a player's clock running makes those moves once started again, whether or not anyone has
+    reconnected. daphne's loop is its Twisted reactor's (installed by the ``daphne`` app, first in
+    ``INSTALLED_APPS``); with no such reactor the first socket starts the ticker. Returns whether it was
+    arranged."""
+    if not serving(sys.argv, os.environ):
+        return False
+    reactor = sys.modules.get("twisted.internet.reactor")
+    loop = getattr(reactor, "_asyncioEventloop", None)
+    if loop is None:
+        return False
+    reactor.callWhenRunning(loop.call_soon, ensure_running)
+    return True
+
+
 async def stop() -> None:
     """Stop the ticker (tests; a process shutting down)."""
     global _task
@@ -68,19 +118,33 @@ def workers() -> bool:
     return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
+def pause_after(failures: int) -> float:
+    """Seconds before the next tick after ``failures`` failed ticks in a row: ``TICK``, then doubling up to
+    ``MAX_PAUSE`` (a database down, or not migrated yet, is not asked four times a second).
+
+    >>> [pause_after(n) for n in (0, 1, 2, 3, 10)]
+    [0.25, 0.5, 1.0, 2.0, 5.0]
+    """
+    return min(MAX_PAUSE, TICK * 2 ** min(failures, 16))
+
+
 async def _run() -> None:
     last_idle = time.monotonic()
+    failures = 0
     while True:
         try:
             await tick()
             if time.monotonic() - last_idle >= IDLE_EVERY:
                 last_idle = time.monotonic()
                 await database_sync_to_async(services.close_idle)()
+            failures = 0
         except asyncio.CancelledError:
             raise
-        except Exception:  # a database hiccup: the next tick tries again
-            logger.exception("the tables' ticker failed a tick")
-        await asyncio.sleep(TICK)
+        except Exception:  # a database hiccup: the next tick tries again, a little later each time
+            failures += 1
+            if failures == 1 or failures % 100 == 0:  # the first failure in a row, then now and then
+                logger.exception("the tables' ticker failed a tick (%s in a row)", failures)
+        await asyncio.sleep(pause_after(failures))
 
 
 async def tick() -> list[int]:
