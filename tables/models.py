@@ -96,6 +96,8 @@ class Seat(models.Model):
     class Meta:
         ordering = ["table_id", "index"]
         constraints = [models.UniqueConstraint(fields=["table", "index"], name="unique_table_seat")]
+        # services.expire_presence looks for counted seats gone quiet, every few seconds in every process
+        indexes = [models.Index(fields=["seen_at"], condition=Q(connected__gt=0), name="seat_counted_seen_at")]
 
     def __str__(self) -> str:
         return f"Seat {self.index + 1} of table {self.table_id}"

@@ -638,11 +638,14 @@ def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> No
 def heartbeat(seats: Iterable[tuple[int, int]], now: datetime | None = None) -> int:
     """The calling process still holds sockets of ``seats`` (``(table id, seat index)`` pairs): their counts are
     vouched for at ``now``. Returns the number of seats touched."""
-    condition = Q()
-    for table_id, index in set(seats):
-        condition |= Q(table_id=table_id, index=index)
-    if not condition:
+    by_table: dict[int, set[int]] = {}
+    for table_id, index in seats:
+        by_table.setdefault(table_id, set()).add(index)
+    if not by_table:
         return 0
+    condition = Q()
+    for table_id, indexes in by_table.items():
+        condition |= Q(table_id=table_id, index__in=sorted(indexes))
     return Seat.objects.filter(condition, connected__gt=0).update(seen_at=now or timezone.now())
 
 

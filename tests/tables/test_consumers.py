@@ -15,10 +15,12 @@ import uuid
 from datetime import timedelta
 
 import pytest
+import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.signals import user_logged_out
+from django.db import connections
 from django.utils import timezone
 
 from config.asgi import application
@@ -37,14 +39,16 @@ REAL_TICKER = ticker.ensure_running
 REAL_HEARTBEAT = consumers.ensure_heartbeat
 
 
-@pytest.fixture(autouse=True)
-def quiet(monkeypatch):
-    """No ticker and no heartbeat in the background: each test moves the clock itself."""
+@pytest_asyncio.fixture(autouse=True)
+async def quiet(monkeypatch):
+    """No ticker and no heartbeat in the background: each test moves the clock itself. Afterwards the database
+    connection of Django's thread is closed (it is kept ``CONN_MAX_AGE``: the test database could not be dropped)."""
     monkeypatch.setattr(ticker, "ensure_running", lambda: None)
     monkeypatch.setattr(consumers, "ensure_heartbeat", lambda: None)
     consumers._held.clear()
     yield
     consumers._held.clear()
+    await sync_to_async(connections.close_all)()
 
 
 # ----------------------------------------------------------------------------- tables
@@ -165,9 +169,11 @@ async def test_a_seat_joins_and_gets_the_state_with_only_its_own_cards():
     spectator = watcher.frames[0]
     assert spectator["view"]["seat"] is None and spectator["view"]["hand"] == [] and spectator["view"]["legal"] == []
     assert (await db(seat_row)(table, 0)).connected == 1  # counted in the database
-    await finish(seat0, watcher)
+    await finish(seat0, watcher)  # the scan finds no card shown to the wrong reader …
     row = await db(seat_row)(table, 0)
     assert row.connected == 0 and row.away_since is not None
+    shown = await db(frames_showing_hidden_cards)(table.pk, seat0.frames, 1)  # … and would find seat 0's cards
+    assert shown and shown[0][1] == set(state["view"]["hand"])  # in a frame sent to seat 1
 
 
 async def test_a_seat_link_gives_its_seat_a_link_of_another_table_or_a_private_table_without_invite_is_refused():
@@ -334,9 +340,8 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
 
     back = await join(table, 0, user=user)  # the player is back: the bot keeps the seat until they reclaim it
     assert back.frames[0]["seats"][0]["covering"] and not back.frames[0]["seats"][0]["away"]
-    table = await db(bots_move_until_turn_of)(table, 0) if (await db(fresh)(table)).turn != 0 else table
+    table = await db(bots_move_until_turn_of)(table, 0)  # the cover plays seat 0 again at its next turn …
     await back.drain()
-    table = await db(fresh)(table)
     if table.turn == 0:  # the cover has seat 0's turn now: the player may not move for it
         await back.send(type="act", action=back.frames[-1]["view"]["legal"][0], version=table.version, id="r-0")
         assert "reclaim" in (await back.receive())["reason"]
@@ -550,7 +555,7 @@ async def test_logging_out_closes_the_users_sockets():
     await finish(mine, theirs)
 
 
-def test_every_close_code_is_one_daphne_may_send():
+async def test_every_close_code_is_one_daphne_may_send():
     codes = {consumers.CLOSE_LOGGED_OUT, consumers.CLOSE_RATE, consumers.CLOSE_TOO_BIG, 4403, 4404}
     assert all(3000 <= code <= 4999 for code in codes)  # autobahn refuses any other code but 1000
 
