@@ -11,8 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -457,7 +463,8 @@ async def test_a_count_a_killed_process_left_behind_is_reset_and_the_seat_covere
     row = await db(seat_row)(table, 0)
     assert row.connected == 0 and row.away_since == left  # away since it was last known there
     table = await db(fresh)(table)
-    assert table.deadline_at == left + timedelta(seconds=AWAY_SECONDS)  # covered 60 s after the player left
+    assert table.deadline_at == max(left + timedelta(seconds=AWAY_SECONDS),  # covered 60 s after the player left
+                                    table.turn_started_at + timedelta(seconds=table.bot_pace))
     assert (await db(services.play_due)(table.pk, now=table.deadline_at)).by == "cover"
     await finish(live_socket)
 
@@ -593,3 +600,81 @@ async def test_with_workers_the_strong_bots_move_goes_to_a_worker(monkeypatch):
     while ticker._busy:  # the quick move's thread is done with the database
         await asyncio.sleep(0.02)
     await ticker.stop()
+
+
+# ----------------------------------------------------------------------------- two real ASGI processes
+ROOT = Path(__file__).resolve().parents[2]
+class Server:
+    """daphne serving ``config.asgi`` in a process of its own, on the test's SQLite file."""
+
+    def __init__(self, env: dict, log: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        with log.open("ab") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                                             "config.asgi:application"], cwd=ROOT, env=env, stdout=out,
+                                            stderr=subprocess.STDOUT)
+        self.log = log
+
+    async def ready(self) -> None:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"daphne did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+@pytest.mark.services
+async def test_two_asgi_processes_agree_on_a_seat_and_a_killed_ones_count_is_recovered(tmp_path):
+    """Two daphne processes on the test database: a seat held by a socket in each counts 2; one process SIGKILLed
+    never counts its socket out, so when the other socket closes the seat still counts 1 (not away) until no process
+    has vouched for it in ``PRESENCE_STALE_SECONDS``, when the sweep resets it and the player is away. (PostgreSQL:
+    SQLite serialises the writers of several processes too coarsely for a server of several processes.)"""
+    import websockets
+    from django.db import connection
+
+    from tests.conftest import database_url
+
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    token = await token_of(table, 0)
+    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "DJANGO_DEBUG": "1",
+           "CHANNEL_LAYER_PREFIX": f"test-{uuid.uuid4().hex[:8]}"}
+    servers = [Server(env, tmp_path / f"daphne-{n}.log") for n in range(2)]
+    try:
+        for server in servers:
+            await server.ready()
+        sockets = []
+        for server in servers:
+            url = f"ws://127.0.0.1:{server.port}/ws/tables/{table.pk}/?seat={token}"
+            sockets.append(await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}"))
+        for opened in sockets:
+            assert json.loads(await asyncio.wait_for(opened.recv(), 10))["view"]["seat"] == 0
+        assert (await db(seat_row)(table, 0)).connected == 2  # one socket in each process
+        servers[0].kill()  # SIGKILL: its socket is never counted out
+        await sockets[1].close()
+        for _ in range(100):  # the live process counts its socket out
+            if (await db(seat_row)(table, 0)).connected == 1:
+                break
+            await asyncio.sleep(0.1)
+        row = await db(seat_row)(table, 0)
+        assert row.connected == 1 and row.away_since is None  # the dead process's count: not away yet
+        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS - 1)) == []
+        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS + 1)) \
+            == [(table.pk, 0)]
+        reset = await db(seat_row)(table, 0)
+        assert reset.connected == 0 and reset.away_since == row.seen_at  # away since last vouched for
+        table = await db(fresh)(table)  # seat 0's turn: covered 60 s after it was last vouched for
+        assert table.deadline_at == max(row.seen_at + timedelta(seconds=AWAY_SECONDS),
+                                        table.turn_started_at + timedelta(seconds=table.bot_pace))
+    finally:
+        for server in servers:
+            server.kill()
