@@ -389,8 +389,7 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
             break
         await db(services.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
     assert (await db(seat_row)(table, 0)).covering
-    byes = {row[3] for row in await db(actions_of)(table)}
-    assert "cover" in byes
+    assert {"clock", "cover"} <= {row[3] for row in await db(actions_of)(table)}
 
     other = await join(table, 1, token=token1)
     await other.send(type="reclaim")  # seat 1's link reclaims seat 1 (not covered: nothing to take back) …
@@ -410,6 +409,17 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
         await db(services.play_due)(table.pk, now=table.deadline_at)
     row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
+    for _ in range(50):  # the clock plays the others until seat 0's next turn: the link's player plays it
+        table = await db(fresh)(table)
+        if table.turn == 0 or table.status != Table.PLAYING:
+            break
+        await db(services.play_due)(table.pk, now=table.deadline_at)
+    if table.status == Table.PLAYING:
+        await linked.drain()
+        assert linked.frames[-1]["version"] == table.version
+        await linked.send(type="act", action=linked.frames[-1]["view"]["legal"][0], version=table.version, id="l-1")
+        mine = await linked.receive()
+        assert (mine["seat"], mine["by"]) == (0, "player")
     await finish(other, linked)
 
 
