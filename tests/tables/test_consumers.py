@@ -100,7 +100,7 @@ class Client:
         self.close_code: int | None = None
         self.left = False
 
-    async def receive(self, timeout: float = 2.0) -> dict:
+    async def receive(self, timeout: float = 10.0) -> dict:
         frame = await self.socket.receive_json_from(timeout)
         self.frames.append(frame)
         return frame
@@ -118,11 +118,18 @@ class Client:
             out.append(frame)
         return out
 
+    async def until_version(self, version: int, timeout: float = 10.0) -> dict:
+        """Frames until one of ``version`` or later comes (the events a test's own moves published); that one."""
+        frame = self.frames[-1] if self.frames else {}
+        while frame.get("version", -1) < version:
+            frame = await self.receive(timeout)
+        return frame
+
     async def send(self, **message) -> None:
         await self.socket.send_json_to(message)
 
     async def closed(self) -> int:
-        message = await self.socket.receive_output(2.0)
+        message = await self.socket.receive_output(10.0)
         assert message["type"] == "websocket.close", message
         self.close_code = message.get("code")
         return self.close_code
@@ -276,7 +283,7 @@ async def test_a_repeated_action_id_gets_the_stored_outcome_and_changes_nothing(
     assert (await seat0.receive())["version"] == table.version + 1
     after = await db(actions_of)(table)
     await seat0.send(type="act", action=action, version=table.version, id="once")  # sent again (a lost answer)
-    again = await seat0.drain()
+    again = [await seat0.receive(10.0), *await seat0.drain(0.3)]  # the answer, and nothing published
     assert [frame["type"] for frame in again] == ["state"] and again[0]["version"] == table.version + 1
     assert await db(actions_of)(table) == after and (await db(fresh)(table)).version == table.version + 1
     assert await db(TableAction.objects.filter(action_id="once").count)() == 1
@@ -347,7 +354,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     back = await join(table, 0, user=user)  # the player is back: the bot keeps the seat until they reclaim it
     assert back.frames[0]["seats"][0]["covering"] and not back.frames[0]["seats"][0]["away"]
     table = await db(bots_move_until_turn_of)(table, 0)  # the cover plays seat 0 again at its next turn …
-    await back.drain()
+    await back.until_version(table.version)
     if table.turn == 0:  # the cover has seat 0's turn now: the player may not move for it
         await back.send(type="act", action=back.frames[-1]["view"]["legal"][0], version=table.version, id="r-0")
         assert "reclaim" in (await back.receive())["reason"]
@@ -361,8 +368,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
         row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
     table = await db(bots_move_until_turn_of)(table, 0)
-    await back.drain()
-    state = back.frames[-1]
+    state = await back.until_version(table.version)
     assert state["version"] == table.version and state["view"]["legal"]
     await back.send(type="act", action=state["view"]["legal"][0], version=table.version, id="r-1")
     mine = await back.receive()
@@ -393,7 +399,7 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
 
     other = await join(table, 1, token=token1)
     await other.send(type="reclaim")  # seat 1's link reclaims seat 1 (not covered: nothing to take back) …
-    await other.drain()
+    assert (await other.receive(10.0))["type"] == "event"
     assert (await db(seat_row)(table, 0)).covering  # … never seat 0
     with pytest.raises(TableError, match="not yours"):
         await db(services.reclaim)(table, 0, None, seat_token=token1)
@@ -415,8 +421,7 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
             break
         await db(services.play_due)(table.pk, now=table.deadline_at)
     if table.status == Table.PLAYING:
-        await linked.drain()
-        assert linked.frames[-1]["version"] == table.version
+        assert (await linked.until_version(table.version))["version"] == table.version
         await linked.send(type="act", action=linked.frames[-1]["view"]["legal"][0], version=table.version, id="l-1")
         mine = await linked.receive()
         assert (mine["seat"], mine["by"]) == (0, "player")
