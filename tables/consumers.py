@@ -10,13 +10,23 @@ Client → server (design: ../notes/TABLES_DESIGN.md, "Protocol"):
 - ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``services.act`` checks and stores it;
   its ``event`` reaches every reader once committed. Refused: ``{"type": "refused", "field", "reason",
   "version"}`` (a stale version is followed by the current ``state``; a repeated id is answered with the state).
-- ``{"type": "sync", "version": 12}``: the full ``state`` (a client back from a lost connection).
-- ``{"type": "reclaim"}``: the seat's player takes the seat back from the bot that covered it.
+- ``{"type": "sync", "version": 12}``: the full ``state`` (a client back from a lost connection), with the actions
+  it missed since its last version as ``"gap"`` when they are few and all in the hand now in play
+  (``live.state_frame``).
+- ``{"type": "reclaim"}``: the seat's player takes the seat back from the bot that covered it: the seat's
+  signed-in user, or a socket opened with the seat's private link (the link is that seat's credential; it
+  reclaims its own seat and no other).
 - ``{"type": "ping"}`` → ``{"type": "pong"}``.
 
 Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (4009); over ``RATE_LIMIT`` messages in
-``RATE_WINDOW`` seconds likewise (4029). A seat's player with no socket open is marked away
-(``services.mark_away``), and back on connecting (``services.mark_back``).
+``RATE_WINDOW`` seconds likewise (4029).
+
+Presence is counted in the database, so that every ASGI process agrees: each socket holding a seat counts itself
+in (``services.mark_back``: ``Seat.connected`` + 1) and out (``services.mark_away``: − 1); the seat's player is
+away only when no socket of any process holds it. A process killed with sockets open never counts them out, so each
+process vouches for the seats it holds every ``services.PRESENCE_HEARTBEAT_SECONDS`` (``Seat.seen_at``) and resets
+the counts no process vouched for in ``services.PRESENCE_STALE_SECONDS`` (``services.expire_presence``): their
+players are away since they were last vouched for, and a bot covers them ``AWAY_SECONDS`` after that.
 
 Why asynchronous: a table's frames fan out to every socket of the process. An ``AsyncJsonWebsocketConsumer``
 forwards a group's frame on the event loop with no thread hop, and only the database work (``act``, reading a
@@ -27,10 +37,13 @@ event loop.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import time
 from collections import Counter, deque
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -47,8 +60,47 @@ RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
 # application close codes: daphne (autobahn) sends only 1000 or 3000–4999; 4403 / 4404 come from live.Refused
 CLOSE_LOGGED_OUT, CLOSE_RATE, CLOSE_TOO_BIG = 4001, 4029, 4009
 
-_open_sockets: Counter[tuple[int, int]] = Counter()
-"""This process's open sockets per (table, seat): the seat is marked away when its last one closes."""
+_held: Counter[tuple[int, int]] = Counter()
+"""This process's open sockets per (table, seat): the seats its heartbeat vouches for. Whether a seat's player is
+present is the database's count (``Seat.connected``), over every process, never this one's."""
+_heartbeat: asyncio.Task | None = None
+
+
+def ensure_heartbeat() -> asyncio.Task:
+    """Start the process's presence heartbeat on the running loop unless it runs there already."""
+    global _heartbeat
+    loop = asyncio.get_running_loop()
+    if _heartbeat is None or _heartbeat.done() or _heartbeat.get_loop() is not loop:
+        _heartbeat = loop.create_task(_beat_forever(), name="tables.presence")
+    return _heartbeat
+
+
+async def stop_heartbeat() -> None:
+    """Stop the heartbeat (tests; a process shutting down)."""
+    global _heartbeat
+    task, _heartbeat = _heartbeat, None
+    if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def beat(now: datetime | None = None) -> list[tuple[int, int]]:
+    """Vouch for the seats this process holds, then reset the counts nobody vouched for; returns those reset."""
+    held = [key for key, count in _held.items() if count > 0]
+    await database_sync_to_async(services.heartbeat)(held, now)
+    return await database_sync_to_async(services.expire_presence)(now)
+
+
+async def _beat_forever() -> None:
+    while True:
+        try:
+            await beat()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database hiccup: the next beat tries again, well within the stale limit
+            logger.exception("the tables' presence heartbeat failed")
+        await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
 
 
 class RateLimit:
@@ -76,6 +128,8 @@ class RateLimit:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
+    seat_token = ""  # the seat's private link, when the socket was opened with it
+    counted = False  # this socket is counted in Seat.connected
     version = -1  # the version of the last state or event sent
     groups_joined: list[str]
 
@@ -86,6 +140,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         seat_token, invite_token = (query.get(name, [""])[0] for name in ("seat", "invite"))
+        self.seat_token = seat_token
         await self.accept()
         try:
             self.seat = await database_sync_to_async(live.seat_for_socket)(self.table_id, self.user, seat_token,
@@ -101,8 +156,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if getattr(self.user, "is_authenticated", False):
             await self.join(live.user_group(self.user.pk))
         if self.seat is not None:
-            _open_sockets[(self.table_id, self.seat)] += 1
             await database_sync_to_async(services.mark_back)(self.table_id, self.seat)
+            self.counted = True
+            _held[(self.table_id, self.seat)] += 1
+            ensure_heartbeat()
         await self.send_state()
         ticker.ensure_running()
 
@@ -113,12 +170,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.seat is not None:
+        if self.counted:
+            self.counted = False
             key = (self.table_id, self.seat)
-            _open_sockets[key] -= 1
-            if _open_sockets[key] <= 0:
-                del _open_sockets[key]
-                await database_sync_to_async(services.mark_away)(self.table_id, self.seat)
+            _held[key] -= 1
+            if _held[key] <= 0:
+                del _held[key]
+            await database_sync_to_async(services.mark_away)(self.table_id, self.seat)
 
     # ------------------------------------------------------------------------- from the client
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -146,7 +204,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind == "act":
             await self.act(content)
         elif kind == "sync":
-            await self.send_state()
+            await self.send_state(since=content.get("version"))
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "reclaim":
@@ -172,7 +230,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse("seat", "you are watching: there is no seat to reclaim")
             return
         try:
-            await database_sync_to_async(services.reclaim)(self.table_id, self.seat, self.user)
+            await database_sync_to_async(services.reclaim)(self.table_id, self.seat, self.user,
+                                                           seat_token=self.seat_token)
         except FieldError as error:
             await self.refuse(error.field, error.reason)
 
@@ -189,8 +248,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if close is not None:
             await self.close(code=close)
 
-    async def send_state(self) -> None:
-        frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat)
+    async def send_state(self, since: Any = None) -> None:
+        frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat, since)
         await self.send_frame(frame, force=True)
 
     async def send_frame(self, frame: dict[str, Any], *, force: bool = False) -> None:

@@ -85,13 +85,36 @@ def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str
     return seat
 
 
-def state_frame(table_id: int, seat: int | None) -> dict[str, Any]:
-    """The full state for one reader (``seat`` ``None``: a spectator), read now."""
+GAP_MAX = 64
+"""The most actions a client coming back is sent as its gap (more: the state alone)."""
+
+
+def state_frame(table_id: int, seat: int | None, since: Any = None) -> dict[str, Any]:
+    """The full state for one reader (``seat`` ``None``: a spectator), read now. With ``since`` (the last version
+    a client coming back had) and a gap of at most ``GAP_MAX`` actions all in the hand now in play, the frame also
+    carries the gap: ``"since"`` and ``"gap"``, the actions it missed in order (``version``, ``seat``, ``action``,
+    ``by``: cards played face up, nothing hidden). Otherwise the state alone brings it up to date."""
     table = load_table(table_id)
     if table is None:
         raise Refused(4404, "no such table")
     body = services.view_for(table, seat) if seat is not None else services.spectator_view(table)
-    return {"type": "state", **body}
+    frame = {"type": "state", **body}
+    gap = missed_actions(table, since)
+    if gap is not None:
+        frame.update(since=since, gap=gap)
+    return frame
+
+
+def missed_actions(table: Table, since: Any) -> list[dict[str, Any]] | None:
+    """The actions after version ``since``, when they can be sent as a gap (see :func:`state_frame`)."""
+    if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= table.version:
+        return None
+    hand = table.hands.order_by("-number").values_list("pk", flat=True).first()
+    rows = list(TableAction.objects.filter(table=table, seq__gt=since).order_by("seq")
+                .values("seq", "seat", "action", "by", "hand_id")[:GAP_MAX + 1])
+    if len(rows) > GAP_MAX or any(row["hand_id"] != hand for row in rows):
+        return None  # too long, or reaching into a hand before: the state says where things are
+    return [{"version": row["seq"], "seat": row["seat"], "action": row["action"], "by": row["by"]} for row in rows]
 
 
 def frames(table_id: int) -> list[tuple[str, dict[str, Any]]]:

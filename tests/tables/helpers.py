@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from engine.cards import CARD_NAMES, bits
 from tables import services
-from tables.models import Table
+from tables import state as live
+from tables.models import Table, TableHand
 
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 FAR = timedelta(days=3650)
@@ -69,3 +70,29 @@ def play_out(table: Table, limit: int = 100_000) -> Table:
             return table
         services.play_due(table.pk, now=table.deadline_at)
     raise AssertionError("the table is still playing")
+
+
+def state_of_frame(table_id: int, frame: dict):
+    """The hand a frame of table ``table_id`` was made from, as it stood at the frame's version (``None`` for a
+    frame with no hand), and the record of the hand before it (``hidden_cards_shown``'s arguments)."""
+    view = frame.get("view")
+    if not view or "hand_number" not in view:
+        return None, None
+    table = Table.objects.get(pk=table_id)
+    hand = TableHand.objects.get(table=table, number=view["hand_number"])
+    actions = hand.actions.filter(seq__lte=frame["version"]).order_by("seq").values_list("seat", "action")
+    previous = TableHand.objects.filter(table=table, number=hand.number - 1).values_list("record", flat=True).first()
+    return live.replay(table, hand, actions), previous
+
+
+def frames_showing_hidden_cards(table_id: int, frames: list[dict], reader: int | None) -> list[tuple[dict, set]]:
+    """Every frame of ``frames`` (all a socket of ``reader`` received, in order) that shows a card ``reader`` may
+    not see; a frame with no hand of its own (a refusal) is checked against the last one that had one."""
+    shown, state, previous = [], None, None
+    for frame in frames:
+        if frame.get("view"):
+            state, previous = state_of_frame(table_id, frame)
+        cards = hidden_cards_shown(frame if "view" in frame else {**frame, "view": None}, state, reader, previous)
+        if cards:
+            shown.append((frame, cards))
+    return shown

@@ -1,505 +1,695 @@
-"""The online table's socket (tables.consumers, tables.live, tables.ticker) through channels' WebsocketCommunicator.
+"""The online table's socket (tables.consumers, tables.live) through channels' WebsocketCommunicator, on real tables.
 
-FAKE CORE — the services below are a small stand-in for ``tables.services`` (``SERVICES``: ``act``, the views,
-presence, the seat lookups, ``reclaim``, ``due_moves`` / ``play_due``; ``TableError`` / ``StaleVersion``), written
-while the core was built in parallel: a one-trick "table" where each seat holds three cards and plays in turn. Each
-test monkeypatches the fake's methods onto the services module (the real one when it is there; before that, a stub
-module), so these tests check the socket's own logic: seats from the scope, frames per reader, refusals, limits,
-presence, logout, the ticker. At merge the lead switches them to the real services (``FakeCore`` → real tables
-through the services).
+Every table here is made and played through ``tables.services`` and stored in the test database; the consumer's
+database work runs in Django's thread, so the tests use committed rows (``transaction=True``). Time is driven with
+explicit ``now=`` (``services.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
+heartbeat are kept off except in the tests about them. Every frame each socket receives is scanned for a card its
+reader may not see (``frames_showing_hidden_cards``): 0 in every test.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
+import json
+import os
+import signal
+import socket
+import subprocess
 import sys
-import types
-from dataclasses import dataclass, field
+import uuid
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.dispatch import Signal
+from django.contrib.auth.signals import user_logged_out
+from django.db import connections
+from django.utils import timezone
 
-from engine.errors import FieldError
+from config.asgi import application
+from engine.cards import CARD_NAMES, bits
+from tables import consumers, live, services, ticker
+from tables import state as table_state
+from tables.models import Seat, Table, TableAction
+from tables.routing import websocket_urlpatterns
+from tables.services import AWAY_SECONDS, PRESENCE_STALE_SECONDS, TableError
+from tests.factories import make_scene, make_user
+from tests.tables.helpers import bots_move_until_turn_of, frames_showing_hidden_cards, fresh
 
-# ----------------------------------------------------------------------------- FAKE CORE (stub modules)
-SERVICES = ("act", "view_for", "spectator_view", "all_views", "mark_away", "mark_back", "seat_by_token",
-            "seat_of_user", "reclaim", "due_moves", "play_due", "close_idle")
-"""FAKE CORE: the services the fake stands in for."""
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-
-def _stub_core_modules() -> None:
-    """Before the core lands on this branch: stub modules for tables.models / services / signals."""
-    try:
-        importlib.import_module("tables.services")
-        return
-    except ImportError:
-        pass
-
-    class TableError(FieldError):
-        pass
-
-    class StaleVersion(TableError):
-        conflict = True
-
-    models = types.ModuleType("tables.models")
-    models.Table = type("Table", (), {"CLOSED": "closed", "PRIVATE": "private", "PUBLIC": "public"})
-    models.Seat = models.TableAction = None
-    services = types.ModuleType("tables.services")
-    services.TableError, services.StaleVersion = TableError, StaleVersion
-    for name in SERVICES:
-        setattr(services, name, None)
-    signals = types.ModuleType("tables.signals")
-    signals.table_changed = Signal()
-    sys.modules.update({"tables.models": models, "tables.services": services, "tables.signals": signals})
+REAL_TICKER = ticker.ensure_running
+REAL_HEARTBEAT = consumers.ensure_heartbeat
 
 
-_stub_core_modules()
-
-from config.asgi import application  # noqa: E402
-from tables import consumers, live, services, ticker  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
-from tables.signals import table_changed  # noqa: E402
-
-# The fake touches no table, but channels closes old connections around each message in Django's thread for
-# database work, where an earlier async test may have left one: that needs database access allowed.
-pytestmark = pytest.mark.django_db
-
-HANDS = [["AS", "KS", "QS"], ["AH", "KH", "QH"], ["AD", "KD", "QD"], ["AC", "KC", "QC"]]
-ALL_CARDS = {card for hand in HANDS for card in hand}
+@pytest_asyncio.fixture(autouse=True)
+async def quiet(monkeypatch):
+    """No ticker and no heartbeat in the background: each test moves the clock itself. Afterwards the database
+    connection of Django's thread is closed (it is kept ``CONN_MAX_AGE``: the test database could not be dropped)."""
+    monkeypatch.setattr(ticker, "ensure_running", lambda: None)
+    monkeypatch.setattr(consumers, "ensure_heartbeat", lambda: None)
+    consumers._held.clear()
+    yield
+    consumers._held.clear()
+    await sync_to_async(connections.close_all)()
 
 
-@dataclass
-class FakeTable:
-    pk: int
-    players: int = 4
-    status: str = "playing"
-    visibility: str = "public"
-    invite_token: str = "invite-1"
-    version: int = 5
-    turn: int = 0
-    hands: list[list[str]] = field(default_factory=lambda: [list(hand) for hand in HANDS])
-    trick: list[tuple[int, str]] = field(default_factory=list)
-    log: dict[int, dict] = field(default_factory=dict)
-    ids: dict[str, int] = field(default_factory=dict)
+# ----------------------------------------------------------------------------- tables
+def human_table(*users, players: int = 4, **options) -> Table:
+    """A started casual table: ``users`` at seats 0, 1, …, heuristic bots at the others."""
+    table = services.create_table(users[0], players, None, Table.PUBLIC,
+                                  {seat: "heuristic" for seat in range(len(users), players)}, seat=0, **options)
+    for seat, user in enumerate(users[1:], start=1):
+        services.take_seat(table, seat, user)
+    return services.start(table)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    table_id: int
-    version: int
-    seat: int
-    action: str
-    by: str
-    repeated: bool = False
+def bots_move_until_a_turn_of(table: Table, seats: set[int], limit: int = 500) -> Table:
+    """Let the bots move until one of ``seats`` (the humans') is to move; the table as it is then."""
+    for _ in range(limit):
+        table = fresh(table)
+        if table.turn in seats:
+            return table
+        services.play_due(table.pk, now=table.deadline_at)
+    raise AssertionError(f"none of seats {seats} got the turn")
 
 
-@dataclass(frozen=True)
-class User:
-    pk: int
-    is_authenticated: bool = True
+def seat_row(table: Table, seat: int) -> Seat:
+    return Seat.objects.get(table=table, index=seat)
 
 
-class FakeCore:
-    """FAKE CORE: the services' behaviour these tests need, no more."""
-
-    def __init__(self) -> None:
-        self.tables = {1: FakeTable(1), 2: FakeTable(2, visibility="private")}
-        self.users = {(1, 7): 0}  # (table, user) → seat
-        self.presence: list[tuple[str, int, int]] = []
-        self.played_due: list[int] = []
-        self.due: list[int] = []
-
-    def load_table(self, table_id):
-        return self.tables.get(table_id)
-
-    def last_action(self, table_id, version):
-        return self.tables[table_id].log.get(version)
-
-    def view_for(self, table, seat):
-        return self._frame(table, seat)
-
-    def spectator_view(self, table):
-        return self._frame(table, None)
-
-    def all_views(self, table, readers=None):
-        readers = [*range(table.players), None] if readers is None else readers
-        return {reader: self._frame(table, reader) for reader in readers}
-
-    def _frame(self, table, seat):
-        hand = list(table.hands[seat]) if seat is not None else []
-        legal = hand if seat == table.turn else []
-        return {"version": table.version, "view": {"seat": seat, "hand": hand, "legal": legal,
-                                                   "trick": [card for _, card in table.trick]},
-                "seats": [{"index": n} for n in range(table.players)], "table": {"id": table.pk, "turn": table.turn}}
-
-    def act(self, table_id, seat, action, version, action_id="", by="player"):
-        table = self.tables[table_id]
-        if action_id in table.ids:
-            done = table.log[table.ids[action_id]]
-            return Outcome(table_id, table.ids[action_id], done["seat"], done["action"], done["by"], repeated=True)
-        if version != table.version:
-            raise services.StaleVersion("version", f"the table is at version {table.version}, not {version!r}")
-        if seat != table.turn:
-            raise services.TableError("action", f"it is seat {table.turn + 1}'s turn")
-        if action not in table.hands[seat]:
-            raise services.TableError("action", f"{action} is not in your hand")
-        table.hands[seat].remove(action)
-        table.trick.append((seat, action))
-        table.version += 1
-        table.turn = (seat + 1) % table.players
-        table.log[table.version] = {"seat": seat, "action": action, "by": by}
-        if action_id:
-            table.ids[action_id] = table.version
-        table_changed.send(sender=None, table_id=table_id, version=table.version)  # as after the commit
-        return Outcome(table_id, table.version, seat, action, by)
-
-    def mark_back(self, table, seat, now=None):
-        self.presence.append(("back", table, seat))
-
-    def mark_away(self, table, seat, now=None):
-        self.presence.append(("away", table, seat))
-
-    def seat_by_token(self, token):
-        if token.startswith("seat-"):
-            table_id, seat = map(int, token.removeprefix("seat-").split("-"))
-            return types.SimpleNamespace(table_id=table_id, index=seat)
-        return None
-
-    def seat_of_user(self, table, user):
-        return self.users.get((table.pk, getattr(user, "pk", None)))
-
-    def reclaim(self, table, seat, user):
-        self.presence.append(("reclaim", table, seat))
-
-    def due_moves(self, now=None):
-        return list(self.due)
-
-    def play_due(self, table_id, now=None):
-        self.played_due.append(table_id)
-        self.due.remove(table_id)
-        table = self.tables[table_id]
-        return self.act(table_id, table.turn, table.hands[table.turn][0], table.version, by="bot")
-
-    def close_idle(self, now=None):
-        return []
+def actions_of(table: Table) -> list[tuple[int, int, str, str]]:
+    return list(TableAction.objects.filter(table=table).order_by("seq").values_list("seq", "seat", "action", "by"))
 
 
-@pytest.fixture
-def core(monkeypatch, settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    fake = FakeCore()
-    for name in SERVICES:
-        monkeypatch.setattr(services, name, getattr(fake, name))
-    monkeypatch.setattr(live, "load_table", fake.load_table)
-    monkeypatch.setattr(live, "last_action", fake.last_action)
-    monkeypatch.setattr(ticker, "strong_moves", lambda ids: set())  # no montecarlo seat unless a test says so
-    live.connect()  # as TablesConfig.ready does (idempotent), and left connected: the app's own connection
-    consumers._open_sockets.clear()
-    return fake
+db = sync_to_async  # the test's own database work, in Django's thread as the consumer's is
 
 
-# ----------------------------------------------------------------------------- helpers
-async def opened(path: str, user=None, app=None, headers=None) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(app or URLRouter(websocket_urlpatterns), path, headers=headers)
-    socket.scope["user"] = user
-    connected, _ = await socket.connect()
+# ----------------------------------------------------------------------------- sockets
+class Client:
+    """A socket of one reader (a seat, or ``None``: a spectator) that keeps every frame it receives."""
+
+    def __init__(self, table: Table, reader: int | None, path: str, user=None, app=None, headers=None) -> None:
+        self.table_id, self.reader = table.pk, reader
+        self.socket = WebsocketCommunicator(app or URLRouter(websocket_urlpatterns), path, headers=headers)
+        self.socket.scope["user"] = user
+        self.frames: list[dict] = []
+        self.close_code: int | None = None
+        self.left = False
+
+    async def receive(self, timeout: float = 10.0) -> dict:
+        frame = await self.socket.receive_json_from(timeout)
+        self.frames.append(frame)
+        return frame
+
+    async def drain(self, quiet: float = 0.15) -> list[dict]:
+        """Every frame until none comes for ``quiet`` seconds (a close ends it)."""
+        out = []
+        while self.close_code is None and not await self.socket.receive_nothing(quiet):
+            message = await self.socket.receive_output()
+            if message["type"] == "websocket.close":
+                self.close_code = message.get("code")
+                break
+            frame = json.loads(message["text"])
+            self.frames.append(frame)
+            out.append(frame)
+        return out
+
+    async def until_version(self, version: int, timeout: float = 10.0) -> dict:
+        """Frames until one of ``version`` or later comes (the events a test's own moves published); that one."""
+        frame = self.frames[-1] if self.frames else {}
+        while frame.get("version", -1) < version:
+            frame = await self.receive(timeout)
+        return frame
+
+    async def send(self, **message) -> None:
+        await self.socket.send_json_to(message)
+
+    async def closed(self) -> int:
+        message = await self.socket.receive_output(10.0)
+        assert message["type"] == "websocket.close", message
+        self.close_code = message.get("code")
+        return self.close_code
+
+    async def leave(self) -> None:
+        await self.drain()
+        if not self.left:
+            self.left = True
+            await self.socket.disconnect()
+
+
+async def join(table: Table, reader: int | None, *, user=None, token: str = "", invite: str = "",
+               expect: str = "state") -> Client:
+    """A socket on ``table`` (its seat from ``user`` or the seat link ``token``) and the first frame it gets."""
+    query = f"?seat={token}" if token else f"?invite={invite}" if invite else ""
+    client = Client(table, reader, f"/ws/tables/{table.pk}/{query}", user=user)
+    connected, _ = await client.socket.connect()
     assert connected
-    return socket
+    first = await client.receive()
+    assert first["type"] == expect, first
+    if expect == "state":
+        assert first["view"] is None or first["view"]["seat"] == reader
+    return client
 
 
-async def frames_until_quiet(socket: WebsocketCommunicator, timeout: float = 0.2) -> list[dict]:
-    out = []
-    while not await socket.receive_nothing(timeout):
-        out.append(await socket.receive_json_from())
-    return out
+async def finish(*clients: Client) -> None:
+    """Close the sockets, then scan every frame each received for a card its reader may not see."""
+    for client in clients:
+        await client.leave()
+    for client in clients:
+        shown = await db(frames_showing_hidden_cards)(client.table_id, client.frames, client.reader)
+        assert shown == [], (client.reader, shown)
 
 
-async def close_all(*sockets: WebsocketCommunicator) -> None:
-    for socket in sockets:
-        await socket.disconnect()
-    await ticker.stop()
-
-
-def cards_in(frame) -> set[str]:
-    text = str(frame)
-    return {card for card in ALL_CARDS if f"'{card}'" in text}
+async def token_of(table: Table, seat: int) -> str:
+    return (await db(seat_row)(table, seat)).seat_token
 
 
 # ----------------------------------------------------------------------------- joining
-@pytest.mark.asyncio
-async def test_the_session_users_seat_joins_and_gets_its_own_state(core):
-    socket = await opened("/ws/tables/1/", user=User(7))
-    state = await socket.receive_json_from()
-    assert state["type"] == "state" and state["version"] == 5
-    assert state["view"]["seat"] == 0 and state["view"]["hand"] == HANDS[0]
-    assert core.presence == [("back", 1, 0)]
-    await close_all(socket)
-    assert core.presence[-1] == ("away", 1, 0)
+async def test_a_seat_joins_and_gets_the_state_with_only_its_own_cards():
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    seat0 = await join(table, 0, user=user)
+    watcher = await join(table, None)
+    state, hand = seat0.frames[0], await db(lambda: table_state.live_state(fresh(table)))()
+    assert state["version"] == (await db(fresh)(table)).version
+    assert set(state["view"]["hand"]) == {CARD_NAMES[card] for card in bits(hand.hands[0])}  # its own cards
+    assert state["view"]["hand_sizes"] == [6, 6, 6, 6]  # and of the others only how many
+    assert bool(state["view"]["legal"]) == (hand.turn == 0)
+    spectator = watcher.frames[0]
+    assert spectator["view"]["seat"] is None and spectator["view"]["hand"] == [] and spectator["view"]["legal"] == []
+    assert (await db(seat_row)(table, 0)).connected == 1  # counted in the database
+    await finish(seat0, watcher)  # the scan finds no card shown to the wrong reader …
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 0 and row.away_since is not None
+    shown = await db(frames_showing_hidden_cards)(table.pk, seat0.frames, 1)  # … and would find seat 0's cards
+    assert shown and shown[0][1] == set(state["view"]["hand"])  # in a frame sent to seat 1
 
 
-@pytest.mark.asyncio
-async def test_a_seat_link_gives_its_seat_and_anyone_else_watches(core):
-    linked = await opened("/ws/tables/1/?seat=seat-1-2")
-    watcher = await opened("/ws/tables/1/", user=User(99))
-    assert (await linked.receive_json_from())["view"]["hand"] == HANDS[2]
-    watched = await watcher.receive_json_from()
-    assert watched["view"]["seat"] is None and watched["view"]["hand"] == [] and watched["view"]["legal"] == []
-    await close_all(linked, watcher)
+async def test_a_seat_link_gives_its_seat_a_link_of_another_table_or_a_private_table_without_invite_is_refused():
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    private = await db(services.create_table)(user, 2, None, Table.PRIVATE, {1: "random"}, seat=0)
+    linked = await join(table, 2, token=await token_of(table, 2))  # a bot's seat here: its own view only
+    assert len(linked.frames[0]["view"]["hand"]) == 6
+    other = await join(table, None, token=await token_of(private, 1), expect="refused")
+    assert await other.closed() == 4403
+    uninvited = await join(private, None, expect="refused")
+    assert await uninvited.closed() == 4403
+    invited = await join(private, None, invite=private.invite_token)
+    assert invited.frames[0]["view"] is None  # the lobby: no hand yet
+    missing = Client(table, None, "/ws/tables/999999/")
+    assert (await missing.socket.connect())[0]
+    assert (await missing.receive())["type"] == "refused" and await missing.closed() == 4404
+    await finish(linked, other, uninvited, invited, missing)
 
 
-@pytest.mark.asyncio
-async def test_a_seat_link_of_another_table_and_a_private_table_without_invite_are_refused(core):
-    other = await opened("/ws/tables/1/?seat=seat-2-0")
-    assert (await other.receive_json_from())["type"] == "refused"
-    assert (await other.receive_output())["code"] == 4403
-    private = await opened("/ws/tables/2/", user=User(99))
-    assert (await private.receive_json_from())["type"] == "refused"
-    assert (await private.receive_output())["code"] == 4403
-    invited = await opened("/ws/tables/2/?invite=invite-1")
-    assert (await invited.receive_json_from())["type"] == "state"
-    missing = await opened("/ws/tables/404/")
-    assert (await missing.receive_json_from())["type"] == "refused"
-    assert (await missing.receive_output())["code"] == 4404
-    await close_all(invited)
-
-
-@pytest.mark.asyncio
-async def test_a_socket_from_another_sites_page_is_refused_and_one_from_ours_accepted(core):
-    foreign = WebsocketCommunicator(application, "/ws/tables/1/", headers=[(b"origin", b"http://evil.example")])
+async def test_a_socket_from_another_sites_page_is_refused_and_one_from_ours_accepted():
+    table = await db(human_table)(await db(make_user)())
+    foreign = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await foreign.connect()
-    assert not connected
-    ours = WebsocketCommunicator(application, "/ws/tables/1/", headers=[(b"origin", b"http://127.0.0.1:8000")])
-    connected, _ = await ours.connect()
-    assert connected
-    assert (await ours.receive_json_from())["view"]["hand"] == []  # no session: a spectator
-    await close_all(ours)
+    assert not connected  # AllowedHostsOriginValidator
+    ours = Client(table, None, f"/ws/tables/{table.pk}/", app=application, headers=[(b"origin", b"http://127.0.0.1:8000")])
+    del ours.socket.scope["user"]  # the auth middleware puts the session's (anonymous) user there
+    assert (await ours.socket.connect())[0]
+    assert (await ours.receive())["view"]["hand"] == []  # no session: a spectator
+    await finish(ours)
 
 
 # ----------------------------------------------------------------------------- playing
-@pytest.mark.asyncio
-async def test_a_play_reaches_each_seat_with_its_own_view_and_spectators_with_no_hidden_card(core):
-    seats = [await opened(f"/ws/tables/1/?seat=seat-1-{n}") for n in range(4)]
-    watcher = await opened("/ws/tables/1/")
-    received = {n: [await seat.receive_json_from()] for n, seat in enumerate(seats)}
-    received["watcher"] = [await watcher.receive_json_from()]
-
-    await seats[0].send_json_to({"type": "act", "action": "AS", "version": 5, "id": "a-1"})
-    for n, seat in enumerate(seats):
-        received[n] += await frames_until_quiet(seat)
-    received["watcher"] += await frames_until_quiet(watcher)
-
-    for n in range(4):
-        event = received[n][-1]
-        assert event["type"] == "event" and event["version"] == 6
-        assert (event["seat"], event["action"], event["by"]) == (0, "AS", "player")
-        assert event["view"]["seat"] == n
-    assert received[0][-1]["view"]["hand"] == ["KS", "QS"]
-    assert received[1][-1]["view"]["legal"] == HANDS[1]
-    spectator_event = received["watcher"][-1]
-    assert spectator_event["version"] == 6 and spectator_event["view"]["trick"] == ["AS"]
-    # never another seat's unplayed card, in any frame: a seat sees its own and the played ones only
-    for reader, frames in received.items():
-        for frame in frames:
-            visible = set(HANDS[reader]) if reader != "watcher" else set()
-            assert cards_in(frame) <= visible | {"AS"}, (reader, frame)
-    await close_all(*seats, watcher)
+async def test_a_play_reaches_each_seat_with_its_own_view_and_the_spectators():
+    alice, bob = await db(make_user)(), await db(make_user)()
+    table = await db(human_table)(alice, bob)
+    table = await db(bots_move_until_a_turn_of)(table, {0, 1})
+    mover = table.turn
+    seats = [await join(table, 0, user=alice), await join(table, 1, user=bob)]
+    watcher = await join(table, None)
+    action = seats[mover].frames[0]["view"]["legal"][0]
+    await seats[mover].send(type="act", action=action, version=table.version, id=str(uuid.uuid4()))
+    for reader, client in enumerate([*seats, watcher]):
+        event = await client.receive()
+        assert event["type"] == "event" and event["version"] == table.version + 1
+        assert (event["seat"], event["action"], event["by"]) == (mover, action, "player")
+        assert event["view"]["seat"] == (reader if reader < 2 else None)
+    assert watcher.frames[-1]["view"]["hand"] == []
+    assert (await db(actions_of)(table))[-1] == (table.version + 1, mover, action, "player")
+    await finish(*seats, watcher)
 
 
-@pytest.mark.asyncio
-async def test_a_move_out_of_turn_or_not_held_is_refused_with_no_change(core):
-    seat1 = await opened("/ws/tables/1/?seat=seat-1-1")
-    seat0 = await opened("/ws/tables/1/?seat=seat-1-0")
-    await seat1.receive_json_from(), await seat0.receive_json_from()
-    await seat1.send_json_to({"type": "act", "action": "AH", "version": 5, "id": "b-1"})
-    refused = await seat1.receive_json_from()
-    assert refused == {"type": "refused", "field": "action", "reason": "it is seat 1's turn", "version": 5}
-    await seat0.send_json_to({"type": "act", "action": "AH", "version": 5, "id": "b-2"})
-    assert (await seat0.receive_json_from())["reason"] == "AH is not in your hand"
-    assert await seat1.receive_nothing(0.1) and core.tables[1].version == 5
-    await close_all(seat0, seat1)
+async def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused_with_no_change():
+    alice, bob = await db(make_user)(), await db(make_user)()
+    table = await db(human_table)(alice, bob)
+    table = await db(bots_move_until_a_turn_of)(table, {0, 1})
+    mover, other = table.turn, 1 - table.turn
+    seat1 = await join(table, other, user=[alice, bob][other])
+    seat0_legal = (await db(services.view_for)(table, mover))["view"]["legal"]
+    before = await db(actions_of)(table)
+    await seat1.send(type="act", action=seat0_legal[0], version=table.version, id="wrong-1")
+    refused = await seat1.receive()
+    assert (refused["type"], refused["field"], refused["version"]) == ("refused", "action", table.version)
+    await seat1.send(type="act", seat=mover, action=seat0_legal[0], version=table.version, id="wrong-2")  # the seat
+    assert (await seat1.receive())["type"] == "refused"  # is the socket's, never the message's
+    watcher = await join(table, None)
+    await watcher.send(type="act", action=seat0_legal[0], version=table.version, id="wrong-3")
+    assert (await watcher.receive())["field"] == "seat"  # a spectator acts for nobody
+    assert await db(actions_of)(table) == before and (await db(fresh)(table)).version == table.version
+    await finish(seat1, watcher)
 
 
-@pytest.mark.asyncio
-async def test_a_spectator_cannot_act(core):
-    watcher = await opened("/ws/tables/1/")
-    await watcher.receive_json_from()
-    await watcher.send_json_to({"type": "act", "action": "AS", "version": 5, "id": "c-1"})
-    assert (await watcher.receive_json_from())["field"] == "seat"
-    assert core.tables[1].version == 5
-    await close_all(watcher)
+async def test_a_stale_version_is_refused_with_no_change_and_the_client_resynced():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user), 0)
+    seat0 = await join(table, 0, user=user)
+    legal = seat0.frames[0]["view"]["legal"]
+    await seat0.send(type="act", action=legal[0], version=table.version - 1, id="stale-1")
+    refused, state = await seat0.receive(), await seat0.receive()
+    assert (refused["type"], refused["field"], refused["version"]) == ("refused", "version", table.version)
+    assert "resync" in refused["reason"]
+    assert state["type"] == "state" and state["version"] == table.version and state["view"]["legal"] == legal
+    assert (await db(fresh)(table)).version == table.version
+    assert not await db(TableAction.objects.filter(action_id="stale-1").exists)()
+    await finish(seat0)
 
 
-@pytest.mark.asyncio
-async def test_the_seat_is_never_taken_from_the_message(core):
-    seat1 = await opened("/ws/tables/1/?seat=seat-1-1")
-    await seat1.receive_json_from()
-    await seat1.send_json_to({"type": "act", "seat": 0, "action": "AS", "version": 5, "id": "d-1"})
-    assert (await seat1.receive_json_from())["type"] == "refused"
-    assert core.tables[1].version == 5
-    await close_all(seat1)
+async def test_a_repeated_action_id_gets_the_stored_outcome_and_changes_nothing():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user), 0)
+    seat0 = await join(table, 0, user=user)
+    action = seat0.frames[0]["view"]["legal"][0]
+    await seat0.send(type="act", action=action, version=table.version, id="once")
+    assert (await seat0.receive())["version"] == table.version + 1
+    after = await db(actions_of)(table)
+    await seat0.send(type="act", action=action, version=table.version, id="once")  # sent again (a lost answer)
+    again = [await seat0.receive(10.0), *await seat0.drain(0.3)]  # the answer, and nothing published
+    assert [frame["type"] for frame in again] == ["state"] and again[0]["version"] == table.version + 1
+    assert await db(actions_of)(table) == after and (await db(fresh)(table)).version == table.version + 1
+    assert await db(TableAction.objects.filter(action_id="once").count)() == 1
+    await finish(seat0)
 
 
-@pytest.mark.asyncio
-async def test_a_stale_version_is_refused_and_the_current_state_sent(core):
-    seat0 = await opened("/ws/tables/1/", user=User(7))
-    await seat0.receive_json_from()
-    await seat0.send_json_to({"type": "act", "action": "AS", "version": 4, "id": "e-1"})
-    refused, state = await seat0.receive_json_from(), await seat0.receive_json_from()
-    assert (refused["type"], refused["field"], refused["version"]) == ("refused", "version", 5)
-    assert state["type"] == "state" and state["version"] == 5 and state["view"]["hand"] == HANDS[0]
-    await close_all(seat0)
+async def test_a_client_back_with_its_last_version_gets_the_gap_or_the_whole_state(monkeypatch):
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    seat0 = await join(table, 0, user=user)
+    last = seat0.frames[0]["version"]
+    await seat0.leave()  # the connection is lost at seat 0's turn
+    await db(services.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)  # a bot moves for it
+    table = await db(bots_move_until_turn_of)(table, 0)  # and the bots play on meanwhile
+    missed = [row for row in await db(actions_of)(table) if row[0] > last]
+    assert missed
+    back = await join(table, 0, user=user)
+    assert back.frames[0]["version"] == table.version
+    await back.send(type="sync", version=last)
+    state = await back.receive()
+    assert state["type"] == "state" and state["version"] == table.version and state["view"] == back.frames[0]["view"]
+    hands = await db(lambda: {a.hand_id for a in TableAction.objects.filter(table=table, seq__gt=last)})()
+    if hands == {await db(lambda: table_state.current_hand(table).pk)()}:  # the gap, action by action
+        assert state["since"] == last
+        assert [(e["version"], e["seat"], e["action"], e["by"]) for e in state["gap"]] == missed
+    else:  # the gap reaches into the hand before: the state alone
+        assert "gap" not in state
+    monkeypatch.setattr(live, "GAP_MAX", 0)  # a gap too long: the whole state alone
+    await back.send(type="sync", version=last)
+    whole = await back.receive()
+    assert whole["type"] == "state" and "gap" not in whole and whole["view"] == state["view"]
+    await finish(seat0, back)
 
 
-@pytest.mark.asyncio
-async def test_a_repeated_action_id_changes_nothing_and_is_answered_with_the_state(core):
-    seat0 = await opened("/ws/tables/1/", user=User(7))
-    await seat0.receive_json_from()
-    await seat0.send_json_to({"type": "act", "action": "AS", "version": 5, "id": "f-1"})
-    assert (await seat0.receive_json_from())["version"] == 6
-    await seat0.send_json_to({"type": "act", "action": "AS", "version": 5, "id": "f-1"})
-    again = await frames_until_quiet(seat0)
-    assert [frame["type"] for frame in again] == ["state"] and again[0]["version"] == 6
-    assert core.tables[1].version == 6 and core.tables[1].hands[0] == ["KS", "QS"]
-    await close_all(seat0)
+async def test_a_gap_in_the_hand_now_in_play_is_sent_action_by_action():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    seat0 = await join(table, 0, user=user)
+    since = table.version
+    await seat0.send(type="act", action=seat0.frames[0]["view"]["legal"][0], version=since, id="gap-1")
+    await seat0.receive()
+    await seat0.send(type="sync", version=since)
+    state = await seat0.receive()
+    rows = await db(actions_of)(table)
+    if (await db(fresh)(table)).hand_number == table.hand_number:  # the move did not end the hand
+        assert [(e["version"], e["seat"], e["action"], e["by"]) for e in state["gap"]] == \
+            [row for row in rows if row[0] > since]
+    await finish(seat0)
 
 
-@pytest.mark.asyncio
-async def test_a_client_that_comes_back_syncs_to_what_it_missed(core):
-    seat0 = await opened("/ws/tables/1/", user=User(7))
-    seat1 = await opened("/ws/tables/1/?seat=seat-1-1")
-    await seat0.receive_json_from(), await seat1.receive_json_from()
-    await seat0.send_json_to({"type": "act", "action": "AS", "version": 5, "id": "g-1"})
-    assert (await seat1.receive_json_from())["version"] == 6
-    await seat1.disconnect()
-    assert ("away", 1, 1) in core.presence
-    await sync_to_async(core.act)(1, 1, "AH", 6, "g-2")  # its move made meanwhile (a bot covering, say)
-    back = await opened("/ws/tables/1/?seat=seat-1-1")
-    assert (await back.receive_json_from())["version"] == 7
-    await back.send_json_to({"type": "sync", "version": 6})
-    state = await back.receive_json_from()
-    assert state["type"] == "state" and state["version"] == 7 and state["view"]["hand"] == ["KH", "QH"]
-    assert core.presence[-1] == ("back", 1, 1)
-    await close_all(seat0, back)
+# ----------------------------------------------------------------------------- presence, cover and reclaim
+async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_at_their_next_turn():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    seat0 = await join(table, 0, user=user)
+    await seat0.leave()
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 0 and row.away_since is not None
+    table = await db(fresh)(table)
+    assert table.deadline_at == row.away_since + timedelta(seconds=AWAY_SECONDS)  # not the 600 s clock
+    assert await db(services.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    watcher = await join(table, None)
+    outcome = await db(services.play_due)(table.pk, now=table.deadline_at)
+    assert (outcome.seat, outcome.by) == (0, "cover")
+    event = await watcher.receive()
+    assert (event["seat"], event["by"]) == (0, "cover") and event["seats"][0]["covering"]
+
+    back = await join(table, 0, user=user)  # the player is back: the bot keeps the seat until they reclaim it
+    assert back.frames[0]["seats"][0]["covering"] and not back.frames[0]["seats"][0]["away"]
+    table = await db(bots_move_until_turn_of)(table, 0)  # the cover plays seat 0 again at its next turn …
+    await back.until_version(table.version)
+    if table.turn == 0:  # the cover has seat 0's turn now: the player may not move for it
+        await back.send(type="act", action=back.frames[-1]["view"]["legal"][0], version=table.version, id="r-0")
+        assert "reclaim" in (await back.receive())["reason"]
+    await back.send(type="reclaim")
+    reclaimed = await back.receive()
+    assert reclaimed["type"] == "event"
+    row = await db(seat_row)(table, 0)
+    if table.turn == 0:  # reclaimed at its turn: the bot makes this move, the player the next one
+        assert row.covering and row.reclaim_pending
+        assert (await db(services.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)).by == "cover"
+        row = await db(seat_row)(table, 0)
+    assert not row.covering and not row.reclaim_pending
+    table = await db(bots_move_until_turn_of)(table, 0)
+    state = await back.until_version(table.version)
+    assert state["version"] == table.version and state["view"]["legal"]
+    await back.send(type="act", action=state["view"]["legal"][0], version=table.version, id="r-1")
+    mine = await back.receive()
+    assert (mine["seat"], mine["by"]) == (0, "player")
+    assert {"player", "cover", "bot"} <= {row[3] for row in await db(actions_of)(table)}
+    await finish(seat0, watcher, back)
 
 
-@pytest.mark.asyncio
-async def test_a_second_tab_closing_leaves_the_seat_present(core):
-    first = await opened("/ws/tables/1/", user=User(7))
-    second = await opened("/ws/tables/1/", user=User(7))
-    await first.disconnect()
-    assert ("away", 1, 0) not in core.presence
-    await second.disconnect()
-    assert core.presence[-1] == ("away", 1, 0)
-    await ticker.stop()
+async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
+    """A league fixture's seats belong to its players, who may have no login: the seat's private link is its
+    credential (as a scorekeeper's link is), so a socket opened with it reclaims that seat — and only that one."""
+    scene = await db(make_scene)("Links", organiser="org-l", scorekeeper="keeper-l", match_format="single")
+    table = await db(services.open_fixture)(scene["match"], scene["scorekeeper"])
+    await db(Table.objects.filter(pk=table.pk).update)(turn_seconds=600)
+    table = await db(services.start)(table)
+    assert (await db(seat_row)(table, 0)).user_id is None  # no login: the link is all the player has
+    token0, token1 = await token_of(table, 0), await token_of(table, 1)
+    away = timezone.now()
+    await db(services.mark_away)(table, 0, now=away)
+    table = await db(fresh)(table)
+    for _ in range(50):  # the clock plays the seats nobody opened; seat 0 is covered once 60 s away
+        table = await db(fresh)(table)
+        if (await db(seat_row)(table, 0)).covering:
+            break
+        await db(services.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
+    assert (await db(seat_row)(table, 0)).covering
+    assert {"clock", "cover"} <= {row[3] for row in await db(actions_of)(table)}
+
+    other = await join(table, 1, token=token1)
+    await other.send(type="reclaim")  # seat 1's link reclaims seat 1 (not covered: nothing to take back) …
+    assert (await other.receive(10.0))["type"] == "event"
+    assert (await db(seat_row)(table, 0)).covering  # … never seat 0
+    with pytest.raises(TableError, match="not yours"):
+        await db(services.reclaim)(table, 0, None, seat_token=token1)
+    with pytest.raises(TableError, match="not yours"):
+        await db(services.reclaim)(table, 0, await db(make_user)())
+
+    linked = await join(table, 0, token=token0)
+    await linked.send(type="reclaim")
+    assert (await linked.receive())["type"] == "event"
+    row = await db(seat_row)(table, 0)
+    table = await db(fresh)(table)
+    if row.reclaim_pending:  # seat 0's turn: the bot has this move
+        await db(services.play_due)(table.pk, now=table.deadline_at)
+    row = await db(seat_row)(table, 0)
+    assert not row.covering and not row.reclaim_pending
+    for _ in range(50):  # the clock plays the others until seat 0's next turn: the link's player plays it
+        table = await db(fresh)(table)
+        if table.turn == 0 or table.status != Table.PLAYING:
+            break
+        await db(services.play_due)(table.pk, now=table.deadline_at)
+    if table.status == Table.PLAYING:
+        assert (await linked.until_version(table.version))["version"] == table.version
+        await linked.send(type="act", action=linked.frames[-1]["view"]["legal"][0], version=table.version, id="l-1")
+        mine = await linked.receive()
+        assert (mine["seat"], mine["by"]) == (0, "player")
+    await finish(other, linked)
 
 
-@pytest.mark.asyncio
-async def test_reclaim_and_ping(core):
-    seat0 = await opened("/ws/tables/1/", user=User(7))
-    await seat0.receive_json_from()
-    await seat0.send_json_to({"type": "ping"})
-    assert await seat0.receive_json_from() == {"type": "pong"}
-    await seat0.send_json_to({"type": "reclaim"})
-    await seat0.send_json_to({"type": "ping"})
-    assert await seat0.receive_json_from() == {"type": "pong"}
-    assert ("reclaim", 1, 0) in core.presence
-    await seat0.send_json_to({"type": "shout"})
-    assert (await seat0.receive_json_from())["field"] == "type"
-    await close_all(seat0)
+async def test_a_casual_seat_left_during_play_is_not_reclaimed_by_its_old_link():
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    token = await token_of(table, 0)
+    await db(services.leave_seat)(table, 0, user)
+    with pytest.raises(TableError, match="was left"):
+        await db(services.reclaim)(table, 0, None, seat_token=token)
+    watcher = await join(table, None)
+    await watcher.send(type="reclaim")
+    assert (await watcher.receive())["field"] == "seat"  # a spectator has no seat to reclaim
+    await finish(watcher)
+
+
+async def test_presence_is_counted_in_the_database_over_every_process():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    first = await join(table, 0, user=user)
+    second = await join(table, 0, user=user)  # a second tab
+    await db(services.mark_back)(table, 0)  # a socket of the same seat in another ASGI process
+    assert (await db(seat_row)(table, 0)).connected == 3
+    await first.leave()
+    await second.leave()
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 1 and row.away_since is None  # the other process still holds the seat
+    assert (await db(fresh)(table)).deadline_at == table.deadline_at  # so no cover is coming
+    await db(services.mark_away)(table, 0)  # its socket closes too
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 0 and row.away_since is not None
+    await finish(first, second)
+
+
+async def test_a_count_a_killed_process_left_behind_is_reset_and_the_seat_covered():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    killed = timezone.now()
+    await db(services.mark_back)(table, 0, now=killed)  # a process that is then SIGKILLed: never counted out
+    live_socket = await join(table, 0, user=user)  # and a socket of this process
+    assert (await db(seat_row)(table, 0)).connected == 2
+    vouched = killed + timedelta(seconds=30)
+    assert await consumers.beat(now=vouched) == []  # this process vouches for the seat it holds
+    assert (await db(seat_row)(table, 0)).seen_at == vouched
+    await live_socket.leave()
+    left = (await db(seat_row)(table, 0)).seen_at
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 1 and row.away_since is None  # the dead process's count: not away yet
+    assert await consumers.beat(now=left + timedelta(seconds=PRESENCE_STALE_SECONDS - 1)) == []
+    assert await consumers.beat(now=left + timedelta(seconds=PRESENCE_STALE_SECONDS + 1)) == [(table.pk, 0)]
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 0 and row.away_since == left  # away since it was last known there
+    table = await db(fresh)(table)
+    assert table.deadline_at == max(left + timedelta(seconds=AWAY_SECONDS),  # covered 60 s after the player left
+                                    table.turn_started_at + timedelta(seconds=table.bot_pace))
+    assert (await db(services.play_due)(table.pk, now=table.deadline_at)).by == "cover"
+    await finish(live_socket)
+
+
+async def test_a_stale_count_is_not_trusted_by_the_next_socket():
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    long_ago = timezone.now() - timedelta(seconds=PRESENCE_STALE_SECONDS + 5)
+    await db(Seat.objects.filter(table=table, index=0).update)(connected=3, seen_at=long_ago)
+    seat0 = await join(table, 0, user=user)
+    assert (await db(seat_row)(table, 0)).connected == 1
+    await seat0.leave()
+    assert (await db(seat_row)(table, 0)).connected == 0
+    await finish(seat0)
+
+
+async def test_the_heartbeat_runs_while_the_process_holds_a_seat(monkeypatch):
+    monkeypatch.setattr(consumers, "ensure_heartbeat", REAL_HEARTBEAT)
+    monkeypatch.setattr(services, "PRESENCE_HEARTBEAT_SECONDS", 0.05)
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    seat0 = await join(table, 0, user=user)
+    assert consumers.ensure_heartbeat() is consumers.ensure_heartbeat()  # one per process and loop
+    first = (await db(seat_row)(table, 0)).seen_at
+    for _ in range(40):
+        await seat0.drain(0.05)
+        if (await db(seat_row)(table, 0)).seen_at > first:
+            break
+    assert (await db(seat_row)(table, 0)).seen_at > first
+    await consumers.stop_heartbeat()
+    await finish(seat0)
+
+
+# ----------------------------------------------------------------------------- the clock
+async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=20, bank_seconds=10), 0)
+    seat0 = await join(table, 0, user=user)  # present, but does not move
+    table = await db(fresh)(table)
+    assert table.deadline_at == table.turn_started_at + timedelta(seconds=30)
+    assert await db(services.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    assert table.pk in await db(services.due_moves)(table.deadline_at)
+    await db(services.play_due)(table.pk, now=table.deadline_at)
+    event = await seat0.receive()
+    assert (event["type"], event["seat"], event["by"]) == ("event", 0, "clock")
+    assert event["seats"][0]["bank_left"] == 0
+    assert (await db(actions_of)(table))[-1][1:] == (0, event["action"], "clock")
+    await finish(seat0)
 
 
 # ----------------------------------------------------------------------------- limits
-@pytest.mark.asyncio
-async def test_more_than_twenty_messages_in_ten_seconds_are_refused_and_the_socket_closed(core):
-    socket = await opened("/ws/tables/1/")
-    await socket.receive_json_from()
+async def test_more_than_twenty_messages_in_ten_seconds_are_refused_and_the_socket_closed():
+    table = await db(human_table)(await db(make_user)())
+    socket = await join(table, None)
     for _ in range(consumers.RATE_LIMIT):
-        await socket.send_json_to({"type": "ping"})
-        assert await socket.receive_json_from() == {"type": "pong"}
-    await socket.send_json_to({"type": "ping"})
-    assert (await socket.receive_json_from())["field"] == "rate"
-    assert (await socket.receive_output())["code"] == consumers.CLOSE_RATE
-    await ticker.stop()
+        await socket.send(type="ping")
+        assert await socket.receive() == {"type": "pong"}
+    await socket.send(type="ping")
+    assert (await socket.receive())["field"] == "rate"
+    assert await socket.closed() == consumers.CLOSE_RATE
+    await finish(socket)
 
 
-@pytest.mark.asyncio
-async def test_a_frame_over_4_kb_is_refused_and_the_socket_closed(core):
-    socket = await opened("/ws/tables/1/", user=User(7))
-    await socket.receive_json_from()
-    await socket.send_to(text_data='{"type": "ping", "pad": "' + "é" * 2100 + '"}')  # < 4096 chars, > 4096 bytes
-    assert (await socket.receive_json_from())["field"] == "frame"
-    assert (await socket.receive_output())["code"] == consumers.CLOSE_TOO_BIG
-    await ticker.stop()
+async def test_a_frame_over_4_kb_is_refused_and_the_socket_closed():
+    user = await db(make_user)()
+    table = await db(human_table)(user)
+    socket = await join(table, 0, user=user)
+    await socket.socket.send_to(text_data='{"type": "ping", "pad": "' + "é" * 2100 + '"}')  # < 4096 chars, > 4 KB
+    assert (await socket.receive())["field"] == "frame"
+    assert await socket.closed() == consumers.CLOSE_TOO_BIG
+    await socket.socket.disconnect()  # as the server reports the closed socket
+    assert (await db(seat_row)(table, 0)).connected == 0  # counted out when closed
+    await finish(socket)
 
 
-@pytest.mark.asyncio
-async def test_a_frame_that_is_not_a_json_object_is_refused(core):
-    socket = await opened("/ws/tables/1/")
-    await socket.receive_json_from()
-    for text in ("not json", "[1, 2]"):
-        await socket.send_to(text_data=text)
-        assert (await socket.receive_json_from())["field"] == "frame"
-    await close_all(socket)
+async def test_a_frame_that_is_not_a_json_object_or_of_no_known_type_is_refused():
+    table = await db(human_table)(await db(make_user)())
+    socket = await join(table, None)
+    for text in ("not json", "[1, 2]", '{"type": "shout"}'):
+        await socket.socket.send_to(text_data=text)
+        assert (await socket.receive())["type"] == "refused"
+    await socket.send(type="ping")
+    assert await socket.receive() == {"type": "pong"}
+    await finish(socket)
 
 
-@pytest.mark.asyncio
-async def test_logging_out_closes_the_users_sockets(core):
-    from django.contrib.auth.signals import user_logged_out
+async def test_logging_out_closes_the_users_sockets():
+    alice = await db(make_user)()
+    table = await db(human_table)(alice)
+    mine = await join(table, 0, user=alice)
+    theirs = await join(table, 1, token=await token_of(table, 1))
+    await db(user_logged_out.send_robust)(sender=None, request=None, user=alice)
+    assert await mine.closed() == consumers.CLOSE_LOGGED_OUT
+    assert await theirs.socket.receive_nothing(0.1)
+    await finish(mine, theirs)
 
-    mine = await opened("/ws/tables/1/", user=User(7))
-    theirs = await opened("/ws/tables/1/?seat=seat-1-1")
-    await mine.receive_json_from(), await theirs.receive_json_from()
-    await sync_to_async(user_logged_out.send_robust)(sender=None, request=None, user=User(7))  # axes wants a real one
-    assert (await mine.receive_output())["code"] == consumers.CLOSE_LOGGED_OUT
-    assert await theirs.receive_nothing(0.1)
-    await close_all(theirs)
+
+async def test_every_close_code_is_one_daphne_may_send():
+    codes = {consumers.CLOSE_LOGGED_OUT, consumers.CLOSE_RATE, consumers.CLOSE_TOO_BIG, 4403, 4404}
+    assert all(3000 <= code <= 4999 for code in codes)  # autobahn refuses any other code but 1000
 
 
 # ----------------------------------------------------------------------------- the ticker
-@pytest.mark.asyncio
-async def test_the_ticker_started_by_a_socket_plays_the_due_move_and_every_seat_sees_it(core, monkeypatch):
+async def test_the_ticker_a_socket_starts_plays_the_due_bot_move_and_the_readers_see_it(monkeypatch):
+    monkeypatch.setattr(ticker, "ensure_running", REAL_TICKER)
     monkeypatch.setattr(ticker, "TICK", 0.02)
-    seat1 = await opened("/ws/tables/1/?seat=seat-1-1")
-    assert (await seat1.receive_json_from())["version"] == 5
+    table = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "heuristic"}, bot_pace=0)
+    table = await db(services.start)(table)
+    watcher = await join(table, None)
     assert ticker.ensure_running() is ticker.ensure_running()  # one per process and loop
-    core.due.append(1)
-    event = await seat1.receive_json_from(timeout=2)
-    assert (event["version"], event["seat"], event["by"]) == (6, 0, "bot")
-    assert core.played_due == [1]
-    await close_all(seat1)
+    event = await watcher.receive(timeout=5)
+    assert event["type"] == "event" and event["by"] == "bot" and event["version"] > table.version
+    await ticker.stop()
+    await finish(watcher)
 
 
-@pytest.mark.asyncio
-async def test_with_workers_the_strong_bots_move_goes_to_a_worker(core, monkeypatch):
+async def test_with_workers_the_strong_bots_move_goes_to_a_worker(monkeypatch):
     sent = []
     monkeypatch.setattr(ticker, "workers", lambda: True)
-    monkeypatch.setattr(ticker, "strong_moves", lambda ids: {1} & set(ids))
     monkeypatch.setattr(ticker.dispatch, "send", lambda task, *args, **kwargs: sent.append((task.name, args)))
-    core.due.extend([1, 2])
-    assert await ticker.tick() == [1, 2]
-    await asyncio.sleep(0.1)
-    assert sent == [("tables.tasks.play_due_task", (1,))] and core.played_due == [2]
-    assert await ticker.tick() == []  # the worker has it: not sent again at once
+    strong = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "montecarlo", 1: "montecarlo"},
+                                             bot_pace=0)
+    quick = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "random"}, bot_pace=0)
+    strong, quick = await db(services.start)(strong), await db(services.start)(quick)
+    assert sorted(await ticker.tick()) == sorted([strong.pk, quick.pk])
+    for _ in range(50):
+        if (await db(fresh)(quick)).version > quick.version:
+            break
+        await asyncio.sleep(0.02)
+    assert sent == [("tables.tasks.play_due_task", (strong.pk,))]
+    assert (await db(fresh)(quick)).version > quick.version and (await db(fresh)(strong)).version == strong.version
+    assert strong.pk not in await ticker.tick()  # the worker has it: not sent again at once
+    while ticker._busy:  # the quick move's thread is done with the database
+        await asyncio.sleep(0.02)
     await ticker.stop()
 
 
-@pytest.mark.asyncio
-async def test_without_workers_the_strong_bots_move_is_made_here(core, monkeypatch):
-    sent = []
-    monkeypatch.setattr(ticker, "workers", lambda: False)
-    monkeypatch.setattr(ticker, "strong_moves", lambda ids: set(ids))
-    monkeypatch.setattr(ticker.dispatch, "send", lambda task, *args, **kwargs: sent.append(args))
-    core.due.append(1)
-    assert await ticker.tick() == [1]
-    await asyncio.sleep(0.1)
-    assert core.played_due == [1] and sent == []
-    await ticker.stop()
+# ----------------------------------------------------------------------------- two real ASGI processes
+ROOT = Path(__file__).resolve().parents[2]
+class Server:
+    """daphne serving ``config.asgi`` in a process of its own, on the test's SQLite file."""
+
+    def __init__(self, env: dict, log: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        with log.open("ab") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                                             "config.asgi:application"], cwd=ROOT, env=env, stdout=out,
+                                            stderr=subprocess.STDOUT)
+        self.log = log
+
+    async def ready(self) -> None:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"daphne did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
 
 
-def test_every_close_code_is_one_daphne_may_send():
-    codes = {consumers.CLOSE_LOGGED_OUT, consumers.CLOSE_RATE, consumers.CLOSE_TOO_BIG, 4403, 4404}
-    assert all(3000 <= code <= 4999 for code in codes)  # autobahn refuses any other code but 1000
+@pytest.mark.services
+async def test_two_asgi_processes_agree_on_a_seat_and_a_killed_ones_count_is_recovered(tmp_path):
+    """Two daphne processes on the test database: a seat held by a socket in each counts 2; one process SIGKILLed
+    never counts its socket out, so when the other socket closes the seat still counts 1 (not away) until no process
+    has vouched for it in ``PRESENCE_STALE_SECONDS``, when the sweep resets it and the player is away. (PostgreSQL:
+    SQLite serialises the writers of several processes too coarsely for a server of several processes.)"""
+    import websockets
+    from django.db import connection
+
+    from tests.conftest import database_url
+
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
+    token = await token_of(table, 0)
+    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "DJANGO_DEBUG": "1",
+           "CHANNEL_LAYER_PREFIX": f"test-{uuid.uuid4().hex[:8]}"}
+    servers = [Server(env, tmp_path / f"daphne-{n}.log") for n in range(2)]
+    try:
+        for server in servers:
+            await server.ready()
+        sockets = []
+        for server in servers:
+            url = f"ws://127.0.0.1:{server.port}/ws/tables/{table.pk}/?seat={token}"
+            sockets.append(await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}"))
+        for opened in sockets:
+            assert json.loads(await asyncio.wait_for(opened.recv(), 10))["view"]["seat"] == 0
+        assert (await db(seat_row)(table, 0)).connected == 2  # one socket in each process
+        servers[0].kill()  # SIGKILL: its socket is never counted out
+        await sockets[1].close()
+        for _ in range(100):  # the live process counts its socket out
+            if (await db(seat_row)(table, 0)).connected == 1:
+                break
+            await asyncio.sleep(0.1)
+        row = await db(seat_row)(table, 0)
+        assert row.connected == 1 and row.away_since is None  # the dead process's count: not away yet
+        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS - 1)) == []
+        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS + 1)) \
+            == [(table.pk, 0)]
+        reset = await db(seat_row)(table, 0)
+        assert reset.connected == 0 and reset.away_since == row.seen_at  # away since last vouched for
+        table = await db(fresh)(table)  # seat 0's turn: covered 60 s after it was last vouched for
+        assert table.deadline_at == max(row.seen_at + timedelta(seconds=AWAY_SECONDS),
+                                        table.turn_started_at + timedelta(seconds=table.bot_pace))
+    finally:
+        for server in servers:
+            server.kill()
