@@ -7,7 +7,7 @@
    with the last version it drew; the server answers with the whole state.
 
    On a phone in a noisy bar: nothing moves under the thumb (the turn line is one line, the stand / beg / give /
-   run buttons take the row of the other buttons, a refusal floats over the felt); a completed trick stays on the
+   run buttons take the row of the other buttons, a refusal floats over the chalk); a completed trick stays on the
    felt a moment (HOLD) with its winner marked — also the last trick of a hand, from the hand's result — and the
    last hand's points are written under the chalk. Tests read data-version (#table), data-hand and data-score
    (#chalk), data-seat (#felt .spot) and data-card (.card). */
@@ -329,7 +329,7 @@
     box.hidden = false;
   }
 
-  function notice(text) {  // over the felt, so that nothing moves under the thumb; gone after a while or a tap
+  function notice(text) {  // over the chalk, so that nothing moves under the thumb; gone after a while or a tap
     var box = $("notice");
     box.textContent = text;
     box.hidden = !text;
