@@ -18,6 +18,7 @@
   var frameTag = document.getElementById("table-frame");
   var frame = frameTag ? JSON.parse(frameTag.textContent) : null;
   var mySeat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+  root.classList.toggle("watching", mySeat === null);  // a spectator: no hand, no moves
   var startStatus = root.dataset.status;
   var startSeats = frame ? seatsKey(frame.seats) : "";
   var version = frame ? frame.version : -1;

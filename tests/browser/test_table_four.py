@@ -8,9 +8,10 @@ page, pat starts it, and the four play the whole first hand by taps, each on the
 - exactly one page offers a move (legal cards marked, or stand / beg / give one / run the pack buttons), the
   page of the seat the other three show as the one to move (R7, R13: the turn goes to the left);
 - a played card reaches the trick on the other three pages within ``SPREAD`` seconds of the tap, also the
-  trick's last card (the completed trick stays on the felt a moment).
+  trick's last card (the completed trick stays on the felt a moment);
+- a fifth page, a spectator signed out, sees every card played and never a hand, a move or an unplayed card.
 
-When the hand is over, the chalk is the same on all four pages and equals the stored hand's score after plus the
+When the hand is over, the chalk is the same on all five pages and equals the stored hand's score after plus the
 next hand's first kick (R6), and the four pages show the same summary of the stored hand's points.
 """
 
@@ -89,11 +90,17 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
         page.locator(f"form[action$='/seats/{seat + 1}/take/'] button").tap()
         page.wait_for_selector("li.seat-row.mine")
     pat.wait_for_selector("li.seat-row:nth-child(4) .seat-name:has-text('lee')")
+    watcher_context = browser.new_context(**PHONE)  # a spectator: signed out, at a public table
+    watcher = watcher_context.new_page()
+    watcher.on("pageerror", lambda error: errors.append(str(error)))
+    watcher.add_init_script(SEEN)
+    watcher.goto(site.url + path)
     pat.locator("button:has-text('Start')").tap()
-    for page in pages:
+    for page in [*pages, watcher]:
         page.wait_for_selector("#table[data-status=playing]")
         page.wait_for_selector("#conn[data-state=live]")
-        page.wait_for_function("document.querySelectorAll('#hand .hand-card').length === 6")
+        if page is not watcher:
+            page.wait_for_function("document.querySelectorAll('#hand .hand-card').length === 6")
     dealt = [hand_cards(page) for page in pages]
     assert all(len(cards) == 6 for cards in dealt)
     assert len(set().union(*dealt)) == 24, "the four hands are apart"
@@ -102,6 +109,7 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
 
     seen_hands: list[list[set[str]]] = [[] for _ in PEOPLE]
     shown_cards: list[set[str]] = [set() for _ in PEOPLE]
+    watched: set[str] = set()
     spreads: list[float] = []
     moves: list[tuple[int, str]] = []
     steps = 0
@@ -121,6 +129,8 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
         for number, page in enumerate(pages):
             seen_hands[number].append(set(hand_cards(page)))
             shown_cards[number] |= set(CARD.findall(page.content()))
+        watched.update(CARD.findall(watcher.content()))
+        assert watcher.locator("#hand .hand-card, #moves button").count() == 0, "a spectator has no cards, no moves"
         mover = pages[seat]
         before = version_of(mover)
         moves.append((seat, move[1]))
@@ -131,16 +141,17 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
                                        timeout=SPREAD * 1000)
         else:
             mover.locator(f'#hand .hand-card[data-card="{move[1]}"]').tap()
-            for page in pages:
+            for page in [*pages, watcher]:
                 page.wait_for_selector(f'#felt .spot[data-seat="{seat}"] .card.played[data-card="{move[1]}"]',
                                        timeout=SPREAD * 1000)
             tapped = mover.evaluate("window.tappedAt")
-            seen = [page.evaluate(f"window.seenAt[{str(seat) + move[1]!r}]") for page in pages]
+            seen = [page.evaluate(f"window.seenAt[{str(seat) + move[1]!r}]") for page in [*pages, watcher]]
             spreads.append((max(seen) - tapped) / 1000)
         steps += 1
         if steps == 3:
             for number, page in enumerate(pages):
                 page.screenshot(path=str(shots / f"four_trick_seat{number + 1}.png"))
+            watcher.screenshot(path=str(shots / "four_trick_spectator.png"))
     for page in pages:
         page.wait_for_selector("#conn[data-state=live]")
     for number, page in enumerate(pages):
@@ -151,13 +162,14 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
     record, result = first["record"], first["result"]
     assert result is not None and len(result["tricks"]) >= 6
     plays = set(record["plays"])
+    kicks = {record["kick"]} | {run["kick"] for run in record.get("runs", [])}
     for seat in range(4):  # only its own cards, ever, on each page (and the cards played, once played)
         own = set(record["hands"][seat]) | {card for run in record.get("runs", []) for card in run["extra"][seat]}
         assert dealt[seat] == record["hands"][seat]
         assert all(cards <= own for cards in seen_hands[seat])
-        kicks = {record["kick"]} | {run["kick"] for run in record.get("runs", [])}
         others = shown_cards[seat] - own - plays - kicks
         assert not others, f"seat {seat + 1}'s page showed another seat's unplayed cards {others}"
+    assert not watched - plays - kicks, f"the spectator saw unplayed cards {watched - plays - kicks}"
 
     # the turn went where the rules say: the card moves in the order and from the seats of the stored tricks
     played = [((trick["leader"] + i) % 4, card) for trick in result["tricks"] for i, card in enumerate(trick["cards"])]
@@ -169,7 +181,7 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
     expected = list(second["score_before"])
     assert expected == result["score_after"]
     expected[second["dealer"] % 2] += KICK_POINTS.get(second["kick"][0], 0)
-    chalks = [page.get_attribute("#chalk", "data-score") for page in pages]
+    chalks = [page.get_attribute("#chalk", "data-score") for page in [*pages, watcher]]
     assert len(set(chalks)) == 1, chalks
     shown = [int(text.split("/")[0]) for text in pages[0].locator("#chalk .chalk-score").all_inner_texts()]
     assert shown == expected, (shown, result, second["record"])
@@ -179,7 +191,7 @@ def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
     assert f"A +{points[0]}" in summaries[0] and f"B +{points[1]}" in summaries[0], summaries[0]
     assert errors == []
     spreads.sort()
-    print(f"\nfour pages, one hand: {steps} moves; a card's tap to the card on all four pages: median "
+    print(f"\nfour pages, one hand: {steps} moves; a card's tap to the card on the five pages: median "
           f"{spreads[len(spreads) // 2] * 1000:.0f} ms, max {spreads[-1] * 1000:.0f} ms ({len(spreads)} cards)")
-    for context in contexts:
+    for context in [*contexts, watcher_context]:
         context.close()
