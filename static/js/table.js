@@ -4,7 +4,13 @@
    Never a rule here: the cards marked playable are the view's "legal" list, and a tap on any card is sent to the
    server, whose "refused" reason (the engine's words) is shown. The seat is the server's choice (the session or
    the seat link in the query), never the page's. After a lost connection the page reconnects and sends "sync"
-   with the last version it drew; the server answers with the whole state. */
+   with the last version it drew; the server answers with the whole state.
+
+   On a phone in a noisy bar: nothing moves under the thumb (the turn line is one line, the stand / beg / give /
+   run buttons take the row of the other buttons, a refusal floats over the chalk); a completed trick stays on the
+   felt a moment (HOLD) with its winner marked — also the last trick of a hand, from the hand's result — and the
+   last hand's points are written under the chalk. Tests read data-version (#table), data-hand and data-score
+   (#chalk), data-seat (#felt .spot) and data-card (.card). */
 (function () {
   "use strict";
   var root = document.getElementById("table");
@@ -12,14 +18,19 @@
   var frameTag = document.getElementById("table-frame");
   var frame = frameTag ? JSON.parse(frameTag.textContent) : null;
   var mySeat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+  root.classList.toggle("watching", mySeat === null);  // a spectator: no hand, no moves
   var startStatus = root.dataset.status;
   var startSeats = frame ? seatsKey(frame.seats) : "";
   var version = frame ? frame.version : -1;
   var socket = null, retry = 0, pingTimer = null, closedForGood = false, pending = false;
+  var HOLD = 2500;  // ms a completed trick stays on the felt (unless the next trick starts first)
+  var firstSeen = {}, holdTimer = null, noticeTimer = null;
 
   var SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
   var SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
   var MOVE_LABEL = { stand: "Stand", beg: "Beg", give: "Give one", run: "Run the pack" };
+  var TEAM_NAMES = { 2: ["Seat 1", "Seat 2"], 4: ["Team A", "Team B"] };
+  var SHORT_NAMES = { 2: ["Seat 1", "Seat 2"], 4: ["A", "B"] };
   var $ = function (id) { return document.getElementById(id); };
 
   function seatsKey(seats) {
@@ -36,6 +47,7 @@
   function cardFace(name, cls) {
     var rank = name.charAt(0) === "T" ? "10" : name.charAt(0), suit = name.charAt(1);
     var node = el("span", "card suit-" + suit + (cls ? " " + cls : ""));
+    node.dataset.card = name;
     node.appendChild(el("span", "rank", rank));
     node.appendChild(el("span", "pip", SUIT[suit]));
     node.setAttribute("aria-label", rank + " of " + SUIT_NAME[suit]);
@@ -59,15 +71,21 @@
     return name;
   }
 
+  function cardText(name) {
+    return (name.charAt(0) === "T" ? "10" : name.charAt(0)) + SUIT[name.charAt(1)];
+  }
+
   function teamOf(seat, players) { return players === 2 ? seat : seat % 2; }
 
   // ------------------------------------------------------------------ drawing
   function draw() {
     if (!frame) return;
     var view = frame.view, table = frame.table, seats = frame.seats;
+    root.dataset.version = String(frame.version);
     drawChalk(view, table);
-    drawSpots(view, table, seats);
-    drawCentre(view);
+    var shown = shownTrick(view, table);
+    drawSpots(view, table, seats, shown);
+    drawCentre(view, table, seats, shown);
     drawTurn(view, table, seats);
     drawMoves(view);
     drawHand(view);
@@ -75,23 +93,26 @@
     drawResult(view);
     var me = mySeat !== null ? seats[mySeat] : null;
     $("reclaim").hidden = !(me && me.covering);
+    $("action-row").classList.toggle("has-moves", $("moves").childElementCount > 0);
+    $("tinfo").textContent = !view ? "" : (view.game_number > 1 ? " · game " + view.game_number : "") +
+      " · hand " + view.hand_number;
     if (table.status !== startStatus || (table.status === "lobby" && seatsKey(seats) !== startSeats)) {
       window.location.reload();  // the seats panel is the server's page: draw it again
     }
   }
 
   function drawChalk(view, table) {
-    var box = $("chalk");
+    var chalk = $("chalk"), box = $("chalk-lines");
     box.textContent = "";
     var score = view ? view.score : table.score, target = view ? view.target : 14;
-    var names = table.players === 2 ? ["Seat 1", "Seat 2"] : ["Team A", "Team B"];
+    chalk.dataset.hand = String(view ? view.hand_number : 0);
+    chalk.dataset.score = score[0] + "-" + score[1];
+    var names = TEAM_NAMES[table.players].slice();
     if (mySeat !== null) names[teamOf(mySeat, table.players)] += " (you)";
     [0, 1].forEach(function (team) {
       var line = el("div", "chalk-line team-" + "ab"[team]);
       line.appendChild(el("span", "chalk-name", names[team]));
-      var marks = el("span", "chalk-marks");
-      for (var i = 0; i < target; i++) marks.appendChild(el("i", i < score[team] ? "on" : ""));
-      line.appendChild(marks);
+      line.appendChild(tally(score[team]));
       line.appendChild(el("span", "chalk-score", score[team] + "/" + target));
       box.appendChild(line);
     });
@@ -100,36 +121,95 @@
     }
   }
 
-  function drawSpots(view, table, seats) {
+  function tally(points) {  // chalk strokes in fives, the fifth across the four
+    var marks = el("span", "chalk-marks");
+    marks.setAttribute("aria-hidden", "true");
+    for (var done = 0; done < points; done += 5) {
+      var group = el("span", "tally"), inGroup = Math.min(5, points - done);
+      for (var i = 0; i < Math.min(4, inGroup); i++) group.appendChild(el("i"));
+      if (inGroup === 5) group.appendChild(el("i", "strike"));
+      marks.appendChild(group);
+    }
+    return marks;
+  }
+
+  // ------------------------------------------------------------------ the trick on the felt
+  function shownTrick(view, table) {
+    /* The trick being played; else, for HOLD ms after it was first seen, the trick just completed (the last
+       one of the hand before, from its result, once the next hand is dealt); at the end of the game the last
+       trick stays. */
+    if (!view) return null;
+    if (view.trick && view.trick.cards.length) return { trick: view.trick, done: false };
+    var tricks = view.tricks || [], last = null, key;
+    if (tricks.length) { last = tricks[tricks.length - 1]; key = view.hand_number + ":" + tricks.length; }
+    else if (view.last_result && view.last_result.tricks && view.last_result.tricks.length) {
+      last = view.last_result.tricks[view.last_result.tricks.length - 1];
+      key = (view.hand_number - 1) + ":end";
+    }
+    if (!last) return null;
+    if (table.status === "finished") return { trick: last, done: true };
+    var now = Date.now();
+    if (firstSeen[key] === undefined) firstSeen[key] = now;
+    var left = firstSeen[key] + HOLD - now;
+    if (left <= 0) return null;
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(draw, left + 20);
+    return { trick: last, done: true, handOver: !tricks.length };
+  }
+
+  function drawSpots(view, table, seats, shown) {
     var pos = positions(table.players);
     document.querySelectorAll("#felt .spot").forEach(function (spot) { spot.textContent = ""; spot.hidden = true; });
-    var played = {};
-    if (view && view.trick) {
-      view.trick.cards.forEach(function (card, i) { played[(view.trick.leader + i) % table.players] = card; });
+    var played = {}, winner = null;
+    if (shown) {
+      shown.trick.cards.forEach(function (card, i) { played[(shown.trick.leader + i) % table.players] = card; });
+      if (shown.done) winner = shown.trick.winner;
     }
+    var over = !view || view.phase === "over" || table.status !== "playing";
     for (var seat = 0; seat < table.players; seat++) {
       var spot = document.querySelector('#felt .spot[data-pos="' + pos[seat] + '"]');
       spot.hidden = false;
+      spot.dataset.seat = String(seat);
       var info = seats[seat] || {};
       spot.className = "spot team-" + "ab"[teamOf(seat, table.players)] +
         (table.turn === seat ? " to-move" : "") + (seat === mySeat ? " mine" : "");
-      var head = el("div", "spot-name");
+      var who = el("div", "spot-who"), head = el("div", "spot-name");
       head.appendChild(el("span", "spot-label", seatName(seat, seats)));
-      if (table.dealer === seat && table.status === "playing") head.appendChild(el("span", "dealer", "D"));
-      spot.appendChild(head);
+      who.appendChild(head);
+      spot.appendChild(who);
       var tags = [];
+      if (table.players === 4 && mySeat !== null && pos[seat] === "top") tags.push("partner");
       if (info.covering) tags.push("bot covering");
       if (info.away && !info.bot) tags.push("away");
-      if (view && seat !== mySeat) tags.push(view.hand_sizes[seat] + " cards");
-      if (tags.length) spot.appendChild(el("div", "spot-meta", tags.join(" · ")));
-      if (played[seat]) spot.appendChild(cardFace(played[seat], "played"));
+      if (view && seat !== mySeat && !over) tags.push(view.hand_sizes[seat] + " cards");
+      var meta = el("div", "spot-meta", tags.join(" · "));
+      if (table.dealer === seat && table.status === "playing") {
+        var dealer = el("span", "dealer", "D");
+        dealer.title = "dealer";
+        meta.insertBefore(dealer, meta.firstChild);
+      }
+      if (meta.childNodes.length) who.appendChild(meta);
+      if (played[seat]) {
+        spot.appendChild(cardFace(played[seat], "played" + (shown.done ? " done" : "") +
+          (seat === winner ? " won" : "")));
+      } else {
+        spot.appendChild(el("span", "card-slot"));  // the card's place: the felt keeps its size
+      }
     }
   }
 
-  function drawCentre(view) {
-    var kick = $("kick");
+  function drawCentre(view, table, seats, shown) {
+    var kick = $("kick"), caption = $("trick");
     kick.textContent = "";
-    if (!view) return;
+    caption.className = "trick";
+    if (table.status === "finished" && view && view.last_result && view.last_result.winner !== null &&
+        view.last_result.winner !== undefined) {
+      var r = view.last_result, won = r.winner, names = TEAM_NAMES[table.players];
+      caption.className = "trick game-won team-" + "ab"[won];
+      caption.textContent = names[won] + " won " + r.score_after[won] + "–" + r.score_after[1 - won];
+      return;
+    }
+    if (!view) { caption.textContent = ""; return; }
     if (view.kicks && view.kicks.length) {
       kick.appendChild(el("span", "label", "Kick"));
       view.kicks.forEach(function (card) { kick.appendChild(cardFace(card, "small")); });
@@ -137,7 +217,14 @@
     if (view.trump) {
       kick.appendChild(el("span", "trump suit-" + view.trump, "Trumps " + SUIT[view.trump]));
     }
-    $("trick").textContent = view.phase === "beg" ? (view.beg ? "" : "Stand or beg?") : "";
+    if (shown && shown.done && shown.trick.winner !== null && shown.trick.winner !== undefined) {
+      var who = seatName(shown.trick.winner, seats);
+      caption.textContent = who + (who === "You" ? " win" : " wins") + (shown.handOver ? " the last trick" : " the trick");
+    } else if (view.phase === "beg") caption.textContent = "Stand or beg?";
+    else if (view.phase === "give") {
+      var beggar = seatName((view.dealer + 1) % table.players, seats);
+      caption.textContent = beggar + (beggar === "You" ? " beg" : " begs");
+    } else caption.textContent = "";
   }
 
   function drawTurn(view, table, seats) {
@@ -146,8 +233,8 @@
     else if (table.status === "finished") text = "The game is over." + winnerText(view);
     else if (table.status === "closed") text = "The table is closed.";
     else if (table.turn === null || table.turn === undefined) text = "";
-    else if (table.turn === mySeat) text = "Your turn" + (view && view.phase === "beg" ? ": stand or beg" :
-      view && view.phase === "give" ? ": give one or run the pack" : "");
+    else if (table.turn === mySeat) text = "Your turn" + (view && view.phase === "beg" ? ": stand or beg?" :
+      view && view.phase === "give" ? ": give or run?" : ": tap a raised card");
     else text = seatName(table.turn, seats) + " to " + (view && view.phase === "play" ? "play" : "choose");
     $("turn").dataset.text = text;
     $("turn").classList.toggle("mine", table.turn === mySeat && table.status === "playing");
@@ -157,8 +244,7 @@
   function winnerText(view) {
     var r = view && view.last_result;
     if (!r || r.winner === null || r.winner === undefined) return "";
-    var names = frame.table.players === 2 ? ["Seat 1", "Seat 2"] : ["Team A", "Team B"];
-    return " " + names[r.winner] + " won.";
+    return " " + TEAM_NAMES[frame.table.players][r.winner] + " won.";
   }
 
   function tick() {
@@ -222,23 +308,34 @@
   }
 
   function drawResult(view) {
+    /* The hand before (or the one just over): each side's points, then where they came from. */
     var box = $("result"), r = view && view.last_result;
+    box.textContent = "";
     if (!r) { box.hidden = true; return; }
-    var names = frame.table.players === 2 ? ["Seat 1", "Seat 2"] : ["A", "B"], parts = [];
-    if (r.high) parts.push("High " + r.high.card.replace("T", "10") + " → " + names[r.high.team]);
-    if (r.low) parts.push("Low " + r.low.card.replace("T", "10") + " → " + names[r.low.team]);
-    if (r.jack) parts.push((r.jack.hang ? "Hang Jack → " : "Jack → ") + names[r.jack.team]);
-    if (r.game) parts.push("Game " + (r.game.team === null ? "tied" : "→ " + names[r.game.team]) +
-      " (" + r.game.counts[0] + "–" + r.game.counts[1] + ")");
+    var names = SHORT_NAMES[frame.table.players], parts = [];
+    var head = el("div", "result-points", "Last hand: " + names[0] + " +" + r.points[0] + " · " + names[1] + " +" +
+      r.points[1]);
+    [0, 1].forEach(function (team) {
+      if (r.kick_points && r.kick_points[team]) parts.push("Kick " + names[team] + " +" + r.kick_points[team]);
+      if (r.beg_points && r.beg_points[team]) parts.push("Give one " + names[team]);
+    });
+    if (r.high) parts.push("High " + cardText(r.high.card) + " " + names[r.high.team]);
+    if (r.low) parts.push("Low " + cardText(r.low.card) + " " + names[r.low.team]);
+    if (r.jack) parts.push((r.jack.hang ? "Hang Jack " : "Jack ") + names[r.jack.team]);
+    if (r.game) parts.push("Game " + (r.game.team === null ? "tied" : names[r.game.team]) +
+      " " + r.game.counts[0] + "–" + r.game.counts[1]);
     if (r.redeal) parts.push("redeal");
-    box.textContent = "Last hand: " + parts.join(" · ");
+    box.appendChild(head);
+    box.appendChild(el("div", "result-parts", parts.join(" · ")));
     box.hidden = false;
   }
 
-  function notice(text) {
+  function notice(text) {  // over the chalk, so that nothing moves under the thumb; gone after a while or a tap
     var box = $("notice");
     box.textContent = text;
     box.hidden = !text;
+    clearTimeout(noticeTimer);
+    if (text) noticeTimer = setTimeout(function () { notice(""); }, 6000);
   }
 
   // ------------------------------------------------------------------ the socket
@@ -257,6 +354,7 @@
 
   function connState(state, text) {
     var conn = $("conn");
+    root.dataset.conn = state;
     conn.dataset.state = state;
     conn.textContent = text;
   }
@@ -314,6 +412,8 @@
     box.hidden = !box.hidden;
     button.setAttribute("aria-expanded", String(!box.hidden));
   });
+  $("notice").addEventListener("click", function () { notice(""); });
+  $("last-trick").addEventListener("click", function () { $("last-trick-button").click(); });
   $("reclaim").addEventListener("click", function () {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "reclaim" }));
   });

@@ -13,75 +13,18 @@ Chromium at 390×844 (fixtures in ``tests/browser/conftest.py``).
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.browser.tables_site import PASSWORD, PHONE, served_site
+
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
-PASSWORD = "pw-for-tests-1"
-MAKE_USER = f"from tests.factories import make_user; make_user('pat', password={PASSWORD!r})"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Site:
-    """The site's ASGI server in a subprocess, on its own SQLite file."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "DJANGO_DEBUG": "1"}
-        self.env.pop("REDIS_URL", None)
-        self.log = folder / "server.log"
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def manage(self, *args: str) -> None:
-        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
-                       stdout=subprocess.DEVNULL)
-
-    def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
-                                             f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(10)
-            self.process = None
 
 
 @pytest.fixture
 def site(tmp_path):
-    served = Site(tmp_path)
-    served.manage("migrate", "-v0")
-    served.manage("shell", "-c", MAKE_USER)
-    served.start()
-    yield served
-    served.kill()
+    yield from served_site(tmp_path)
 
 
 def play_one_tap(page) -> str | None:
