@@ -6,6 +6,9 @@ class TablesConfig(AppConfig):
     verbose_name = "Online tables"
 
     def ready(self) -> None:
-        from tables import live
+        from games.signals import results_changing
+        from tables import live, services
 
         live.connect()  # each seat's view and the spectators' sent after every committed change
+        # an online table's match takes its results from the table only (entries elsewhere refused)
+        results_changing.connect(services.hold_fixture_matches, dispatch_uid="tables.services.hold_fixture_matches")
