@@ -127,7 +127,7 @@ def keeper_entries(scene) -> dict:
 def test_while_a_table_is_open_the_matchs_entries_are_refused_naming_it(scene):
     match = scene["match"]
     table = services.open_fixture(match, scene["organiser"])
-    for what, entry in keeper_entries(scene).items():  # in the lobby: the table will deal from the sheet
+    for entry in keeper_entries(scene).values():  # in the lobby: the table will deal from the sheet
         with pytest.raises(MatchHeldError, match=f"played online at table {table.pk} \\(waiting to start\\)"):
             entry()
     table = play_hands(services.start(table), 2)
