@@ -227,6 +227,11 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
                                                                      "high": {"team": 0}, "low": {"team": 0},
                                                                      "jack": {"team": 0}, "game": {"team": 0}}})
     assert held.status_code == 409 and "played online at table" in held.json()["errors"][0]["reason"]
+    entry_page = phone(browser, errors)
+    log_in(entry_page, site, "kip", f"/matches/{match_id}/enter/")
+    assert "This match is being played online at table" in entry_page.inner_text("#online-note")
+    entry_page.screenshot(path=str(shots / "fixture_entry_page_held.png"))
+    entry_page.context.close()
 
     taps, shot_mid = 0, False
     ends = time.monotonic() + 600
