@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("importer.urls_organiser")),
     # scorekeepers
     path("", include("games.urls_scorekeeper")),
+    path("", include("tables.urls_scorekeeper")),
     # everyone
     path("", include("league.urls_public")),
     path("", include("games.urls_public")),

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import FieldError
 from games.models import SIDE_A, SIDE_B, Match, ResultVersion, TeamMatch
+from games.signals import results_changing
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 """The side of the engine's team number: team 0 is side ``"a"``, team 1 side ``"b"``."""
@@ -23,6 +24,18 @@ audit = logging.getLogger("games.results")
 
 class EntryError(FieldError):
     """A scorekeeper's input that cannot be stored; ``field`` names what is wrong and ``reason`` why."""
+
+
+class MatchHeldError(EntryError):
+    """Something above ``games`` holds the match (an online table plays it): its results change there, not here."""
+
+    conflict = True
+
+
+def check_not_held(match: Match, action: str, *, user: Any = None, holder: Any = None) -> None:
+    """Ask the layers above whether ``match``'s results may change now (``games.signals.results_changing``): a
+    receiver that holds the match raises ``MatchHeldError``. Called with the match locked."""
+    results_changing.send(sender=Match, match=match, action=action, user=user, holder=holder)
 
 
 # ----------------------------------------------------------------------------- counts typed in

@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from engine.game import next_dealer
-from games.common import EntryError, author_name, lock_match, signed_in
+from games.common import EntryError, author_name, check_not_held, lock_match, signed_in
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match
 from games.results import check_level, why_closed
 from games.scoring import hand_totals, score_hand_entry
@@ -76,18 +76,20 @@ def _context_before(game: Game, players: int, number: int | None = None) -> tupl
 
 # ----------------------------------------------------------------------------- entering
 def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], user=None,
-               author_label: str = "", dealer: int | None = None) -> Hand:
+               author_label: str = "", dealer: int | None = None, holder: Any = None) -> Hand:
     """Store a new hand after the engine has scored it. ``number`` is the hand the scorekeeper
     believes is next: a second submission of the same hand is refused with ``DuplicateHandError``.
     ``dealer``: the seat that dealt when the table dealt out of turn (default: whose deal it was).
 
     A hand that ends a game settles its match in the same transaction, so the next hand goes to the next game
     (or is refused because the match is over) at once, whatever the workers are doing; the other hands are
-    settled by the task after the commit."""
+    settled by the task after the commit. ``holder``: the caller that holds the match, if one does (an online table
+    storing its hand); anyone else is refused while the match is held (``MatchHeldError``)."""
     _check_mode(mode)
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(match)
+        check_not_held(match, "hand", user=user, holder=holder)
         check_level(match, HAND_LEVEL)
         if match.status == Match.COMPLETE:
             raise EntryError("match", why_closed(match))
@@ -187,6 +189,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, v
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(hand.game.match)
+        check_not_held(match, "hand", user=user)
         hand = Hand.objects.select_for_update().select_related("game").get(pk=hand.pk)
         _check_version(hand, version)
         expected, score_before = _context_before(hand.game, match.competition.players, hand.number)
@@ -215,6 +218,7 @@ def delete_hand(*, hand: Hand, reason: str, user=None, author_label: str = "", v
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(hand.game.match)
+        check_not_held(match, "hand", user=user)
         hand = Hand.objects.select_for_update().get(pk=hand.pk)
         if hand.deleted:
             raise EntryError("hand", f"hand {hand.number} is already deleted")

@@ -19,6 +19,7 @@ from games.common import (
     EntryError,
     author_name,
     chalk_pair,
+    check_not_held,
     lock_match,
     record_version,
     side_letter,
@@ -92,6 +93,7 @@ def enter_game_result(match: Match, *, number: int, winner: str, hang_jacks_a: i
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(match)
+        check_not_held(match, "game", user=user)
         check_level(match, GAME_LEVEL)
         check_game_result(match.competition.engine_ruleset(), winner=winner, hang_jacks_a=hang[SIDE_A],
                           hang_jacks_b=hang[SIDE_B], score_a=score_a, score_b=score_b)
@@ -148,6 +150,7 @@ def delete_game_result(match: Match, *, number: int, reason: str, user=None, aut
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(match)
+        check_not_held(match, "game", user=user)
         if match.outcome != Match.PLAYED:
             raise EntryError("match", why_closed(match))
         entered = sorted(match.games.filter(entered=True).values_list("number", flat=True))
@@ -178,6 +181,7 @@ def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(match)
+        check_not_held(match, "totals", user=user)
         check_level(match, MATCH_LEVEL)
         if match.team_match_id is not None:
             check_table_totals(match, games[SIDE_A], games[SIDE_B])
@@ -211,6 +215,7 @@ def clear_entered_result(match: Match, *, user=None, author_label: str = "", rea
     label = author_name(user, author_label)
     with transaction.atomic():
         match = lock_match(match)
+        check_not_held(match, "totals", user=user)
         if match.result_level == HAND_LEVEL:
             raise EntryError("match", "no game results or match totals are entered for this match")
         match.games.filter(entered=True).delete()
@@ -235,6 +240,7 @@ def record_forfeit(match: Match, *, outcome: str, user=None, author_label: str =
         match = lock_match(match)
         if match.team_match_id is not None:
             raise EntryError("match", "this is a table of a team match: record the team match's forfeit instead")
+        check_not_held(match, "forfeit", user=user)
         match.outcome = outcome
         match.winner, match.status = FORFEIT_WINNER[outcome], Match.COMPLETE  # known at once; the settle keeps it
         mark_changed(match, "outcome", "winner")
@@ -251,6 +257,7 @@ def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
             raise EntryError("outcome", "the match is not recorded as a forfeit")
         if match.team_match_id is not None:
             raise EntryError("match", "this is a table of a team match: clear the team match's forfeit instead")
+        check_not_held(match, "forfeit cleared", user=user)
         match.outcome = Match.PLAYED
         match.status = Match.IN_PROGRESS
         mark_changed(match, "outcome")

@@ -8,3 +8,10 @@ results_settled = Signal()
 """``competition_id``, ``wanted``: the settle task settled the competition's results up to results-clock version
 ``wanted``. Sent inside the task, which fails if a listener fails (and is then retried): the standings refresh
 listens and runs in the same task, so a settled burst costs one refresh."""
+
+results_changing = Signal()
+"""``match``, ``action``, ``user``, ``holder``: a result of ``match`` is about to change (``action``: ``hand``,
+``game``, ``totals``, ``forfeit``, ``forfeit cleared``), sent inside the change's transaction with the match locked.
+A layer above that holds the match (an online table playing it) refuses the change by raising
+``games.common.MatchHeldError`` unless ``holder`` is itself; it may also act on the change after the commit
+(``transaction.on_commit``)."""

@@ -57,6 +57,8 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_activity_at = models.DateTimeField(auto_now_add=True)
+    end_reason = models.CharField(max_length=300, blank=True,
+                                  help_text="Why a league fixture's table stopped (the match over, online play ended)")
 
     class Meta:
         ordering = ["-created_at", "id"]

@@ -34,8 +34,8 @@ from engine.game import choose_first_dealer, next_dealer
 from engine.hand import OVER, Action, HandState, SeatView
 from engine.rules import Ruleset
 from games.models import Hand, Match
-from games.services import EntryError, enter_hand, next_hand
-from league.permissions import can_enter_hands
+from games.services import EntryError, MatchHeldError, enter_hand, next_hand
+from league.permissions import can_enter_hands, is_organiser
 from tables import state as live
 from tables.models import Seat, Table, TableAction, TableHand
 from tables.signals import table_changed
@@ -274,17 +274,103 @@ def open_fixture(match: Match, user) -> Table:
                                      ruleset=_checked_ruleset(competition.ruleset or None),
                                      visibility=Table.PRIVATE, created_by=user if _signed_in(user) else None)
         Seat.objects.bulk_create([Seat(table=table, index=index, user=player.user, bank_left=table.bank_seconds)
-                                  for index, player in enumerate(_fixture_players(match))])
+                                  for index, player in enumerate(fixture_players(match))])
         _publish(table)
     return table
 
 
-def _fixture_players(match: Match) -> list:
+def fixture_players(match: Match) -> list:
     """The players in seat order: side A's first, side B's first, side A's second, side B's second."""
     side_a, side_b = match.side_a, match.side_b
     if match.competition.players == 2:
         return [side_a.player_one, side_b.player_one]
     return [side_a.player_one, side_b.player_one, side_a.player_two, side_b.player_two]
+
+
+def fixture_table(match: Match | int) -> Table | None:
+    """The match's online table that is open (waiting to start or playing), if there is one."""
+    match_id = match if isinstance(match, int) else match.pk
+    return Table.objects.filter(kind=Table.FIXTURE, match_id=match_id, status__in=OPEN).order_by("-pk").first()
+
+
+def end_fixture(table: Table | int, user) -> Table:
+    """The organiser ends online play of a fixture: the table closes and says so (a hand in progress is not
+    stored: its pack and moves stay at the table), and the match's results are entered on its pages again. The
+    match may be opened online again later: the new table deals from the sheet."""
+    with transaction.atomic():
+        table = _locked(table)
+        if table.kind != Table.FIXTURE:
+            raise TableError("table", "only a league fixture's online play is ended this way")
+        match = Match.objects.select_related("competition").get(pk=table.match_id)
+        if not is_organiser(user, match.competition.club_id):
+            raise TableError("match", "only the club's organisers may end online play of a match")
+        if table.status not in OPEN:
+            raise TableError("table", f"online play has already ended: the table is "
+                                      f"{table.get_status_display().lower()}")
+        where = f" during hand {table.hand_number}, which is not stored" if table.status == Table.PLAYING else ""
+        _stop(table, Table.CLOSED, f"Online play was ended by the organiser ({user.get_username()}){where}: the "
+                                   "match goes on on its scoresheet.")
+        _touch(table, timezone.now())
+        table.save()
+        _publish(table)
+    return table
+
+
+def _stop(table: Table, status: str, reason: str) -> None:
+    table.status = status
+    table.end_reason = reason[:300]
+    table.turn = table.turn_started_at = table.deadline_at = None
+
+
+def match_over(match: Match) -> str:
+    """Why a fixture's table finished, in words: the match's result (a forfeit says who did not play)."""
+    names = {"a": match.side_a_name, "b": match.side_b_name}
+    if match.outcome == Match.DOUBLE_FORFEIT:
+        return "The match is over: the organiser recorded that neither side played."
+    if match.outcome != Match.PLAYED:
+        absent = names["a" if match.outcome == Match.FORFEIT_A else "b"]
+        return f"The match is over: the organiser recorded a forfeit — {absent} did not play, " \
+               f"{names.get(match.winner, '')} won."
+    score = f"{match.side_a_name} {match.games_a} – {match.games_b} {match.side_b_name}"
+    if match.winner in names:
+        return f"The match is over: {names[match.winner]} won, games {score}."
+    return f"The match is over: games {score}."
+
+
+def hold_fixture_matches(sender: Any = None, match: Match | None = None, action: str = "", user: Any = None,
+                         holder: Any = None, **kwargs: Any) -> None:
+    """``games.signals.results_changing``'s receiver: while an online table is open for the match, its results
+    change at the table only — a hand, a correction, an undo, a game result or totals entered on the match's
+    pages or through the API is refused (``MatchHeldError``: 409 in the API, a message on the form), because the
+    table's next deal would no longer follow the sheet. A forfeit (the organiser's) ends the match: it goes
+    through, and the table finishes after the commit, saying why."""
+    if match is None:
+        return
+    table = fixture_table(match)
+    if table is None or isinstance(holder, Table) and holder.pk == table.pk:
+        return
+    if action == "forfeit":
+        table_id = table.pk
+        transaction.on_commit(lambda: _end_with_match(table_id))
+        return
+    where = "waiting to start" if table.status == Table.LOBBY else \
+        f"playing game {table.game_number}, hand {table.hand_number}"
+    raise MatchHeldError("match", f"this match is being played online at table {table.pk} ({where}): the table "
+                                  "stores its hands itself, so results are not entered here while it plays — the "
+                                  "organiser can end online play on the match's online page first")
+
+
+def _end_with_match(table_id: int) -> None:
+    """After a forfeit's commit: the table finishes with the match, saying why."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.status not in OPEN:
+            return
+        match = Match.objects.select_related("competition").get(pk=table.match_id)
+        _finish(table, match)
+        _touch(table, timezone.now())
+        table.save()
+        _publish(table)
 
 
 def seat_by_token(token: str) -> Seat | None:
@@ -390,6 +476,7 @@ def _finish(table: Table, match: Match | None = None) -> tuple[None, None]:
     table.turn = table.turn_started_at = table.deadline_at = None
     if match is not None:
         table.games_won = [match.games_a, match.games_b]
+        table.end_reason = match_over(match)
     return None, None
 
 
@@ -400,7 +487,11 @@ def _end_hand(table: Table, hand: TableHand, state: HandState, now: datetime) ->
     hand.result = state.result()
     hand.finished_at = now
     if table.kind == Table.FIXTURE:
-        hand.stored_hand = _store_in_match(table, hand)
+        try:
+            hand.stored_hand = _store_in_match(table, hand)
+        except TableError as error:  # the sheet moved on without the table: stop cleanly, never stuck
+            hand.save()
+            return _sheet_moved_on(table, error)
         hand.save()
         return _deal_fixture(table, now)
     hand.save()
@@ -419,9 +510,21 @@ def _store_in_match(table: Table, hand: TableHand) -> Hand:
     entry = {key: value for key, value in hand.record.items() if key != "ruleset"}  # the match fills it in
     try:
         return enter_hand(match=match, number=target.number, mode=Hand.RECORD, entry=entry,
-                          author_label=f"online table {table.pk}")
+                          author_label=f"online table {table.pk}", holder=table)
     except EntryError as error:
         raise TableError(f"match.{error.field}", error.reason) from None
+
+
+def _sheet_moved_on(table: Table, error: TableError) -> tuple[None, None]:
+    """The match's sheet no longer takes the table's hand (the match ended or changed meanwhile): the hand stays
+    at the table (its record kept), the table stops and says why."""
+    match = Match.objects.select_related("competition").get(pk=table.match_id)
+    if match.status == Match.COMPLETE:
+        return _finish(table, match)
+    _stop(table, Table.CLOSED, f"Online play stopped: the match's scoresheet changed outside the table "
+                               f"({error.reason}), so hand {table.hand_number} was not stored. The organiser can "
+                               "open the match online again to go on from its sheet.")
+    return None, None
 
 
 # ----------------------------------------------------------------------------- acting

@@ -122,6 +122,8 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     table = reader.table
     frame = services.view_for(table, reader.seat) if reader.seat is not None else services.spectator_view(table)
     creator = is_creator(request, table)
+    if table.end_reason and table.status not in services.OPEN:  # a fixture's table says why it stopped
+        messages.info(request, table.end_reason)
     invite_url = None
     if table.visibility == Table.PRIVATE and (creator or reader.seat is not None):
         invite_url = request.build_absolute_uri(reverse("table", args=[table.pk]) + "?" +

@@ -68,6 +68,9 @@ PAGES = [  # (name, route) as they were before the split
     ('table_leave_seat', 'tables/<int:pk>/seats/<int:number>/leave/'),
     ('table_add_bot', 'tables/<int:pk>/seats/<int:number>/bot/'),
     ('table_remove_bot', 'tables/<int:pk>/seats/<int:number>/bot/remove/'),
+    ('match_online', 'matches/<int:pk>/online/'),
+    ('match_online_start', 'matches/<int:pk>/online/start/'),
+    ('match_online_end', 'matches/<int:pk>/online/end/'),
 ]
 API_NAMES = [
     'api-root',

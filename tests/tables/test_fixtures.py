@@ -1,19 +1,31 @@
 """A league fixture played online: opened by its scorekeeper, seats for the partnerships' players, the match's
 format game after game, every hand stored through ``games``' entry service — so the match comes out exactly as
-the same hands entered by a scorekeeper."""
+the same hands entered by a scorekeeper. While a table plays the match, its results change at the table only: the
+match's other entries are refused naming the table, until the organiser ends online play (the table then closes
+and says why); a forfeit ends the match and the table with it; a sheet changed behind the table's back stops it
+cleanly instead of leaving it stuck."""
 
 from __future__ import annotations
 
 import pytest
 
+from games.entry import correct_hand, undo_last_hand
 from games.models import Hand, Match
-from games.services import enter_hand, next_hand, settle_match
+from games.services import (
+    MatchHeldError,
+    enter_game_result,
+    enter_hand,
+    next_hand,
+    record_forfeit,
+    record_match_totals,
+    settle_match,
+)
 from league.models import Competition
 from tables import services
-from tables.models import TableHand
+from tables.models import Table, TableHand
 from tables.services import TableError
-from tests.factories import make_match, make_scene, make_user
-from tests.tables.helpers import play_out
+from tests.factories import make_match, make_scene, make_user, sweep
+from tests.tables.helpers import fresh, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +85,112 @@ def test_a_complete_match_cannot_be_opened_online():
     Match.objects.filter(pk=scene["match"].pk).update(status=Match.COMPLETE)
     with pytest.raises(TableError, match="complete"):
         services.open_fixture(scene["match"], scene["organiser"])
+
+
+# ----------------------------------------------------------------------------- one place of entry at a time
+@pytest.fixture
+def scene():
+    scene = make_scene("Held", organiser="org3", scorekeeper="keeper3", match_format=Competition.BEST_OF,
+                       match_games=3, ruleset={"target": 5})
+    with_logins(scene["match"])
+    return scene
+
+
+def play_hands(table: Table, count: int) -> Table:
+    """Let the clock play every seat until ``count`` hands of the table are stored (or it stops)."""
+    for _ in range(20_000):
+        table = fresh(table)
+        if table.status != Table.PLAYING or TableHand.objects.filter(table=table, stored_hand__isnull=False
+                                                                     ).count() >= count:
+            return table
+        services.play_due(table.pk, now=table.deadline_at)
+    raise AssertionError("the hands were not played")
+
+
+def keeper_entries(scene) -> dict:
+    """Every way the match's pages and API change its results, each as the scorekeeper would."""
+    match, keeper = scene["match"], scene["scorekeeper"]
+    hand = Hand.objects.filter(game__match=match, deleted=False).order_by("-game__number", "-number").first()
+    entries = {
+        "a hand": lambda: enter_hand(match=match, number=next_hand(match).number, mode=Hand.CHALK, entry=sweep(0),
+                                     user=keeper),
+        "a game result": lambda: enter_game_result(match, number=1, winner="a", user=keeper),
+        "match totals": lambda: record_match_totals(match, games_a=2, games_b=0, user=keeper),
+    }
+    if hand is not None:
+        entries["a correction"] = lambda: correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="typo",
+                                                       version=hand.version, user=keeper)
+        entries["an undo"] = lambda: undo_last_hand(match=match, user=keeper)
+    return entries
+
+
+def test_while_a_table_is_open_the_matchs_entries_are_refused_naming_it(scene):
+    match = scene["match"]
+    table = services.open_fixture(match, scene["organiser"])
+    for entry in keeper_entries(scene).values():  # in the lobby: the table will deal from the sheet
+        with pytest.raises(MatchHeldError, match=f"played online at table {table.pk} \\(waiting to start\\)"):
+            entry()
+    table = play_hands(services.start(table), 2)
+    assert table.status == Table.PLAYING
+    stored = Hand.objects.filter(game__match=match).count()
+    entries = keeper_entries(scene)
+    assert {"a correction", "an undo"} <= set(entries)
+    for what, entry in entries.items():
+        with pytest.raises(MatchHeldError, match=f"table {table.pk} \\(playing game") as refused:
+            entry()
+        assert refused.value.conflict and refused.value.field == "match", what  # 409 in the API
+        assert "the organiser can end online play" in refused.value.reason
+    assert Hand.objects.filter(game__match=match).count() == stored
+    table = play_out(table)  # nothing was changed behind its back: the table plays the match to its end
+    assert table.status == Table.FINISHED and Match.objects.get(pk=match.pk).status == Match.COMPLETE
+    assert table.end_reason.startswith("The match is over:") and str(max(table.games_won)) in table.end_reason
+
+
+def test_the_organiser_ends_online_play_and_the_sheet_takes_entries_again(scene):
+    match = scene["match"]
+    table = play_hands(services.start(services.open_fixture(match, scene["scorekeeper"])), 1)
+    with pytest.raises(TableError, match="only the club's organisers"):
+        services.end_fixture(table, scene["scorekeeper"])
+    table = services.end_fixture(table, scene["organiser"])
+    assert table.status == Table.CLOSED and table.turn is None and table.deadline_at is None
+    assert table.end_reason.startswith("Online play was ended by the organiser (org3) during hand 2, which is not "
+                                       "stored")
+    with pytest.raises(TableError, match="playing"):  # its players' moves are refused now: nothing is stuck
+        services.act(table.pk, 0, "stand", table.version)
+    with pytest.raises(TableError, match="already ended"):
+        services.end_fixture(table, scene["organiser"])
+    assert services.fixture_table(match) is None
+    stored = Hand.objects.filter(game__match=match, deleted=False).count()
+    assert stored == 1
+    keeper_hand = enter_hand(match=match, number=next_hand(match).number, mode=Hand.CHALK, entry=sweep(0),
+                             user=scene["scorekeeper"])
+    assert keeper_hand.entered_by == "keeper3"
+    # opened online again, the new table deals where the sheet is now
+    again = services.start(services.open_fixture(match, scene["organiser"]))
+    target = next_hand(Match.objects.get(pk=match.pk))
+    assert again.pk != table.pk and again.dealer == target.dealer
+    assert again.score == list(target.score_before) and again.game_number == target.game.number
+
+
+def test_a_forfeit_ends_the_match_and_the_table_finishes_saying_why(scene, django_capture_on_commit_callbacks):
+    match = scene["match"]
+    table = play_hands(services.start(services.open_fixture(match, scene["organiser"])), 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_forfeit(match, outcome=Match.FORFEIT_B, user=scene["organiser"])
+    table = fresh(table)
+    assert table.status == Table.FINISHED and table.deadline_at is None
+    assert table.end_reason == "The match is over: the organiser recorded a forfeit — Tigers did not play, Lions won."
+    assert services.due_moves(now=services.timezone.now() + services.timedelta(days=1)) == []
+
+
+def test_a_sheet_changed_behind_the_tables_back_stops_it_cleanly(scene):
+    """Not through the services (an admin's edit): the table's next hand finds the match over and finishes, the
+    move that ended the hand accepted, instead of refusing that move for ever."""
+    match = scene["match"]
+    table = play_hands(services.start(services.open_fixture(match, scene["organiser"])), 1)
+    Match.objects.filter(pk=match.pk).update(outcome=Match.FORFEIT_A, winner="b", status=Match.COMPLETE)
+    hands = TableHand.objects.filter(table=table).count()
+    table = play_out(table)
+    assert table.status == Table.FINISHED and "Lions did not play, Tigers won" in table.end_reason
+    last = TableHand.objects.filter(table=table).order_by("-number").first()
+    assert TableHand.objects.filter(table=table).count() == hands and last.record and last.stored_hand is None

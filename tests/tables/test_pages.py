@@ -4,6 +4,7 @@ forms check who may post them (only the creator adds bots, starts and rematches)
 
 from __future__ import annotations
 
+import html as html_text
 import json
 import re
 
@@ -234,3 +235,141 @@ def test_the_seats_panel_posts_only_with_post(client, creator):
     table = lobby_table(creator)
     client.force_login(creator)
     assert client.get(reverse("table_start", args=[table.pk])).status_code == 405
+
+
+# ----------------------------------------------------------------------------- a league fixture opened online
+def readable(response) -> str:
+    """The page's text with its entities decoded (``match&#x27;s`` reads ``match's``)."""
+    return html_text.unescape(response.content.decode())
+
+@pytest.fixture
+def fixture_scene():
+    from league.models import Competition
+    from tests.factories import make_scene
+
+    scene = make_scene("Online club", organiser="olga", scorekeeper="kip", match_format=Competition.BEST_OF,
+                       match_games=3, ruleset={"target": 5})
+    match = scene["match"]
+    side_a_first = match.side_a.player_one
+    side_a_first.user = make_user("ann")  # one player with a login; the others play by their seat's link
+    side_a_first.save()
+    scene["player"] = side_a_first.user
+    return scene
+
+
+def online_url(match, what: str = "") -> str:
+    return reverse("match_online" + (f"_{what}" if what else ""), args=[match.pk])
+
+
+def test_the_scoresheet_offers_play_online_to_the_matchs_scorekeeper_only(client, fixture_scene):
+    match = fixture_scene["match"]
+    sheet = reverse("match_sheet", args=[match.pk])
+    assert online_url(match) not in readable(client.get(sheet))  # the public
+    client.force_login(fixture_scene["player"])
+    assert online_url(match) not in readable(client.get(sheet))  # a player: not a scorekeeper
+    client.force_login(fixture_scene["scorekeeper"])
+    html = readable(client.get(sheet))
+    assert f'id="play-online" href="{online_url(match)}"' in html or f'href="{online_url(match)}" id="play-online"' \
+        in html
+
+
+def test_only_the_matchs_organisers_and_scorekeepers_open_its_online_page(client, fixture_scene):
+    match = fixture_scene["match"]
+    response = client.get(online_url(match))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    for user in (fixture_scene["player"], make_user("stranger")):
+        client.force_login(user)
+        for response in (client.get(online_url(match)), client.post(online_url(match)),
+                         client.post(online_url(match, "start")), client.post(online_url(match, "end"))):
+            assert response.status_code == 403
+            assert "Only the match's organisers and its scorekeepers open it online" in readable(response)
+    assert not Table.objects.filter(match=match).exists()
+    assert client.get(reverse("match_online", args=[999_999])).status_code == 404
+
+
+def test_opening_a_fixture_online_shows_each_seats_player_login_and_private_link(client, fixture_scene):
+    match = fixture_scene["match"]
+    client.force_login(fixture_scene["scorekeeper"])
+    html = readable(client.get(online_url(match)))
+    assert "Play online</button>" in html
+    response = client.post(online_url(match))
+    assert response.status_code == 302 and response["Location"] == online_url(match)
+    table = Table.objects.get(match=match)
+    assert table.kind == Table.FIXTURE and table.status == Table.LOBBY
+    assert client.post(online_url(match)).status_code == 302 and Table.objects.filter(match=match).count() == 1
+    html = readable(client.get(online_url(match)))
+    assert f"Table {table.pk} · Waiting for players" in html
+    for seat in table.seats.order_by("index"):
+        block = html[html.index(f'id="seat-{seat.index + 1}"'):]
+        block = block[:block.index("</li>")]
+        assert f"tables/{table.pk}/?seat={seat.seat_token}" in block and 'class="secondary copy"' in block
+        assert ("login ann" in block) == (seat.index == 0)
+        assert ("no login: send the link" in block) == (seat.index != 0)
+    assert "End online play" not in html  # the scorekeeper does not end it
+    # the seat link opens its seat at the table page; the sheet says where the match is played
+    seat = table.seats.get(index=1)
+    assert frame_of(readable(client.get(f"{reverse('table', args=[table.pk])}?seat={seat.seat_token}"))
+                    )["view"] is None
+    sheet = readable(client.get(reverse("match_sheet", args=[match.pk])))
+    assert f"Played online at <a href=\"{reverse('table', args=[table.pk])}?invite={table.invite_token}\">" \
+           f"table {table.pk}</a> (waiting for players)" in sheet
+
+
+def test_the_scorekeeper_starts_the_table_and_the_organiser_ends_online_play(client, fixture_scene):
+    match = fixture_scene["match"]
+    client.force_login(fixture_scene["scorekeeper"])
+    client.post(online_url(match))
+    table = Table.objects.get(match=match)
+    response = client.post(online_url(match, "start"), follow=True)
+    assert f"Table {table.pk} started" in readable(response)
+    assert fresh(table).status == Table.PLAYING
+    assert client.post(online_url(match, "end")).status_code == 403
+    client.force_login(fixture_scene["organiser"])
+    html = readable(client.get(online_url(match)))
+    assert "End online play</button>" in html and "the hand in progress is not stored" in html
+    html = readable(client.post(online_url(match, "end"), follow=True))
+    table = fresh(table)
+    assert table.status == Table.CLOSED
+    assert "Online play was ended by the organiser (olga) during hand 1, which is not stored" in html
+    assert "Play online</button>" in html and 'id="earlier-tables"' in html
+    page = readable(client.get(reverse("table", args=[table.pk]) + f"?invite={table.invite_token}"))
+    assert "Online play was ended by the organiser (olga)" in page  # the table says why it stopped
+
+
+def test_while_the_table_plays_the_entry_pages_and_the_api_refuse_hands_naming_it(client, fixture_scene):
+    from rest_framework.test import APIClient
+
+    from games.models import Hand
+    from tests.factories import sweep
+
+    match = fixture_scene["match"]
+    table = services.start(services.open_fixture(match, fixture_scene["organiser"]))
+    client.force_login(fixture_scene["scorekeeper"])
+    page = readable(client.get(reverse("match_enter", args=[match.pk])))
+    assert f"This match is being played online at <a href=\"{reverse('table', args=[table.pk])}" in page
+    chalk = {"number": "1", "kick": "5S", "beg": "stand", "high": "a", "low": "a", "jack": "a", "game": "a"}
+    for url in (reverse("match_enter", args=[match.pk]), reverse("token_enter", args=[match.entry_token])):
+        response = client.post(url, chalk)
+        assert response.status_code == 422
+        assert f"this match is being played online at table {table.pk} (playing game 1, hand 1)" in \
+            readable(response)
+    response = client.post(reverse("match_game_results", args=[match.pk]),
+                           {"number": "1", "winner": "a", "hang_jacks_a": "0", "hang_jacks_b": "0"})
+    assert response.status_code == 422 and f"played online at table {table.pk}" in readable(response)
+    api = APIClient()
+    api.force_authenticate(fixture_scene["scorekeeper"])
+    for path, body in ((f"/api/matches/{match.pk}/hands/", {"number": 1, "mode": "chalk", "entry": sweep(0)}),
+                       (f"/api/matches/{match.pk}/games/", {"number": 1, "winner": "a"})):
+        answer = api.post(path, body, format="json")
+        assert answer.status_code == 409, answer.content
+        [error] = answer.json()["errors"]
+        assert error["field"] == "match" and f"played online at table {table.pk}" in error["reason"]
+    assert not Hand.objects.filter(game__match=match).exists()
+    table = play_out(table)  # the table was not disturbed: it plays the match to its end
+    assert table.status == Table.FINISHED and table.end_reason.startswith("The match is over")
+    html = readable(client.get(online_url(match)))
+    assert "The match is complete." in html and "Play online</button>" not in html
+    # with online play over, the entry page takes entries again (here: the match is over, so it says so)
+    answer = api.post(f"/api/matches/{match.pk}/hands/", {"number": 99, "mode": "chalk", "entry": sweep(0)},
+                      format="json")
+    assert answer.status_code == 400 and "played online" not in readable(answer)

@@ -1,0 +1,12 @@
+"""The match's online page, for its organisers and scorekeepers: open the match online, hand out the seats' links,
+start, and (organisers) end online play (``tables.views_fixtures``; the views check who may)."""
+
+from django.urls import path
+
+from tables import views_fixtures
+
+urlpatterns = [
+    path("matches/<int:pk>/online/", views_fixtures.match_online, name="match_online"),
+    path("matches/<int:pk>/online/start/", views_fixtures.match_online_start, name="match_online_start"),
+    path("matches/<int:pk>/online/end/", views_fixtures.match_online_end, name="match_online_end"),
+]

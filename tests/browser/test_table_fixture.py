@@ -1,0 +1,297 @@
+"""A league fixture played online to its end, on phones (issue 11), and the same hands entered by a scorekeeper.
+
+The organiser opens the match's scoresheet, taps "Play online", gets the table with each seat's player and private
+link (copy buttons), and starts it. Four people play on four phones: two by their logins (Ann and Tom) and two by
+the seat links the organiser handed out (no login) — a fixture's seats are its players', the service refuses bots
+there (the clock moves for a player who does not, and none is needed here: every move is a tap). The table plays
+the match's format (first to 2 games to 5 here) and stores each hand on the scoresheet. Then a scorekeeper enters
+the same hand records through the API into the same pairing in a twin competition: both matches' results and both
+competitions' standings are equal. Meanwhile the scorekeeper's entry through the API is refused (409) naming the
+table.
+
+The site runs in a subprocess (daphne's ``runserver``: sockets) on a SQLite file of the test's own; the scene is
+made and read by ``manage.py shell``. Chromium at 390×844 (``tests/browser/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+PASSWORD = "pw-for-tests-1"
+
+SCENE = f"""
+import json
+from league.models import Competition, Partnership
+from tests.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user
+club = make_club("Online Club")
+make_organiser(club, make_user("olga", password={PASSWORD!r}))
+keeper = make_user("kip", password={PASSWORD!r})
+ann = make_player("Ann", club=club, user=make_user("ann", password={PASSWORD!r}))
+tom = make_player("Tom", club=club, user=make_user("tom", password={PASSWORD!r}))
+lions = Partnership.objects.create(player_one=ann, player_two=make_player("Al", club=club), club=club, name="Lions")
+tigers = Partnership.objects.create(player_one=tom, player_two=make_player("Ted", club=club), club=club,
+                                    name="Tigers")
+ids = {{}}
+for key in ("online", "keeper"):
+    competition = make_competition(club=club, match_format=Competition.FIRST_TO, match_games=2,
+                                   ruleset={{"target": 5}})
+    match = make_match(competition, side_a=lions, side_b=tigers, scorekeepers=[keeper])
+    ids[key] = {{"competition": competition.pk, "match": match.pk, "club": club.slug, "slug": competition.slug}}
+print(json.dumps(ids))
+"""
+
+RECORDS = """
+import json
+from tables.models import Table
+table = Table.objects.get(match_id={match})
+games = {{}}
+out = []
+for hand in table.hands.order_by("number"):
+    games[hand.game_number] = games.get(hand.game_number, 0) + 1
+    out.append({{"number": games[hand.game_number], "record": hand.record, "stored": hand.stored_hand_id,
+                 "by": sorted(set(hand.actions.values_list("by", flat=True)))}})
+print(json.dumps({{"status": table.status, "end_reason": table.end_reason, "hands": out}}))
+"""
+
+MATCH_FIELDS = ("status", "winner", "games_a", "games_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Site:
+    """The site's ASGI server in a subprocess, on its own SQLite file."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "DJANGO_DEBUG": "1"}
+        self.env.pop("REDIS_URL", None)
+        self.log = folder / "server.log"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+                              capture_output=True, text=True)
+        return done.stdout
+
+    def shell(self, code: str):
+        return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
+                                             f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
+                                            stderr=subprocess.STDOUT)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture
+def site(tmp_path):
+    served = Site(tmp_path)
+    served.manage("migrate", "-v0")
+    served.ids = served.shell(SCENE)
+    served.start()
+    yield served
+    served.kill()
+
+
+def phone(browser, errors: list[str]):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def log_in(page, site: Site, username: str, then: str) -> None:
+    page.goto(f"{site.url}/accounts/login/?next={then}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main button[type=submit]").tap()
+    page.wait_for_url(f"**{then}")
+
+
+def tap_if_mine(page) -> bool:
+    """Tap the first move button or legal card if it is this seat's turn; whether something was tapped."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        move = page.locator("#moves button")
+        if move.count():
+            move.first.tap(timeout=1000)
+            return True
+        legal = page.locator("#hand.my-turn .hand-card.legal")
+        if legal.count():
+            legal.first.tap(timeout=1000)
+            return True
+    except PlaywrightError:  # a frame redrew the buttons, or the page reloaded, between the look and the tap
+        return False
+    return False
+
+
+def api(site: Site, username: str) -> requests.Session:
+    session = requests.Session()
+    token = session.post(f"{site.url}/api/auth/token/", json={"username": username, "password": PASSWORD})
+    assert token.status_code == 200, token.text
+    session.headers["Authorization"] = f"Token {token.json()['token']}"
+    return session
+
+
+def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_scorekeeper(browser, site, shots):
+    errors: list[str] = []
+    online, by_keeper = site.ids["online"], site.ids["keeper"]
+    match_id = online["match"]
+
+    # the organiser opens the match online from its scoresheet
+    organiser = phone(browser, errors)
+    log_in(organiser, site, "olga", f"/matches/{match_id}/")
+    organiser.screenshot(path=str(shots / "fixture_sheet.png"), full_page=True)
+    organiser.locator("#play-online").tap()
+    organiser.wait_for_url(f"**/matches/{match_id}/online/")
+    organiser.locator("button:has-text('Play online')").tap()
+    organiser.wait_for_selector("#online-table")
+    links = organiser.locator("input.seat-link-url").evaluate_all("inputs => inputs.map(i => i.value)")
+    assert len(links) == 4 and all("?seat=" in link for link in links)
+    assert "login ann" in organiser.inner_text("#seat-1").lower()  # the badge is written in capitals
+    assert "login tom" in organiser.inner_text("#seat-2").lower()
+    assert "no login: send the link" in organiser.inner_text("#seat-3").lower()
+    organiser.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site.url)
+    organiser.locator("#seat-3 button.copy").tap()
+    organiser.wait_for_selector("#seat-3 button.copy:has-text('Copied')")
+    organiser.screenshot(path=str(shots / "fixture_online_page.png"), full_page=True)
+
+    # a player who is not the match's scorekeeper may not open the online page
+    session = requests.Session()
+    login_page = session.get(f"{site.url}/accounts/login/")
+    session.post(f"{site.url}/accounts/login/", data={"username": "ann", "password": PASSWORD,
+                                                      "csrfmiddlewaretoken": login_page.cookies["csrftoken"]},
+                 headers={"Referer": f"{site.url}/accounts/login/"})
+    refused = session.get(f"{site.url}/matches/{match_id}/online/")
+    assert refused.status_code == 403 and "scorekeepers open it online" in refused.text.replace("&#x27;", "'")
+
+    # four phones: two players by their logins, two by the seat links
+    table_path = links[0].split("?")[0].removeprefix(site.url)
+    players = []
+    for username in ("ann", "tom"):
+        page = phone(browser, errors)
+        log_in(page, site, username, table_path)
+        players.append(page)
+    for link in links[2:]:
+        page = phone(browser, errors)
+        page.goto(link)
+        players.append(page)
+    for page in players:
+        page.wait_for_selector("#conn[data-state=live]")
+    players[2].screenshot(path=str(shots / "fixture_table_lobby.png"))
+
+    organiser.locator("button:has-text('Start')").tap()
+    organiser.wait_for_selector("text=started: the cards are dealt")
+    for page in players:
+        page.wait_for_selector("#hand .hand-card", timeout=15_000)
+
+    # while the table plays, the scorekeeper's entries are refused naming the table
+    keeper = api(site, "kip")
+    held = keeper.post(f"{site.url}/api/matches/{match_id}/hands/",
+                       json={"number": 1, "mode": "chalk", "entry": {"kicks": ["5S"], "beg": "stand",
+                                                                     "high": {"team": 0}, "low": {"team": 0},
+                                                                     "jack": {"team": 0}, "game": {"team": 0}}})
+    assert held.status_code == 409 and "played online at table" in held.json()["errors"][0]["reason"]
+    entry_page = phone(browser, errors)
+    log_in(entry_page, site, "kip", f"/matches/{match_id}/enter/")
+    assert "This match is being played online at table" in entry_page.inner_text("#online-note")
+    entry_page.screenshot(path=str(shots / "fixture_entry_page_held.png"))
+    entry_page.context.close()
+
+    taps, shot_mid = 0, False
+    ends = time.monotonic() + 600
+    while time.monotonic() < ends:
+        if players[0].evaluate("document.getElementById('table') && document.getElementById('table')"
+                               ".dataset.status") == "finished":
+            break
+        for page in players:
+            if tap_if_mine(page):
+                taps += 1
+                page.wait_for_timeout(150)
+        if taps > 12 and not shot_mid:
+            players[1].screenshot(path=str(shots / "fixture_table_playing.png"))
+            shot_mid = True
+        players[0].wait_for_timeout(100)
+    else:
+        raise AssertionError(f"the match was not over after {taps} taps")
+    players[0].wait_for_selector(".messages .message")
+    assert "The match is over:" in players[0].inner_text(".messages")
+    players[0].screenshot(path=str(shots / "fixture_table_over.png"))
+
+    played = site.shell(RECORDS.format(match=match_id))
+    assert played["status"] == "finished" and played["end_reason"].startswith("The match is over:")
+    assert all(hand["stored"] for hand in played["hands"])
+    assert {by for hand in played["hands"] for by in hand["by"]} == {"player"}  # every move a tap: no clock
+
+    # the same hand records, entered by the scorekeeper through the API into the twin competition's match
+    for hand in played["hands"]:
+        entry = {key: value for key, value in hand["record"].items() if key != "ruleset"}
+        answer = keeper.post(f"{site.url}/api/matches/{by_keeper['match']}/hands/",
+                             json={"number": hand["number"], "mode": "record", "entry": entry})
+        assert answer.status_code == 201, answer.text
+
+    def result(match: int) -> tuple:
+        body = keeper.get(f"{site.url}/api/matches/{match}/").json()
+        return tuple(body[name] for name in MATCH_FIELDS)
+
+    def standings(competition: int) -> list:
+        rows = keeper.get(f"{site.url}/api/competitions/{competition}/standings/").json()
+        rows = rows["results"] if isinstance(rows, dict) else rows
+        return [{key: value for key, value in row.items() if key not in ("competition", "id", "updated_at")}
+                for row in rows]
+
+    for _ in range(50):  # the standings task runs after each commit (in-process here)
+        if standings(online["competition"]) and standings(by_keeper["competition"]) == \
+                standings(online["competition"]):
+            break
+        time.sleep(0.2)
+    assert result(match_id)[0] == "complete"
+    assert result(match_id) == result(by_keeper["match"])
+    mine, theirs = standings(online["competition"]), standings(by_keeper["competition"])
+    assert len(mine) == len(theirs) == 2 and mine[0]["played"] == 1
+    assert mine == theirs, [(row, key, one.get(key), two.get(key)) for row, (one, two) in
+                            enumerate(zip(mine, theirs, strict=True)) for key in {*one, *two}
+                            if one.get(key) != two.get(key)]
+
+    organiser.goto(f"{site.url}/matches/{match_id}/")
+    organiser.screenshot(path=str(shots / "fixture_sheet_after.png"), full_page=True)
+    organiser.goto(f"{site.url}/clubs/{online['club']}/{online['slug']}/standings/")
+    organiser.screenshot(path=str(shots / "fixture_standings_online.png"), full_page=True)
+    organiser.goto(f"{site.url}/clubs/{by_keeper['club']}/{by_keeper['slug']}/standings/")
+    organiser.screenshot(path=str(shots / "fixture_standings_keeper.png"), full_page=True)
+    assert errors == []
