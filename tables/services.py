@@ -85,7 +85,7 @@ def _locked(table: Table | int) -> Table:
 def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None) -> None:
     """After the commit: keep the state for its version and tell the live layer."""
     table_id, version = table.pk, table.version
-    kept = state.copy() if state is not None and hand is not None else None  # the caller's may change on
+    kept = state.copy() if state is not None and hand is not None else None  # kept as it is now: one copy
 
     def committed() -> None:
         if kept is not None:
@@ -551,7 +551,7 @@ def _deadline(table: Table, now: datetime, state: HandState | None = None, *,
               seats: dict[int, Seat] | None = None) -> None:
     """Who moves next and by when: a bot (or a bot covering) ``bot_pace`` after the turn starts; a human at
     ``turn_seconds`` plus their bank, or ``AWAY_SECONDS`` after they went away if that is sooner (``seats``: the
-    table's rows read under the lock in this transaction, saved since if changed)."""
+    table's seat rows as this transaction read them under the lock and saved them since, saving a query)."""
     if table.status != Table.PLAYING:
         table.turn = table.turn_started_at = table.deadline_at = None
         return
@@ -717,7 +717,8 @@ def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int
     seats, info = seats_info(table), table_info(table)
     extra = None
     if state is not None:
-        # the result of the hand before the current one (or of the current one once over), as _last_result
+        # the result of the hand before the current one (or of the current one once over): tricks and points, no
+        # unplayed card
         last_result = hand.result if hand.result is not None else live.result_before(table, hand)
         extra = {"game_score": list(table.score), "target": live.table_ruleset(table).target,
                  "hand_number": hand.number, "game_number": table.game_number, "last_result": last_result}
@@ -733,15 +734,6 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
         view.update(seat=None, hand=[], legal=[])
     view.update(extra)
     return view
-
-
-def _last_result(table: Table, hand: TableHand) -> dict | None:
-    """The result of the hand before the current one (or of the current one once over): tricks and points, no
-    unplayed card."""
-    if hand.result is not None:
-        return hand.result
-    previous = table.hands.filter(number__lt=hand.number).order_by("-number").values_list("result", flat=True)
-    return previous.first()
 
 
 def seats_info(table: Table) -> list[dict[str, Any]]:

@@ -97,7 +97,7 @@ def current(table: Table) -> tuple[TableHand | None, HandState | None]:
 
 def result_before(table: Table, hand: TableHand) -> dict | None:
     """The result of the hand dealt before ``hand`` at the table (``None`` for the first): stored once that hand
-    ended and never changed after, so kept once read."""
+    ended and never changed after, so kept once read (shared: the caller must not change it)."""
     key = (table.pk, hand.pk)
     if key not in _results:
         _results[key] = table.hands.filter(number__lt=hand.number).order_by("-number").values_list(
