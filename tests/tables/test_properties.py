@@ -47,7 +47,7 @@ from tables.models import Seat, Table, TableAction, TableHand
 from tables.services import StaleVersion, TableError
 from tests.tables.helpers import hidden_cards_shown, public_cards
 
-QUICK_ACTIONS = 250
+QUICK_ACTIONS = 150
 SLOW_GAMES = 10_000
 WORKERS = 2
 EVERY_ACTION = [str(Action.parse(word)) for word in ("stand", "beg", "give", "run")] + list(CARD_NAMES)
