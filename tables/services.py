@@ -88,11 +88,11 @@ def _locked(table: Table | int) -> Table:
 def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None) -> None:
     """After the commit: keep the state for its version and tell the live layer."""
     table_id, version = table.pk, table.version
-    kept = state.copy() if state is not None and hand is not None else None
+    kept = state.copy() if state is not None and hand is not None else None  # kept as it is now: one copy
 
     def committed() -> None:
         if kept is not None:
-            live.remember(table_id, version, hand, kept)
+            live.remember(table_id, version, hand, kept, copy=False)
         table_changed.send(sender=Table, table_id=table_id, version=version)
 
     transaction.on_commit(committed)
@@ -546,11 +546,29 @@ def act(table_id: int, seat: int, action_text: str, version: int, action_id: str
             raise TableError("table", f"the table is {table.get_status_display().lower()}, not playing")
         if not isinstance(version, int) or isinstance(version, bool) or version != table.version:
             raise StaleVersion("version", f"the table is at version {table.version}, not {version!r}: resync")
-        row = _seat(table, seat)
-        if by == TableAction.PLAYER and (row.bot or row.covering):
+        if by != TableAction.PLAYER:  # a bot's or the clock's move: the seats are read once the move is legal
+            _seat_index(table, seat)
+            return _apply(table, seat, action_text, action_id, by, timezone.now())
+        seats = _seats(table, seat)
+        row = seats[seat]
+        if row.bot or row.covering:
             raise TableError("seat", f"a bot is playing seat {row.index + 1}" +
                              ("" if row.bot else ": reclaim it to play again"))
-        return _apply(table, row, action_text, action_id, by, timezone.now())
+        return _apply(table, row, action_text, action_id, by, timezone.now(), seats=seats)
+
+
+def _seat_index(table: Table, index: Any) -> int:
+    """``index`` checked as ``_seat`` checks it."""
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < table.players:
+        raise TableError("seat", f"must be a seat from 0 to {table.players - 1}, got {index!r}")
+    return index
+
+
+def _seats(table: Table, index: Any) -> dict[int, Seat]:
+    """Every seat of the table, locked, by index (one query: the mover's row and the next mover's); ``index``
+    checked as ``_seat`` checks it."""
+    _seat_index(table, index)
+    return {row.index: row for row in table.seats.select_for_update()}
 
 
 def _checked_id(action_id: Any) -> str:
@@ -565,14 +583,23 @@ def _repeated(table: Table, done: TableAction, seat: int) -> Outcome:
     if done.seat != seat:
         raise TableError("id", "this action id was used by another seat")
     hand = done.hand
-    last = not hand.actions.filter(seq__gt=done.seq).exists() and hand.result is not None
+    last = hand.result is not None and not hand.actions.filter(seq__gt=done.seq).exists()
     return Outcome(table.pk, done.seq, done.seat, done.action, done.by, hand_over=last,
                    result=hand.result if last else None, repeated=True)
 
 
-def _apply(table: Table, row: Seat, action_text: Any, action_id: str, by: str, now: datetime) -> Outcome:
-    hand = live.current_hand(table)
-    state = live.live_state(table, hand)
+_PLAY_FIELDS = ["version", "last_activity_at", "turn", "turn_started_at", "deadline_at", "updated_at"]
+"""The table's columns an action inside a hand changes (a hand's end may change any: the whole row is saved)."""
+
+
+def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: str, now: datetime, *,
+           seats: dict[int, Seat] | None = None, hand: TableHand | None = None,
+           state: HandState | None = None) -> Outcome:
+    """Check ``action_text`` through the engine for ``row``'s seat (a seat index: its row is read, locked, once
+    the move is found legal) and, if legal, store it (``seats``, ``hand`` and ``state``: the table's current ones
+    when the caller has read them under the lock)."""
+    if state is None:
+        hand, state = live.current(table)
     if state is None:
         raise TableError("table", "no hand has been dealt")
     if not isinstance(action_text, str):
@@ -581,9 +608,13 @@ def _apply(table: Table, row: Seat, action_text: Any, action_id: str, by: str, n
         action = Action.parse(action_text)
     except EngineError as error:
         raise TableError("action", str(error)) from None
-    reason = state.why_illegal(action, row.index)
+    index = row if isinstance(row, int) else row.index
+    reason = state.why_illegal(action, index)
     if reason is not None:
         raise TableError("action", reason)
+    if isinstance(row, int):
+        seats = _seats(table, row)
+        row = seats[index]
     state.apply(action, row.index)
     _spend_time(table, row, by, now)
     _touch(table, now)
@@ -594,9 +625,10 @@ def _apply(table: Table, row: Seat, action_text: Any, action_id: str, by: str, n
         result = state.result()
         hand, state = _end_hand(table, hand, state, now)
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
+        table.save()
     else:
-        _deadline(table, now, state)
-    table.save()
+        _deadline(table, now, state, seats=seats)
+        table.save(update_fields=_PLAY_FIELDS)
     _publish(table, hand, state)
     return outcome
 
@@ -617,13 +649,15 @@ def _spend_time(table: Table, row: Seat, by: str, now: datetime) -> None:
         row.covering = row.reclaim_pending = False
         changed = True
     if changed:
-        row.save()
+        row.save(update_fields=["bank_left", "covering", "reclaim_pending"])
 
 
 # ----------------------------------------------------------------------------- the clock and the bots
-def _deadline(table: Table, now: datetime, state: HandState | None = None) -> None:
+def _deadline(table: Table, now: datetime, state: HandState | None = None, *,
+              seats: dict[int, Seat] | None = None) -> None:
     """Who moves next and by when: a bot (or a bot covering) ``bot_pace`` after the turn starts; a human at
-    ``turn_seconds`` plus their bank, or ``AWAY_SECONDS`` after they went away if that is sooner."""
+    ``turn_seconds`` plus their bank, or ``AWAY_SECONDS`` after they went away if that is sooner (``seats``: the
+    table's seat rows as this transaction read them under the lock and saved them since, saving a query)."""
     if table.status != Table.PLAYING:
         table.turn = table.turn_started_at = table.deadline_at = None
         return
@@ -633,7 +667,7 @@ def _deadline(table: Table, now: datetime, state: HandState | None = None) -> No
     if table.turn is None:
         table.deadline_at = None
         return
-    row = table.seats.get(index=table.turn)
+    row = seats[table.turn] if seats is not None else table.seats.get(index=table.turn)
     started = table.turn_started_at or now
     pace = timedelta(seconds=table.bot_pace)
     if row.bot or row.covering:
@@ -663,12 +697,13 @@ def play_due(table_id: int, now: datetime | None = None) -> Outcome | None:
         if table.status != Table.PLAYING or table.deadline_at is None or table.deadline_at > now \
                 or table.turn is None:
             return None
-        row = _seat(table, table.turn)
+        seats = _seats(table, table.turn)
+        row = seats[table.turn]
         by = _mover(row, now)
-        state = live.live_state(table)
+        hand, state = live.current(table)
         kind = row.bot or COVER_BOT
         action = choose_move(kind, state.view(row.index))
-        return _apply(table, row, str(action), "", by, now)
+        return _apply(table, row, str(action), "", by, now, seats=seats, hand=hand, state=state)
 
 
 def _mover(row: Seat, now: datetime) -> str:
@@ -851,14 +886,15 @@ def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int
     """The frame of each reader (a seat, or ``None`` for the spectators; default: every seat and the spectators)
     from one read of the table: what the live layer sends after a change."""
     readers = list(range(table.players)) + [None] if readers is None else readers
-    hand = live.current_hand(table)
-    state = live.live_state(table, hand)
+    hand, state = live.current(table)
     seats, info = seats_info(table), table_info(table)
     extra = None
     if state is not None:
+        # the result of the hand before the current one (or of the current one once over): tricks and points, no
+        # unplayed card
+        last_result = hand.result if hand.result is not None else live.result_before(table, hand)
         extra = {"game_score": list(table.score), "target": live.table_ruleset(table).target,
-                 "hand_number": hand.number, "game_number": table.game_number,
-                 "last_result": _last_result(table, hand)}
+                 "hand_number": hand.number, "game_number": table.game_number, "last_result": last_result}
     return {reader: {"version": table.version, "view": _hand_view(state, reader, extra), "seats": seats,
                      "table": info} for reader in readers}
 
@@ -871,15 +907,6 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
         view.update(seat=None, hand=[], legal=[])
     view.update(extra)
     return view
-
-
-def _last_result(table: Table, hand: TableHand) -> dict | None:
-    """The result of the hand before the current one (or of the current one once over): tricks and points, no
-    unplayed card."""
-    if hand.result is not None:
-        return hand.result
-    previous = table.hands.filter(number__lt=hand.number).order_by("-number").values_list("result", flat=True)
-    return previous.first()
 
 
 def seats_info(table: Table) -> list[dict[str, Any]]:

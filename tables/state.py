@@ -2,9 +2,10 @@
 
 The stored pack (``TableHand.pack``, card text in dealing order) is dealt again with ``HandState.deal_pack`` and the
 hand's ``TableAction`` rows are applied in ``seq`` order: the database is the truth, a restart loses nothing. A
-small per-process cache keyed by (table id, version) saves the replay on most actions; a state is put there only
-after its commit (``remember``), and every state taken from it is a copy, so a rolled-back change never leaks into
-it. Shuffles come from ``secrets.SystemRandom``.
+small per-process cache keyed by (table id, version) keeps the hand's row and state at that version: an action on
+a table whose version is kept reads neither the hand nor its log (``current``). A state is put there only after its
+commit (``remember``), or as read from committed rows; every hand and state taken from it is a copy, so a
+rolled-back change never leaks into it. Shuffles come from ``secrets.SystemRandom``.
 
 >>> pack = new_pack()
 >>> len(pack), sorted(pack) == list(range(52)), parse_pack(pack_text(pack)) == pack
@@ -16,6 +17,7 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from copy import copy as copied
 
 from engine.cards import CARD_NAMES, parse_card_index
 from engine.hand import HandState
@@ -24,7 +26,8 @@ from tables.models import Table, TableAction, TableHand
 
 CACHE_SIZE = 512
 _system_random = secrets.SystemRandom()
-_cache: OrderedDict[tuple[int, int], tuple[int, str, HandState]] = OrderedDict()
+_cache: OrderedDict[tuple[int, int], tuple[TableHand, HandState]] = OrderedDict()
+_results: dict[tuple[int, int], dict | None] = {}
 
 
 def new_pack() -> list[int]:
@@ -72,18 +75,42 @@ def live_state(table: Table, hand: TableHand | None = None) -> HandState | None:
     if hand is None:
         return None
     cached = _cache.get((table.pk, table.version))
-    if cached is not None and cached[0] == hand.pk and cached[1] == hand.pack:
+    if cached is not None and cached[0].pk == hand.pk and cached[0].pack == hand.pack:
         _cache.move_to_end((table.pk, table.version))
-        return cached[2].copy()
+        return cached[1].copy()
     actions = TableAction.objects.filter(hand=hand).order_by("seq").values_list("seat", "action")
     state = replay(table, hand, actions)
-    remember(table.pk, table.version, hand, state)
-    return state.copy()
+    remember(table.pk, table.version, hand, state.copy(), copy=False)
+    return state
 
 
-def remember(table_id: int, version: int, hand: TableHand, state: HandState) -> None:
-    """Keep ``state`` as the table's hand at ``version`` (call it once that version is committed)."""
-    _cache[(table_id, version)] = (hand.pk, hand.pack, state.copy())
+def current(table: Table) -> tuple[TableHand | None, HandState | None]:
+    """The table's current hand and its state at ``table.version`` (copies the caller may change): with no query
+    when the cache keeps that version, else read and replayed (``None, None`` before the first deal)."""
+    cached = _cache.get((table.pk, table.version))
+    if cached is not None:
+        _cache.move_to_end((table.pk, table.version))
+        return copied(cached[0]), cached[1].copy()
+    hand = current_hand(table)
+    return hand, live_state(table, hand)
+
+
+def result_before(table: Table, hand: TableHand) -> dict | None:
+    """The result of the hand dealt before ``hand`` at the table (``None`` for the first): stored once that hand
+    ended and never changed after, so kept once read (shared: the caller must not change it)."""
+    key = (table.pk, hand.pk)
+    if key not in _results:
+        _results[key] = table.hands.filter(number__lt=hand.number).order_by("-number").values_list(
+            "result", flat=True).first()
+        while len(_results) > CACHE_SIZE:
+            del _results[next(iter(_results))]
+    return _results[key]
+
+
+def remember(table_id: int, version: int, hand: TableHand, state: HandState, *, copy: bool = True) -> None:
+    """Keep ``state`` as the table's hand at ``version`` (call it once that version is committed); ``copy=False``
+    when the caller hands over a copy of its own, which nobody changes any more."""
+    _cache[(table_id, version)] = (copied(hand), state.copy() if copy else state)
     _cache.move_to_end((table_id, version))
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
@@ -92,3 +119,4 @@ def remember(table_id: int, version: int, hand: TableHand, state: HandState) -> 
 def forget_all() -> None:
     """Empty the cache (tests; a process that wants its memory back)."""
     _cache.clear()
+    _results.clear()
