@@ -49,11 +49,19 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connection
 
 from engine.errors import FieldError
 from tables import live, services, ticker
 
 logger = logging.getLogger(__name__)
+
+
+def parallel_database() -> bool:
+    """Whether actions may run in threads of their own: on PostgreSQL the table's row lock keeps one table's actions
+    in order while different tables' wait for the database side by side (``bench/bench_tables.py``); SQLite takes
+    one writer at a time, so there every action goes to Django's one database thread."""
+    return connection.vendor != "sqlite"
 
 MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
@@ -217,7 +225,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse("seat", "you are watching: take a seat to play")
             return
         try:
-            outcome = await database_sync_to_async(services.act)(
+            outcome = await database_sync_to_async(services.act, thread_sensitive=not parallel_database())(
                 self.table_id, self.seat, content.get("action"), content.get("version"), content.get("id") or "")
         except FieldError as error:
             await self.refuse(error.field, error.reason, resync=error.conflict)
