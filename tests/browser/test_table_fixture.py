@@ -16,21 +16,16 @@ made and read by ``manage.py shell``. Chromium at 390×844 (``tests/browser/conf
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
+from tests.browser.tables_site import PASSWORD, PHONE
+from tests.browser.tables_site import Site as TablesSite
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
-PASSWORD = "pw-for-tests-1"
 
 SCENE = f"""
 import json
@@ -69,59 +64,18 @@ print(json.dumps({{"status": table.status, "end_reason": table.end_reason, "hand
 MATCH_FIELDS = ("status", "winner", "games_a", "games_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class Site(TablesSite):
+    """The tables' site (``tests/browser/tables_site.py``) with the scene made and read as JSON."""
 
-
-class Site:
-    """The site's ASGI server in a subprocess, on its own SQLite file."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "DJANGO_DEBUG": "1"}
-        self.env.pop("REDIS_URL", None)
-        self.log = folder / "server.log"
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def manage(self, *args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
-                              capture_output=True, text=True)
-        return done.stdout
-
-    def shell(self, code: str):
-        return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
-
-    def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
-                                             f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(10)
-            self.process = None
+    def shell_json(self, code: str):
+        return json.loads(self.shell(code).strip().splitlines()[-1])
 
 
 @pytest.fixture
 def site(tmp_path):
     served = Site(tmp_path)
     served.manage("migrate", "-v0")
-    served.ids = served.shell(SCENE)
+    served.ids = served.shell_json(SCENE)
     served.start()
     yield served
     served.kill()
@@ -253,7 +207,7 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
     assert "The match is over:" in players[0].inner_text(".messages")
     players[0].screenshot(path=str(shots / "fixture_table_over.png"))
 
-    played = site.shell(RECORDS.format(match=match_id))
+    played = site.shell_json(RECORDS.format(match=match_id))
     assert played["status"] == "finished" and played["end_reason"].startswith("The match is over:")
     assert all(hand["stored"] for hand in played["hands"])
     assert {by for hand in played["hands"] for by in hand["by"]} == {"player"}  # every move a tap: no clock
