@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.bench_web import free_port, recreate_database, rss_kb  # noqa: E402
 from bench.report import argument_parser, figure_maker, finish, format_table, log, quantile  # noqa: E402
 
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
@@ -87,16 +88,6 @@ def configure_environment(database_url: str, redis_url: str, layer: str, prefix:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 
-def recreate_database(server_url: str, name: str) -> str:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{server_url.rstrip('/')}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    return f"{server_url.rstrip('/')}/{name}"
-
-
 def delete_prefix(redis_url: str, prefix: str) -> int:
     """Delete the keys the channel layer left under ``prefix`` (the core layer's groups and channels)."""
     import redis
@@ -109,24 +100,6 @@ def delete_prefix(redis_url: str, prefix: str) -> int:
         return len(keys)
     finally:
         client.close()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def rss_kb(pid: int) -> int | None:
-    """VmRSS of a process in kB, or ``None``."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def total_rss_kb(pids: list[int]) -> int | None:
