@@ -484,11 +484,11 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
     hand = Hand.objects.get(game__match=match, number=1)
     services.correct_hand(hand=hand, mode=Hand.CHALK, entry=hand.entry, reason="same", version=hand.version,
                           user=scene["scorekeeper"])
-    with django_assert_max_num_queries(10):  # + session, user and the permission checks
+    with django_assert_max_num_queries(11):  # + session, user, the permission checks and the online table
         client.get(reverse("match_sheet", args=[match.pk]))
     client.logout()
-    with django_assert_num_queries(5):  # match with sides and players, games, hands, versions, result history
-        client.get(reverse("match_sheet", args=[match.pk]))
+    with django_assert_num_queries(6):  # match with sides and players, games, hands, versions, result history, the
+        client.get(reverse("match_sheet", args=[match.pk]))  # online table that plays the match (tables' tag)
     with django_assert_num_queries(5):  # competition, the rounds with fixtures, the page's matches and byes, standings
         client.get(reverse("competition", args=[scene["club"].slug, scene["competition"].slug]))
 
