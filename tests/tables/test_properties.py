@@ -17,7 +17,8 @@ through the clock's path (``play_due``), sometimes as a client with an action id
 
 The quick run (in the suite) plays whole games until ``QUICK_ACTIONS`` actions are accepted
 (``TABLES_PROPERTY_ACTIONS`` overrides it). The slow one plays ``SLOW_GAMES`` games (``TABLES_PROPERTY_GAMES``)
-split over ``WORKERS`` processes (``TABLES_PROPERTY_WORKERS``), each on a database of its own (SQLite: a file in WAL
+split over ``WORKERS`` processes (``TABLES_PROPERTY_WORKERS``; worker i plays seed ``TABLES_PROPERTY_SEED`` + i,
+default 1200), each on a database of its own (SQLite: a file in WAL
 mode; PostgreSQL: a test database per worker), only with ``-m slow`` or ``RUN_SLOW=1``; it prints the figures.
 """
 
@@ -300,11 +301,12 @@ def test_ten_thousand_random_games_refuse_every_bad_move_and_show_no_hidden_card
     if "slow" not in (request.config.getoption("markexpr") or "") and not os.environ.get("RUN_SLOW"):
         pytest.skip("slow: run with -m slow (or RUN_SLOW=1)")
     games, workers = wanted("TABLES_PROPERTY_GAMES", SLOW_GAMES), wanted("TABLES_PROPERTY_WORKERS", WORKERS)
+    seed = wanted("TABLES_PROPERTY_SEED", 1200)  # worker i plays the games of seed + i
     shares = [games // workers + (index < games % workers) for index in range(workers)]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        processes = [subprocess.Popen([sys.executable, "-c", WORKER, json.dumps([index, 1200 + index, share, folder])],
+        processes = [subprocess.Popen([sys.executable, "-c", WORKER, json.dumps([index, seed + index, share, folder])],
                                       cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
                      for index, share in enumerate(shares)]
         outputs = [process.communicate()[0] for process in processes]
