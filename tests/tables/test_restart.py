@@ -358,16 +358,16 @@ async def kill_and_restart(server: Server, database: Database, tables: dict) -> 
         view = frame["view"] or {}
         return bool(view.get("tricks")) and bool(view["trick"]["cards"])
 
-    first_hand_a = seats_a[0].view["hand_number"]
-    for client in seats_a:
-        client.acting = lambda frame: frame["view"]["hand_number"] == first_hand_a and not a_in_the_second_trick(frame)
+    for client in seats_a:  # a hand that ends before its second trick (a redeal, R12) is followed by the next
+        client.acting = lambda frame: not a_in_the_second_trick(frame)
     person_b.acting = lambda frame: True
     person_c.acting = lambda frame: True
     for client in everyone:
         await client.maybe_act()
     await until(lambda: all(client.last and a_in_the_second_trick(client.last)
                             and client.version == seats_a[0].version for client in readers_a),
-                "table A in its second trick", 30)
+                "table A in its second trick", 60)
+    first_hand_a = seats_a[0].view["hand_number"]  # the hand A is killed in
     person_c.acting = lambda frame: False  # C's person stops: at their next turn their clock runs
 
     def b_bot_due() -> bool:
