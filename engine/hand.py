@@ -113,7 +113,6 @@ class Action:
 _NAMED = {kind: Action(kind) for kind in Action.KINDS}
 _PLAYS = tuple(Action("play", card) for card in CARDS)
 STAND, BEG_ACTION, GIVE_ACTION, RUN = (_NAMED[k] for k in Action.KINDS)
-_PLAY_OF_BIT = {1 << card.index: _PLAYS[card.index] for card in CARDS}
 _BEG_ACTIONS = (STAND, BEG_ACTION)
 _GIVE_ACTIONS = (GIVE_ACTION, RUN)
 _RUN_ONLY = (RUN,)
