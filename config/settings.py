@@ -247,3 +247,12 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Online tables: seconds a bot waits before it moves (and a bot covering a player away or out of time) — the
+# default pace of a new table, stored with it (Table.bot_pace), so a restart keeps every table's own pace.
+try:
+    TABLES_BOT_PACE = float(env_str("TABLES_BOT_PACE", "1.0"))
+except ValueError:
+    raise RuntimeError(f"TABLES_BOT_PACE: {env_str('TABLES_BOT_PACE', '')!r} is not a number of seconds") from None
+if not 0 <= TABLES_BOT_PACE <= 60:
+    raise RuntimeError(f"TABLES_BOT_PACE: {TABLES_BOT_PACE!r} is not from 0 to 60 seconds")

@@ -119,8 +119,8 @@ class ScoreLine:
 
 @dataclass
 class Replay:
-    match: Match
-    hand: Hand
+    match: Match | None  # the match of a stored hand (None: an online table's hand)
+    hand: Hand | None
     players: int
     seats: list[SeatInfo]
     dealt: list[SeatCards]  # the six cards each seat was dealt (R4)
@@ -144,6 +144,9 @@ class Replay:
     target: int
     counts: tuple[int, int] | None = None
     notes: list[str] = field(default_factory=list)
+    side_names: tuple[str, str] = ("Side A", "Side B")
+    number: int = 0  # the hand's number in its game
+    game_number: int = 0
 
     @property
     def steps(self) -> int:
@@ -159,7 +162,7 @@ class Replay:
         return self.side_name(self.winner)
 
     def side_name(self, letter: str) -> str:
-        return self.match.side_a_name if letter == "A" else self.match.side_b_name if letter == "B" else ""
+        return self.side_names[0] if letter == "A" else self.side_names[1] if letter == "B" else ""
 
 
 # ----------------------------------------------------------------------------- reading
@@ -199,19 +202,57 @@ def build_replay(hand: Hand, match: Match) -> Replay:
     if hand.mode != Hand.RECORD or not isinstance(hand.entry, dict):
         raise ReplayUnavailable(f"{where} was entered as chalk totals (kicks, High, Low, Jack, Game), not as a "
                                 "full hand record, so there are no cards to replay.")
+    players = match.competition.players
+    replay = build_record_replay(
+        stored_record(hand, match), hand.result, where=where, names=seat_names(match, players),
+        side_names=(match.side_a_name, match.side_b_name), number=hand.number, game_number=hand.game.number,
+        notes=[f"This hand does not count: {hand.void_reason}."] if hand.void_reason else [],
+        game_points=match.competition.engine_ruleset().game_points, awards_of=lambda: hand_row(
+            hand, [], match.competition.engine_ruleset().game_points))
+    replay.match, replay.hand = match, hand
+    return replay
+
+
+class _RecordOnly:
+    """What ``games.scoresheet.hand_row`` reads of a hand, for a record stored elsewhere than as a ``Hand`` (an
+    online table's hand): its result, nothing deleted, struck or corrected."""
+
+    deleted = False
+    void_reason = ""
+    counts = True
+
+    def __init__(self, record: dict[str, Any], result: dict[str, Any], number: int) -> None:
+        self.entry, self.result, self.number, self.dealer = record, result, number, record.get("dealer", 0)
+        points, after = result.get("points") or [0, 0], result.get("score_after") or [0, 0]
+        self.points_a, self.points_b = points
+        self.score_a_after, self.score_b_after = after
+        self.versions = self  # hand_row reads the history as ``hand.versions.all()``: none
+
+    def all(self) -> tuple:
+        return ()
+
+
+def build_record_replay(record: dict[str, Any], stored_result: Any, *, where: str, names: list[str],
+                        side_names: tuple[str, str], number: int, game_number: int, game_points: int,
+                        notes: list[str] | None = None, awards_of: Any = None) -> Replay:
+    """The replay of a full hand record (with ``players``, ``dealer``, ``score_before`` and ``ruleset`` filled in)
+    whose engine result was stored as ``stored_result``: a match's hand (``build_replay``) or an online table's
+    finished hand. ``names``: who sat where (``""`` for "Seat N"); ``side_names``: side A's and side B's;
+    ``where``: the hand in words, for the refusals. Raises ``ReplayUnavailable`` when the record no longer replays
+    or no longer scores as stored."""
     try:
-        final = replay_record(stored_record(hand, match))
+        final = replay_record(record)
     except RecordError as error:
         raise ReplayUnavailable(f"{where}: its record no longer replays ({error.field}: {error.reason}).") from None
     result = final.result()
-    stored = hand.result if isinstance(hand.result, dict) else {}
+    stored = stored_result if isinstance(stored_result, dict) else {}
     if [result["points"], result["score_after"]] != [stored.get("points"), stored.get("score_after")]:
         raise ReplayUnavailable(f"{where}: its record no longer scores as it was stored (were the competition's "
                                 "rules changed since?), so it is not replayed.")
 
     players = final.players
-    names = seat_names(match, players)
-    seats = [SeatInfo(s, names[s] or f"Seat {s + 1}", SIDE_LETTERS[s % 2], s == final.dealer, s == final.eldest)
+    seats = [SeatInfo(s, (names[s] if s < len(names) else "") or f"Seat {s + 1}", SIDE_LETTERS[s % 2],
+                      s == final.dealer, s == final.eldest)
              for s in range(players)]
     trump = final.trump_suit
     trump_index = int(trump) if trump is not None else -1
@@ -226,13 +267,13 @@ def build_replay(hand: Hand, match: Match) -> Replay:
         ordered = sorted(cards, key=lambda c: (int(c.suit) != trump_index, -int(c.suit), -c.rank))
         return [view(c) for c in ordered]
 
-    record = final.to_record()  # the engine's own writing of the record: card names as it spells them
-    dealt = [SeatCards(seats[s], in_order([Card.parse(c) for c in record["hands"][s]])) for s in range(players)]
+    written = final.to_record()  # the engine's own writing of the record: card names as it spells them
+    dealt = [SeatCards(seats[s], in_order([Card.parse(c) for c in written["hands"][s]])) for s in range(players)]
     runs = []
-    for number, run in enumerate(record.get("runs") or [], start=1):
+    for run_number, run in enumerate(written.get("runs") or [], start=1):
         kick = Card.parse(run["kick"])
-        runs.append(Run(number, [SeatCards(seats[s], [view(c) for c in run["extra"][s]]) for s in range(players)],
-                        view(kick), final.ruleset.kick_points_for(kick), number == final.runs))
+        runs.append(Run(run_number, [SeatCards(seats[s], [view(c) for c in run["extra"][s]]) for s in range(players)],
+                        view(kick), final.ruleset.kick_points_for(kick), run_number == final.runs))
 
     # step through the tricks: the same deal and decisions, then the record's cards one at a time
     actions = final.actions()
@@ -261,10 +302,11 @@ def build_replay(hand: Hand, match: Match) -> Replay:
 
     score_before = tuple(final.score_before)
     target = final.ruleset.target
-    scoring = _scoring(hand, match, result, score_before, target)
+    row = awards_of() if awards_of is not None else hand_row(_RecordOnly(record, stored, number), [], game_points)
+    scoring = _scoring(row, result, score_before, target)
     game = result.get("game")
     return Replay(
-        match=match, hand=hand, players=players, seats=seats, dealt=dealt,
+        match=None, hand=None, players=players, seats=seats, dealt=dealt,
         kicks=[view(k) for k in final.kicks], first_kick_points=final.ruleset.kick_points_for(Card(final.kicks[0])),
         beg=final.beg, eldest=seats[final.eldest], dealer=seats[final.dealer], runs=runs,
         trump=CardView("", trump.symbol, "", trump.letter, trump.symbol, True) if trump is not None else None,
@@ -276,7 +318,7 @@ def build_replay(hand: Hand, match: Match) -> Replay:
         points=(result["points"][0], result["points"][1]),
         winner=SIDE_LETTERS[result["winner"]] if result["winner"] in (0, 1) else "", target=target,
         counts=tuple(game["counts"]) if isinstance(game, dict) and game.get("counts") else None,
-        notes=[f"This hand does not count: {hand.void_reason}."] if hand.void_reason else [],
+        notes=list(notes or []), side_names=side_names, number=number, game_number=game_number,
     )
 
 
@@ -286,11 +328,10 @@ SCORING_ORDER = (  # R23: the kick (R6) and the beg point (R8) come first, as th
 )
 
 
-def _scoring(hand: Hand, match: Match, result: dict[str, Any], score_before: tuple[int, int],
-             target: int) -> list[ScoreLine]:
-    """The hand's points category by category in the order of R23, each with the score after it and the line at
-    which the winner reached the target (the engine's ``count_in_order``)."""
-    row = hand_row(hand, [], match.competition.engine_ruleset().game_points)
+def _scoring(row: Any, result: dict[str, Any], score_before: tuple[int, int], target: int) -> list[ScoreLine]:
+    """The hand's points category by category in the order of R23 (``row``: the sheet's reading of its awards,
+    ``games.scoresheet.hand_row``), each with the score after it and the line at which the winner reached the
+    target (the engine's ``count_in_order``)."""
     score, points = [score_before[0], score_before[1]], [0, 0]
     winner = None
     lines = []

@@ -15,7 +15,10 @@ team match (``games.settle`` calls it in the same transaction as the table's set
 order team match, then its tables, so that two tables settling at once cannot deadlock.
 
 A team match can also be recorded as overall totals only (``record_team_totals``: ``result_level`` "match", no
-tables), or as a forfeit of a team.
+tables), or as a forfeit of a team. Both ask about each table first, as a table's own entries do
+(``games.common.check_not_held``): while an online table plays one of the tables, totals (and clearing a forfeit)
+are refused (``MatchHeldError``: 409 in the API, a message on the page); a team forfeit goes through and ends the
+online table after the commit.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
+from django.db.models import Count, Exists, Max, OuterRef, ProtectedError, Q, Sum
 
 from games.checks import check_match_totals
 from games.common import (
@@ -33,6 +36,7 @@ from games.common import (
     EntryError,
     author_name,
     chalk_pair,
+    check_not_held,
     record_version,
     whole_number,
 )
@@ -388,6 +392,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         if team_match.outcome in FORFEITS:
             raise EntryError("team_match", "the team match was recorded as a forfeit: clear the forfeit first")
         tables = Match.objects.filter(team_match=team_match)
+        _check_tables_not_held(team_match, "totals", user=user)  # a table played online: its results come from there
         if _tables_have_results(tables):
             raise EntryError("team_match", "results are entered at its tables: the team's totals are summed from "
                                            "them (clear them to record the overall totals instead)")
@@ -395,7 +400,12 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         check_match_totals(team_match.competition.engine_ruleset(), games_a=bullseyes[SIDE_A],
                            games_b=bullseyes[SIDE_B], hang_jacks_a=hang[SIDE_A], hang_jacks_b=hang[SIDE_B],
                            chalks_a=chalks_a, chalks_b=chalks_b, games_field="bullseyes")
-        tables.delete()
+        try:
+            tables.delete()
+        except ProtectedError as error:  # a table kept elsewhere (an online table's record of it): never a 500
+            kept = ", ".join(sorted({str(row) for row in error.protected_objects}))
+            raise EntryError("team_match", f"its tables cannot be removed: {kept} keeps a record of one — enter the "
+                                           "results at the tables instead") from None
         team_match.bullseyes_a, team_match.bullseyes_b = bullseyes[SIDE_A], bullseyes[SIDE_B]
         team_match.hang_jacks_a, team_match.hang_jacks_b = hang[SIDE_A], hang[SIDE_B]
         team_match.chalks_a, team_match.chalks_b = chalks_a or 0, chalks_b or 0
@@ -448,6 +458,8 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
         team_match.outcome = outcome
         team_match.save(update_fields=["outcome", "updated_at"])
         for table in Match.objects.select_for_update(of=("self",)).filter(team_match=team_match).order_by("id"):
+            # a table played online: a forfeit ends it (after the commit); clearing one waits for online play to end
+            check_not_held(table, "forfeit" if outcome != Match.PLAYED else "forfeit cleared", user=user)
             table.outcome = outcome
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
@@ -455,6 +467,14 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
         record_version(team_match=team_match, action="forfeit cleared" if outcome == Match.PLAYED
                        else "forfeit recorded", user=user, label=label, data={"outcome": outcome})
     return team_match
+
+
+def _check_tables_not_held(team_match: TeamMatch, action: str, *, user: Any) -> None:
+    """Ask the layers above about each table of the team match, locked in the order team match then tables (the
+    team match is locked by the caller), as a table's own entries do (``check_not_held``): a table an online table
+    plays is refused (``MatchHeldError``, field ``match``)."""
+    for table in Match.objects.select_for_update(of=("self",)).filter(team_match=team_match).order_by("id"):
+        check_not_held(table, action, user=user)
 
 
 def _tables_have_results(tables) -> bool:

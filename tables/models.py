@@ -24,6 +24,11 @@ def two_zeros() -> list[int]:
     return [0, 0]
 
 
+def default_bot_pace() -> float:
+    """A new table's ``bot_pace``: the ``TABLES_BOT_PACE`` setting (seconds, about 1 by default)."""
+    return float(settings.TABLES_BOT_PACE)
+
+
 class Table(models.Model):
     CASUAL, FIXTURE = "casual", "fixture"
     KINDS = [(CASUAL, "Casual"), (FIXTURE, "League fixture")]
@@ -49,7 +54,8 @@ class Table(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True,
                                        help_text="When the seat to move runs out of time (a bot: when it moves)")
-    bot_pace = models.FloatField(default=1.0, help_text="Seconds a bot waits before it moves")
+    bot_pace = models.FloatField(default=default_bot_pace,
+                                 help_text="Seconds a bot waits before it moves (default: TABLES_BOT_PACE)")
     turn_seconds = models.PositiveIntegerField(default=30)
     bank_seconds = models.PositiveIntegerField(default=60)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -83,6 +89,9 @@ class Seat(models.Model):
                              related_name="table_seats")
     seat_token = models.CharField(max_length=40, unique=True, default=new_table_token,
                                   help_text="The seat's private link")
+    link_revoked = models.BooleanField(
+        default=False, help_text="The seat's private link was revoked (tables.seat_links): its token was replaced by "
+                                 "one nobody has, until the link is renewed")
     bot = models.CharField(max_length=12, choices=BOTS, blank=True, default=NO_BOT, help_text="A bot owns the seat")
     covering = models.BooleanField(default=False, help_text="A bot plays while the seat's player is away")
     connected = models.PositiveIntegerField(

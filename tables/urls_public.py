@@ -1,4 +1,5 @@
-"""The online tables' pages: the lobby, a table, and the seats panel's forms (``tables.views``)."""
+"""The online tables' pages: the lobby, a table, the seats panel's forms and a finished hand's replay
+(``tables.views``)."""
 
 from django.urls import path
 
@@ -13,4 +14,5 @@ urlpatterns = [
     path("tables/<int:pk>/seats/<int:number>/leave/", views.leave_seat, name="table_leave_seat"),
     path("tables/<int:pk>/seats/<int:number>/bot/", views.add_bot, name="table_add_bot"),
     path("tables/<int:pk>/seats/<int:number>/bot/remove/", views.remove_bot, name="table_remove_bot"),
+    path("tables/<int:pk>/hands/<int:number>/replay/", views.table_replay, name="table_replay"),
 ]

@@ -1,5 +1,6 @@
 """The match's online page, for its organisers and scorekeepers: open the match online, hand out the seats' links,
-start, and (organisers) end online play (``tables.views_fixtures``; the views check who may)."""
+renew or revoke one, start, and (organisers) end online play (``tables.views_fixtures``; the views check who
+may)."""
 
 from django.urls import path
 
@@ -9,4 +10,8 @@ urlpatterns = [
     path("matches/<int:pk>/online/", views_fixtures.match_online, name="match_online"),
     path("matches/<int:pk>/online/start/", views_fixtures.match_online_start, name="match_online_start"),
     path("matches/<int:pk>/online/end/", views_fixtures.match_online_end, name="match_online_end"),
+    path("matches/<int:pk>/online/seats/<int:number>/renew/", views_fixtures.match_online_seat_renew,
+         name="match_online_seat_renew"),
+    path("matches/<int:pk>/online/seats/<int:number>/revoke/", views_fixtures.match_online_seat_revoke,
+         name="match_online_seat_revoke"),
 ]

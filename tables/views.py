@@ -15,21 +15,28 @@ import secrets
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
+from django.db.models import Min, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from games.models import Hand, Match
+from games.replay import ReplayUnavailable, build_record_replay
+from games.views_replay import render_replay
 from tables import services
 from tables.forms import BOT_CHOICES, CreateTableForm, form_field_for, seat_label
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableHand
+from tables.state import table_ruleset
 
 LOBBY_LIMIT = 50
 """Tables listed in each part of the lobby."""
+HANDS_LISTED = 12
+"""Finished hands listed (with their replays) on a table's page, the latest first."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             data = form.cleaned_data
             try:
                 table = services.create_table(request.user, data["players"], None, data["visibility"],
-                                              form.bots(), seat=data["seat"])
+                                              form.bots(), seat=data["seat"], bot_pace=settings.TABLES_BOT_PACE)
             except services.TableError as error:
                 form.add_error(form_field_for(error.field), error.reason)
             else:
@@ -128,16 +135,119 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     if table.visibility == Table.PRIVATE and (creator or reader.seat is not None):
         invite_url = request.build_absolute_uri(reverse("table", args=[table.pk]) + "?" +
                                                 urlencode({"invite": table.invite_token}))
+    match = fixture_match(table)
+    names = seat_names(table, match) if match is not None else None
     return render(request, "tables/table.html", {
         "table": table, "reader": reader, "frame": frame, "creator": creator, "invite_url": invite_url,
-        "seat_rows": _seat_rows(request, table, reader, creator),
+        "match": match, "seat_rows": _seat_rows(request, table, reader, creator, names),
+        "page_info": {"names": names or [], "target": table_ruleset(table).target, "kind": table.kind,
+                      "hands": reverse("table", args=[table.pk]) + "hands/", "query": reader.query,
+                      **_fixture_info(table, match, names)},
+        "hands": finished_hands(table),
         "socket_path": f"/ws/tables/{table.pk}/", "bot_choices": BOT_CHOICES[1:],
         "can_start": creator and table.status == Table.LOBBY,
         "can_rematch": creator and table.kind == Table.CASUAL and table.status == Table.FINISHED,
     })
 
 
-def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool) -> list[dict]:
+def _fixture_info(table: Table, match: Match | None, names: list[str] | None) -> dict:
+    """What a fixture's table page shows beyond the frame: the sides by name, the match's format, the games won
+    and the score on the sheet before the first deal (a match opened online again goes on from its sheet), and
+    the match's result once it is over."""
+    if match is None:
+        return {}
+    info = {"sides": list(side_names(table, names or [], match)), "format": match.competition.format_label.lower(),
+            "games_won": [match.games_a, match.games_b]}
+    if table.status == Table.LOBBY:
+        last = (Hand.objects.filter(game__match=match, game__winner="", deleted=False, void_reason="")
+                .order_by("-game__number", "-number").values_list("score_a_after", "score_b_after").first())
+        info["score"] = list(last) if last else [0, 0]
+    if table.status == Table.FINISHED:
+        winner = {"a": match.side_a_name, "b": match.side_b_name}.get(match.winner)
+        games = f"games {match.games_a}–{match.games_b}"
+        info["result"] = f"{winner} won the match, {games}" if winner else f"The match is over, {games}"
+    return info
+
+
+def fixture_match(table: Table) -> Match | None:
+    """The league match a fixture's table plays, with its sides' players (``None`` at a casual table)."""
+    if table.kind != Table.FIXTURE or table.match_id is None:
+        return None
+    return (Match.objects.select_related("competition", "side_a__player_one", "side_a__player_two",
+                                         "side_b__player_one", "side_b__player_two").filter(pk=table.match_id).first())
+
+
+def seat_names(table: Table, match: Match | None = None) -> list[str]:
+    """Who sits where, by seat index: at a fixture its players by name (whether they play by their login or by
+    their seat's link), at a casual table its users and bots (``""``: an open seat)."""
+    if match is not None:
+        return [player.name for player in services.fixture_players(match)]
+    return [_name(row) for row in table.seats.select_related("user").order_by("index")]
+
+
+def side_names(table: Table, names: list[str], match: Match | None = None) -> tuple[str, str]:
+    """Side A's and side B's names: a fixture's partnerships, a casual table's seats (``pat & Easy bot``)."""
+    if match is not None:
+        return match.side_a_name, match.side_b_name
+    named = [name or f"Seat {index + 1}" for index, name in enumerate(names)]
+    if table.players == 2:
+        return named[0], named[1]
+    return f"{named[0]} & {named[2]}", f"{named[1]} & {named[3]}"
+
+
+def finished_hands(table: Table, limit: int = HANDS_LISTED) -> list[dict]:
+    """The table's finished hands, the latest first: game, hand of the game, points and score after (a hand in
+    play is not listed: its cards are hidden until it ends)."""
+    rows = list(TableHand.objects.filter(table=table, finished_at__isnull=False, record__isnull=False)
+                .order_by("-number").values("number", "game_number", "result")[:limit])
+    firsts = dict(TableHand.objects.filter(table=table, game_number__in={row["game_number"] for row in rows})
+                  .values_list("game_number").annotate(first=Min("number")))
+    out = []
+    for row in rows:
+        result = row["result"] if isinstance(row["result"], dict) else {}
+        points, after = result.get("points") or [0, 0], result.get("score_after") or [0, 0]
+        out.append({"number": row["number"], "game": row["game_number"],
+                    "in_game": row["number"] - firsts.get(row["game_number"], row["number"]) + 1,
+                    "points": points, "score_after": after, "redeal": bool(result.get("redeal")),
+                    "won": result.get("winner") in (0, 1)})
+    return out
+
+
+@require_safe
+def table_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A finished hand of the table stepped through trick by trick (``games.replay``, the scoresheet's replay page),
+    for whoever may read the table: its players and spectators (a private table's with its invite). A hand still
+    in play is refused (404): its cards are hidden until it ends."""
+    reader = reader_of(request, pk)
+    table = reader.table
+    hand = TableHand.objects.filter(table=table, number=number).first()
+    if hand is None:
+        return _not_found(request, f"table {table.pk} has dealt no hand {number}.")
+    if hand.record is None or not isinstance(hand.result, dict) or hand.finished_at is None:
+        return _not_found(request, f"hand {number} of table {table.pk} is still being played: its cards stay hidden "
+                                   "until it ends, then it can be replayed.")
+    match = fixture_match(table)
+    names = seat_names(table, match)
+    in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
+    where = f"hand {in_game} of game {hand.game_number} at table {table.pk}"
+    try:
+        replay = build_record_replay(hand.record, hand.result, where=where, names=names,
+                                     side_names=side_names(table, names, match), number=in_game,
+                                     game_number=hand.game_number,
+                                     game_points=table_ruleset(table).game_points)
+    except ReplayUnavailable as refusal:
+        return _not_found(request, refusal.reason)
+    return render_replay(request, replay, {"table": table, "match": None, "reader": reader,
+                                           "back_url": reader.url(), "back_text": f"Back to table {table.pk}"},
+                         query=reader.query.removeprefix("?"))
+
+
+def _not_found(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "404.html", {"exception": message}, status=404)
+
+
+def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool,
+               names: list[str] | None = None) -> list[dict]:
     casual_lobby = table.kind == Table.CASUAL and table.status == Table.LOBBY
     rows = []
     for row in table.seats.select_related("user").order_by("index"):
@@ -145,7 +255,8 @@ def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool
         mine = reader.seat == row.index
         rows.append({
             "index": row.index, "number": row.index + 1, "label": seat_label(row.index, table.players),
-            "name": _name(row),
+            "name": names[row.index] if names and row.index < len(names) and names[row.index] else _name(row),
+            "login": row.user.get_username() if names and row.user is not None else "",
             "mine": mine, "bot": row.bot, "covering": row.covering,
             "can_take": empty and reader.seat is None and table.kind == Table.CASUAL and table.status in services.OPEN
             and not reader.seat_token,

@@ -2,8 +2,9 @@
 
 ``/matches/<id>/online/`` shows the match's open table (or a button that opens one: ``services.open_fixture``), each
 seat's player — their login, and the seat's private link to hand out, with a copy button — a Start button, and for
-organisers the button that ends online play (``services.end_fixture``). Anyone else gets a 403 that says who may
-open it (a draft they may not see: 404; not logged in: the login page). Tables that stopped are listed with why.
+organisers the button that ends online play (``services.end_fixture``); each seat's link is renewed or revoked there
+(``tables.seat_links``). Anyone else gets a 403 that says who may open it (a draft they may not see: 404; not logged
+in: the login page). Tables that stopped are listed with why.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import HAND_LEVEL, Match
 from league.permissions import can_enter_hands, can_view_match, is_organiser
-from tables import services
+from tables import seat_links, services
 from tables.forms import seat_label
 from tables.models import Seat, Table
 
@@ -51,12 +52,12 @@ class _LoginFirst(Exception):
 
 
 def _guarded(view):
-    def wrapper(request: HttpRequest, pk: int) -> HttpResponse:
+    def wrapper(request: HttpRequest, pk: int, **kwargs: int) -> HttpResponse:
         try:
             match = _match_for(request, pk)
         except _LoginFirst:
             return redirect_to_login(request.get_full_path())
-        return view(request, match)
+        return view(request, match, **kwargs)
 
     wrapper.__name__ = view.__name__
     wrapper.__doc__ = view.__doc__
@@ -100,7 +101,8 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
             seats.append({"number": row.index + 1, "label": seat_label(row.index, table.players),
                           "player": players[row.index].name if row.index < len(players) else "",
                           "login": row.user.get_username() if row.user else "",
-                          "link": seat_link(request, table, row), "covering": row.covering,
+                          "link": "" if row.link_revoked else seat_link(request, table, row),
+                          "revoked": row.link_revoked, "covering": row.covering,
                           "side": match.side_a_name if row.index % 2 == 0 else match.side_b_name})
     earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=services.OPEN)
                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))[:HISTORY])
@@ -146,3 +148,32 @@ def match_online_end(request: HttpRequest, match: Match) -> HttpResponse:
     else:
         messages.success(request, table.end_reason)
     return redirect("match_online", pk=match.pk)
+
+
+@require_POST
+@_guarded
+def match_online_seat_link(request: HttpRequest, match: Match, number: int, what: str) -> HttpResponse:
+    """Renew (``what="renew"``: a new link, the old one refused) or revoke (the link refused until renewed) the
+    private link of seat ``number`` of the match's open table (``tables.seat_links``)."""
+    table = services.fixture_table(match)
+    if table is None:
+        messages.error(request, "The match has no open online table.")
+        return redirect("match_online", pk=match.pk)
+    change = seat_links.renew_seat_link if what == "renew" else seat_links.revoke_seat_link
+    try:
+        change(table, number - 1, request.user)
+    except services.TableError as error:
+        messages.error(request, error.reason)
+    else:
+        messages.success(request, f"Seat {number} has a new private link: the old one no longer opens the seat."
+                         if what == "renew" else f"Seat {number}'s private link is revoked: it no longer opens the "
+                         "seat (a player with a login still plays by it). Renew it to hand out a new one.")
+    return redirect(reverse("match_online", args=[match.pk]) + f"#seat-{number}")
+
+
+def match_online_seat_renew(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return match_online_seat_link(request, pk, number=number, what="renew")
+
+
+def match_online_seat_revoke(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return match_online_seat_link(request, pk, number=number, what="revoke")

@@ -19,7 +19,9 @@
       a.removeAttribute("href");
       a.setAttribute("aria-disabled", "true");
     } else {
-      a.setAttribute("href", "?trick=" + step);
+      var url = new URL(window.location.href);  // the page's other parameters (a private table's invite) kept
+      url.searchParams.set("trick", String(step));
+      a.setAttribute("href", url.search);
       a.removeAttribute("aria-disabled");
     }
   }

@@ -17,6 +17,11 @@
   if (!root) return;
   var frameTag = document.getElementById("table-frame");
   var frame = frameTag ? JSON.parse(frameTag.textContent) : null;
+  var pageTag = document.getElementById("table-page");
+  /* What the server knows of the page beyond the frame: the target before the first deal, a league match's
+     players and sides by name, its result once over, and where the finished hands' replays are. */
+  var PAGE = pageTag ? JSON.parse(pageTag.textContent) : {};
+  var fixture = PAGE.kind === "fixture";
   var mySeat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
   root.classList.toggle("watching", mySeat === null);  // a spectator: no hand, no moves
   var startStatus = root.dataset.status;
@@ -66,7 +71,7 @@
 
   function seatName(seat, seats) {
     var info = (seats || [])[seat] || {};
-    var name = BOT_NAME[info.bot] || info.name || "Seat " + (seat + 1);
+    var name = BOT_NAME[info.bot] || (PAGE.names && PAGE.names[seat]) || info.name || "Seat " + (seat + 1);
     if (seat === mySeat) name = "You";
     return name;
   }
@@ -76,6 +81,17 @@
   }
 
   function teamOf(seat, players) { return players === 2 ? seat : seat % 2; }
+
+  function teamNames(players) {  // a league match's sides by their partnerships' names
+    return fixture && PAGE.sides && PAGE.sides.length === 2 ? PAGE.sides : TEAM_NAMES[players];
+  }
+
+  function replayLink(number) {
+    var link = el("a", "replay-link", "Replay");
+    link.href = PAGE.hands + number + "/replay/" + (PAGE.query || "");
+    link.setAttribute("aria-label", "Replay the last hand");
+    return link;
+  }
 
   // ------------------------------------------------------------------ drawing
   function draw() {
@@ -104,10 +120,10 @@
   function drawChalk(view, table) {
     var chalk = $("chalk"), box = $("chalk-lines");
     box.textContent = "";
-    var score = view ? view.score : table.score, target = view ? view.target : 14;
+    var score = view ? view.score : (PAGE.score || table.score), target = view ? view.target : (PAGE.target || 14);
     chalk.dataset.hand = String(view ? view.hand_number : 0);
     chalk.dataset.score = score[0] + "-" + score[1];
-    var names = TEAM_NAMES[table.players].slice();
+    var names = teamNames(table.players).slice();
     if (mySeat !== null) names[teamOf(mySeat, table.players)] += " (you)";
     [0, 1].forEach(function (team) {
       var line = el("div", "chalk-line team-" + "ab"[team]);
@@ -116,8 +132,10 @@
       line.appendChild(el("span", "chalk-score", score[team] + "/" + target));
       box.appendChild(line);
     });
-    if (table.games_won && (table.games_won[0] || table.games_won[1])) {
-      box.appendChild(el("div", "chalk-games", "Games " + table.games_won[0] + "–" + table.games_won[1]));
+    var games = !view && PAGE.games_won ? PAGE.games_won : table.games_won;
+    if (games && (games[0] || games[1] || fixture)) {
+      box.appendChild(el("div", "chalk-games", "Games " + games[0] + "–" + games[1] +
+        (fixture && PAGE.format ? " · " + PAGE.format : "")));
     }
   }
 
@@ -202,9 +220,14 @@
     var kick = $("kick"), caption = $("trick");
     kick.textContent = "";
     caption.className = "trick";
+    if (table.status === "finished" && fixture) {  // a league match: over when the match is, not the game
+      caption.className = "trick game-won";
+      caption.textContent = PAGE.result || "The match is over";
+      return;
+    }
     if (table.status === "finished" && view && view.last_result && view.last_result.winner !== null &&
         view.last_result.winner !== undefined) {
-      var r = view.last_result, won = r.winner, names = TEAM_NAMES[table.players];
+      var r = view.last_result, won = r.winner, names = teamNames(table.players);
       caption.className = "trick game-won team-" + "ab"[won];
       caption.textContent = names[won] + " won " + r.score_after[won] + "–" + r.score_after[1 - won];
       return;
@@ -229,7 +252,8 @@
 
   function drawTurn(view, table, seats) {
     var text;
-    if (table.status === "lobby") text = "Waiting for the table to start.";
+    if (table.status === "lobby") text = fixture ? "Waiting for the match to start." : "Waiting for the table to start.";
+    else if (table.status === "finished" && fixture) text = "The match is over." + (PAGE.result ? " " + PAGE.result + "." : "");
     else if (table.status === "finished") text = "The game is over." + winnerText(view);
     else if (table.status === "closed") text = "The table is closed.";
     else if (table.turn === null || table.turn === undefined) text = "";
@@ -244,7 +268,7 @@
   function winnerText(view) {
     var r = view && view.last_result;
     if (!r || r.winner === null || r.winner === undefined) return "";
-    return " " + TEAM_NAMES[frame.table.players][r.winner] + " won.";
+    return " " + teamNames(frame.table.players)[r.winner] + " won.";
   }
 
   function tick() {
@@ -325,6 +349,10 @@
     if (r.game) parts.push("Game " + (r.game.team === null ? "tied" : names[r.game.team]) +
       " " + r.game.counts[0] + "–" + r.game.counts[1]);
     if (r.redeal) parts.push("redeal");
+    if (PAGE.hands) {  // the hand just over, or the one before the hand in play: its replay
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(replayLink(view.phase === "over" ? view.hand_number : view.hand_number - 1));
+    }
     box.appendChild(head);
     box.appendChild(el("div", "result-parts", parts.join(" · ")));
     box.hidden = false;
@@ -382,7 +410,9 @@
       pending = false;
       if (event.code === 4403 || event.code === 4404 || event.code === 4001 || closedForGood) {
         closedForGood = true;
-        connState("closed", event.code === 4001 ? "logged out" : "closed");
+        var byLink = (root.dataset.query || "").indexOf("?seat=") === 0;  // a seat link's socket: its link changed
+        connState("closed", event.code === 4001 ? (byLink ? "link revoked" : "logged out") :
+          event.code === 4403 && byLink ? "link revoked" : "closed");
         return;
       }
       retry += 1;

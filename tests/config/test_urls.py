@@ -68,9 +68,12 @@ PAGES = [  # (name, route) as they were before the split
     ('table_leave_seat', 'tables/<int:pk>/seats/<int:number>/leave/'),
     ('table_add_bot', 'tables/<int:pk>/seats/<int:number>/bot/'),
     ('table_remove_bot', 'tables/<int:pk>/seats/<int:number>/bot/remove/'),
+    ('table_replay', 'tables/<int:pk>/hands/<int:number>/replay/'),
     ('match_online', 'matches/<int:pk>/online/'),
     ('match_online_start', 'matches/<int:pk>/online/start/'),
     ('match_online_end', 'matches/<int:pk>/online/end/'),
+    ('match_online_seat_renew', 'matches/<int:pk>/online/seats/<int:number>/renew/'),
+    ('match_online_seat_revoke', 'matches/<int:pk>/online/seats/<int:number>/revoke/'),
 ]
 API_NAMES = [
     'api-root',
