@@ -255,4 +255,4 @@ try:
 except ValueError:
     raise RuntimeError(f"TABLES_BOT_PACE: {env_str('TABLES_BOT_PACE', '')!r} is not a number of seconds") from None
 if not 0 <= TABLES_BOT_PACE <= 60:
-    raise RuntimeError(f"TABLES_BOT_PACE: {TABLES_BOT_PACE!r} is not from 0 to 60 seconds")
+    raise RuntimeError(f"TABLES_BOT_PACE: {env_str('TABLES_BOT_PACE', '')!r} is not from 0 to 60 seconds")

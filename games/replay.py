@@ -217,6 +217,7 @@ class _RecordOnly:
     """What ``games.scoresheet.hand_row`` reads of a hand, for a record stored elsewhere than as a ``Hand`` (an
     online table's hand): its result, nothing deleted, struck or corrected."""
 
+    mode = Hand.RECORD
     deleted = False
     void_reason = ""
     counts = True

@@ -382,3 +382,30 @@ def test_a_hand_played_online_replays_from_the_record_the_table_stored(client: C
         assert client.get(url, {"trick": replay.scoring_step}).status_code == 200
     sheet = client.get(reverse("match_sheet", args=[match.pk])).content.decode()
     assert sheet.count('class="replay-link noprint"') == len(played)
+
+
+@pytest.mark.parametrize("seed", [5, 11, 23])
+def test_a_record_kept_elsewhere_replays_as_the_same_record_stored_on_a_sheet(seed):
+    """``build_record_replay`` (a casual online table's hand, kept as the engine's record at the table) shows
+    exactly what ``build_replay`` shows of the same record entered on a scoresheet: the same deal, tricks and
+    scoring lines."""
+    from games.replay import build_record_replay
+
+    oracle = bots_hand(4, seed, want=lambda h: bool(h.plays))
+    match = make_match(make_competition())
+    stored = enter_record(match, oracle)
+    on_sheet = build_replay(hand_for_replay(match.pk, stored.pk), match)
+    record = oracle.to_record()
+    kept = build_record_replay(record, oracle.result(), where="hand 1 of table 1", names=["", "", "", ""],
+                               side_names=("North", "East"), number=1, game_number=1,
+                               game_points=Ruleset().game_points)
+    check_against(kept, oracle)
+    assert kept.scoring == on_sheet.scoring
+    assert [[p.card.text for p in t.plays] for t in kept.tricks] == [[p.card.text for p in t.plays]
+                                                                     for t in on_sheet.tricks]
+    assert [s.name for s in kept.seats] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    assert kept.side_name("A") == "North" and kept.match is None
+    bad = {**record, "plays": record["plays"][:-1]}  # a card short: the record is not over
+    with pytest.raises(ReplayUnavailable, match="hand 1 of table 1: its record no longer"):
+        build_record_replay(bad, oracle.result(), where="hand 1 of table 1", names=[], side_names=("A", "B"),
+                            number=1, game_number=1, game_points=Ruleset().game_points)
