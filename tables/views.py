@@ -35,6 +35,8 @@ from tables.state import table_ruleset
 
 LOBBY_LIMIT = 50
 """Tables listed in each part of the lobby."""
+BOT_SHORT = {"random": "Easy bot", "heuristic": "Normal bot", "montecarlo": "Strong bot"}
+"""A bot's name in a replay, as the table's felt says it (with its seat's number: two bots of a kind told apart)."""
 HANDS_LISTED = 12
 """Finished hands listed (with their replays) on a table's page, the latest first."""
 
@@ -162,10 +164,8 @@ def _fixture_info(table: Table, match: Match | None, names: list[str] | None) ->
         last = (Hand.objects.filter(game__match=match, game__winner="", deleted=False, void_reason="")
                 .order_by("-game__number", "-number").values_list("score_a_after", "score_b_after").first())
         info["score"] = list(last) if last else [0, 0]
-    if table.status == Table.FINISHED:
-        winner = {"a": match.side_a_name, "b": match.side_b_name}.get(match.winner)
-        games = f"games {match.games_a}–{match.games_b}"
-        info["result"] = f"{winner} won the match, {games}" if winner else f"The match is over, {games}"
+    if table.status == Table.FINISHED:  # the winner's name ("" for none: a double forfeit)
+        info["winner"] = {"a": match.side_a_name, "b": match.side_b_name}.get(match.winner, "")
     return info
 
 
@@ -179,10 +179,11 @@ def fixture_match(table: Table) -> Match | None:
 
 def seat_names(table: Table, match: Match | None = None) -> list[str]:
     """Who sits where, by seat index: at a fixture its players by name (whether they play by their login or by
-    their seat's link), at a casual table its users and bots (``""``: an open seat)."""
+    their seat's link), at a casual table its users and bots (``Normal bot 2``; ``""``: an open seat)."""
     if match is not None:
         return [player.name for player in services.fixture_players(match)]
-    return [_name(row) for row in table.seats.select_related("user").order_by("index")]
+    return [f"{BOT_SHORT.get(row.bot, 'Bot')} {row.index + 1}" if row.bot else _name(row)
+            for row in table.seats.select_related("user").order_by("index")]
 
 
 def side_names(table: Table, names: list[str], match: Match | None = None) -> tuple[str, str]:
@@ -228,7 +229,10 @@ def table_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                                    "until it ends, then it can be replayed.")
     match = fixture_match(table)
     names = seat_names(table, match)
-    in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
+    if hand.stored_hand_id is not None:  # a fixture's hand: its number on the match's sheet
+        in_game = hand.stored_hand.number
+    else:
+        in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
     where = f"hand {in_game} of game {hand.game_number} at table {table.pk}"
     try:
         replay = build_record_replay(hand.record, hand.result, where=where, names=names,

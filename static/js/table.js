@@ -222,7 +222,7 @@
     caption.className = "trick";
     if (table.status === "finished" && fixture) {  // a league match: over when the match is, not the game
       caption.className = "trick game-won";
-      caption.textContent = PAGE.result || "The match is over";
+      caption.textContent = PAGE.winner ? PAGE.winner + " won the match" : "The match is over";
       return;
     }
     if (table.status === "finished" && view && view.last_result && view.last_result.winner !== null &&
@@ -253,7 +253,7 @@
   function drawTurn(view, table, seats) {
     var text;
     if (table.status === "lobby") text = fixture ? "Waiting for the match to start." : "Waiting for the table to start.";
-    else if (table.status === "finished" && fixture) text = "The match is over." + (PAGE.result ? " " + PAGE.result + "." : "");
+    else if (table.status === "finished" && fixture) text = "The match is over" + (PAGE.winner ? ": " + PAGE.winner + " won." : ".");
     else if (table.status === "finished") text = "The game is over." + winnerText(view);
     else if (table.status === "closed") text = "The table is closed.";
     else if (table.turn === null || table.turn === undefined) text = "";

@@ -134,3 +134,77 @@ def test_the_replay_works_without_javascript(live_server, browser, shots, scene)
     assert page.locator("#rp-where").inner_text() == "Scoring"
     page.screenshot(path=str(shots / "replay-4-no-js-scoring.png"))
     context.close()
+
+
+# ----------------------------------------------------------------------------- a casual online table's hand
+@pytest.fixture
+def casual_table():
+    """A public table of four bots that has finished a hand with cards played and plays on."""
+    from tables import services as tables
+    from tables.models import Table, TableHand
+    from tests.factories import make_user
+
+    table = tables.start(tables.create_table(make_user("host"), 4, None, Table.PUBLIC,
+                                             {0: "heuristic", 1: "random", 2: "heuristic", 3: "random"},
+                                             bot_pace=0))
+    for _ in range(5000):
+        table = Table.objects.get(pk=table.pk)
+        done = [h for h in TableHand.objects.filter(table=table, finished_at__isnull=False) if h.record["plays"]]
+        if done and table.status == Table.PLAYING:
+            return table, done[0]
+        if table.status != Table.PLAYING:
+            table = tables.rematch(table)
+        tables.play_due(table.pk, now=table.deadline_at)
+    raise AssertionError("the bots did not finish a hand")
+
+
+def test_a_spectator_replays_a_casual_tables_finished_hand_on_a_phone(live_server, browser, shots, casual_table):
+    from engine.cards import CARD_NAMES as NAMES
+    from tables import state as live
+    from tables.models import TableAction
+
+    table, hand = casual_table
+    state = live.deal(table, hand)
+    for seat, action in TableAction.objects.filter(hand=hand).order_by("seq").values_list("seat", "action"):
+        state.apply(action, seat)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/tables/{table.pk}/")  # the WSGI test server: the socket does not connect
+    link = page.locator(f'#table-hands a.replay-link[href="/tables/{table.pk}/hands/{hand.number}/replay/"]')
+    assert link.count() == 1
+    link.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "replay-table-0-hands.png"))
+    with page.expect_navigation():
+        link.tap()
+    assert page.locator("#rp-where").inner_text() == "The deal"
+    page.screenshot(path=str(shots / "replay-table-1-deal.png"))
+    next_button = page.locator("#rp-next")
+    for number, (leader, cards, winner) in enumerate(state.tricks, start=1):
+        next_button.tap()
+        assert page.url.endswith(f"?trick={number}")
+        section = page.locator(f"#step-{number}")
+        assert section.is_visible()
+        shown = section.locator(".rp-trick .rp-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        assert shown == [NAMES[c] for c in cards]  # the table's log, in the order played
+        assert section.locator(".rp-play.wins .rp-card").get_attribute("data-card") == NAMES[
+            cards[(winner - leader) % 4]]
+        box = next_button.bounding_box()
+        assert box["y"] + box["height"] <= 844 and box["height"] >= 48  # in the thumb's reach at 390 × 844
+        if number == 1:
+            page.screenshot(path=str(shots / "replay-table-2-trick-1.png"))
+    next_button.tap()
+    assert page.locator("#rp-where").inner_text() == "Scoring"
+    after = hand.result["score_after"]
+    assert f"{after[0]} – {after[1]}" in page.locator(f"#step-{len(state.tricks) + 1}").inner_text()
+    page.screenshot(path=str(shots / "replay-table-3-scoring.png"))
+    with page.expect_navigation():
+        page.locator("#rp-back").tap()
+    assert page.url.endswith(f"/tables/{table.pk}/")
+    # the hand in play has no replay: its cards are hidden
+    in_play = table.hand_number
+    response = page.goto(f"{live_server.url}/tables/{table.pk}/hands/{in_play}/replay/")
+    assert response.status == 404 and "is still being played" in page.inner_text("main")
+    assert errors == []
+    context.close()

@@ -16,6 +16,7 @@ made and read by ``manage.py shell``. Chromium at 390×844 (``tests/browser/conf
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -168,6 +169,17 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
     for page in players:
         page.wait_for_selector("#conn[data-state=live]")
     players[2].screenshot(path=str(shots / "fixture_table_lobby.png"))
+    # in the words of a match: the target to 5 before the deal, every seat by its player's name (also the seats
+    # played by their links, which have no login), a watch link rather than an invite to take a seat
+    link_page = players[2]  # Al, seat 3, by the seat's link
+    chalk = link_page.inner_text("#chalk-lines")
+    assert "0/5" in chalk and "/14" not in chalk and "Lions (you)" in chalk and "Tigers" in chalk
+    labels = link_page.locator("#felt .spot").evaluate_all(
+        "spots => Object.fromEntries(spots.map(s => [s.dataset.seat, s.querySelector('.spot-label').textContent]))")
+    assert labels == {"0": "Ann", "1": "Tom", "2": "You", "3": "Ted"}
+    assert link_page.inner_text("#turn") == "Waiting for the match to start."
+    assert "Watch link" in link_page.inner_text("#seats") and "open seat" not in link_page.inner_text("#seats")
+    assert "Ted" in link_page.inner_text("#seats") and "open" not in link_page.inner_text(".seat-list")
 
     organiser.locator("button:has-text('Start')").tap()
     organiser.wait_for_selector("text=started: the cards are dealt")
@@ -206,6 +218,20 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
     players[0].wait_for_selector(".messages .message")
     assert "The match is over:" in players[0].inner_text(".messages")
     players[0].screenshot(path=str(shots / "fixture_table_over.png"))
+    turn = players[0].inner_text("#turn")  # the match is over, not "the game"
+    winner = re.fullmatch(r"The match is over: (Lions|Tigers) won\.", turn)
+    assert winner, turn
+    assert players[0].inner_text("#trick") == f"{winner.group(1)} won the match"
+    games = re.match(r"Games (\d)–(\d) · first to 2 games", players[0].inner_text(".chalk-games"))
+    assert games and int(games.group(1 if winner.group(1) == "Lions" else 2)) == 2
+    # the last hand's replay, from the chalk, for a player by their link too
+    replay = players[3].locator("#result a.replay-link")
+    with players[3].expect_navigation():
+        replay.tap()
+    assert "/hands/" in players[3].url and "?seat=" in players[3].url
+    assert players[3].locator("#rp-where").inner_text() == "The deal"
+    assert "Lions" in players[3].inner_text(".rp-head") and "Ted (B)" in players[3].inner_text("#step-0")
+    players[3].screenshot(path=str(shots / "fixture_table_replay.png"))
 
     played = site.shell_json(RECORDS.format(match=match_id))
     assert played["status"] == "finished" and played["end_reason"].startswith("The match is over:")
@@ -248,4 +274,49 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
     organiser.screenshot(path=str(shots / "fixture_standings_online.png"), full_page=True)
     organiser.goto(f"{site.url}/clubs/{by_keeper['club']}/{by_keeper['slug']}/standings/")
     organiser.screenshot(path=str(shots / "fixture_standings_keeper.png"), full_page=True)
+    assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_organiser_revokes_and_renews_a_seat_link_on_a_phone(live_server, browser, shots):
+    """The match's online page at 390 × 844: Revoke link hides the seat's link and refuses it; New link shows a new
+    one, which opens the seat (the WSGI test server: the pages only, the socket is tested in tests/tables)."""
+    from tables import services as tables
+    from tests.factories import make_scene
+
+    scene = make_scene("Links club", organiser="links-org", scorekeeper="links-keeper")
+    match = scene["match"]
+    scene["organiser"].set_password(PASSWORD)
+    scene["organiser"].save()
+    table = tables.open_fixture(match, scene["organiser"])
+    errors: list[str] = []
+    page = phone(browser, errors)
+    page.goto(f"{live_server.url}/accounts/login/?next=/matches/{match.pk}/online/")
+    page.fill("input[name=username]", "links-org")
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main button[type=submit]").tap()
+    page.wait_for_url(f"**/matches/{match.pk}/online/")
+    old = page.input_value("#seat-link-2")
+    assert "?seat=" in old
+    page.screenshot(path=str(shots / "fixture_links_0.png"), full_page=True)
+    with page.expect_navigation():
+        page.locator("#seat-2 button.revoke-link").tap()
+    assert "Seat 2's private link is revoked" in page.inner_text(".messages")
+    assert page.locator("#seat-link-2").count() == 0
+    assert "Link revoked: it no longer opens the seat." in page.inner_text("#seat-2")
+    page.locator("#seat-2").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "fixture_links_1_revoked.png"))
+    box = page.locator("#seat-2 button.renew-link").bounding_box()
+    assert box["height"] >= 44  # a thumb's target
+    visitor = phone(browser, errors)
+    assert visitor.goto(old).status == 404
+    with page.expect_navigation():
+        page.locator("#seat-2 button.renew-link").tap()
+    new = page.input_value("#seat-link-2")
+    assert new != old and "?seat=" in new
+    page.screenshot(path=str(shots / "fixture_links_2_renewed.png"))
+    assert visitor.goto(old).status == 404
+    assert visitor.goto(new).status == 200
+    assert visitor.get_attribute("#table", "data-seat") == "1"
+    assert table.seats.get(index=1).seat_token in new
     assert errors == []

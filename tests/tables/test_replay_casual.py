@@ -75,9 +75,10 @@ def test_a_finished_hand_replays_trick_by_trick_as_its_log_says(client):
     text = readable(response)
     in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
     assert f"<h1>Hand {in_game} · game {hand.game_number}</h1>" in text
-    seat_names = [services.view_for(table, 0)["seats"][s]["name"] for s in range(4)]
-    assert f"{seat_names[0]} &amp; {seat_names[2]}" in response.content.decode() or \
-        f"{seat_names[0]} & {seat_names[2]}" in text  # side A: seats 1 and 3
+    kinds = {"random": "Easy bot", "heuristic": "Normal bot"}
+    names = [f"{kinds[row.bot]} {row.index + 1}" for row in table.seats.order_by("index")]  # as the felt says
+    assert f"{names[0]} & {names[2]}</span> v <span class=\"side-b-text\">{names[1]} & {names[3]}" in text
+    assert f"{names[0]} (A)" in step_section(text, 0)
     for number, (leader, cards, winner) in enumerate(tricks, start=1):
         section = step_section(text, number)
         assert re.findall(r'data-card="(\w\w)"', section.split("<h3>")[0]) == cards  # in the order played
