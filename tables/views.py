@@ -187,7 +187,7 @@ def seat_names(table: Table, match: Match | None = None) -> list[str]:
 
 
 def side_names(table: Table, names: list[str], match: Match | None = None) -> tuple[str, str]:
-    """Side A's and side B's names: a fixture's partnerships, a casual table's seats (``pat & Easy bot``)."""
+    """Side A's and side B's names: a fixture's partnerships, a casual table's seats (``pat & Normal bot 3``)."""
     if match is not None:
         return match.side_a_name, match.side_b_name
     named = [name or f"Seat {index + 1}" for index, name in enumerate(names)]
@@ -200,7 +200,7 @@ def finished_hands(table: Table, limit: int = HANDS_LISTED) -> list[dict]:
     """The table's finished hands, the latest first: game, hand of the game, points and score after (a hand in
     play is not listed: its cards are hidden until it ends)."""
     rows = list(TableHand.objects.filter(table=table, finished_at__isnull=False, record__isnull=False)
-                .order_by("-number").values("number", "game_number", "result")[:limit])
+                .order_by("-number").values("number", "game_number", "result", "stored_hand__number")[:limit])
     firsts = dict(TableHand.objects.filter(table=table, game_number__in={row["game_number"] for row in rows})
                   .values_list("game_number").annotate(first=Min("number")))
     out = []
@@ -208,7 +208,8 @@ def finished_hands(table: Table, limit: int = HANDS_LISTED) -> list[dict]:
         result = row["result"] if isinstance(row["result"], dict) else {}
         points, after = result.get("points") or [0, 0], result.get("score_after") or [0, 0]
         out.append({"number": row["number"], "game": row["game_number"],
-                    "in_game": row["number"] - firsts.get(row["game_number"], row["number"]) + 1,
+                    "in_game": row["stored_hand__number"]  # a fixture's: its number on the sheet
+                    or row["number"] - firsts.get(row["game_number"], row["number"]) + 1,
                     "points": points, "score_after": after, "redeal": bool(result.get("redeal")),
                     "won": result.get("winner") in (0, 1)})
     return out
