@@ -7,7 +7,9 @@ there (the clock moves for a player who does not, and none is needed here: every
 the match's format (first to 2 games to 5 here) and stores each hand on the scoresheet. Then a scorekeeper enters
 the same hand records through the API into the same pairing in a twin competition: both matches' results and both
 competitions' standings are equal. Meanwhile the scorekeeper's entry through the API is refused (409) naming the
-table.
+table. The table page speaks of the match: the chalk to the match's target before the deal, every seat by its
+player's name (the link players' too), a watch link, "the match is over" and who won it, the last hand's replay;
+and the organiser revokes and renews a seat's link on the match's online page.
 
 The site runs in a subprocess (daphne's ``runserver``: sockets) on a SQLite file of the test's own; the scene is
 made and read by ``manage.py shell``. Chromium at 390×844 (``tests/browser/conftest.py``).
