@@ -29,12 +29,17 @@ from league.models import (
     team_mode_words,
 )
 from league.permissions import organised_partnerships_filter, public_partnership_filter
-from standings.metrics import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
+from standings.metrics import BYE_SCORE_KEYS, BYE_TARGET, BYE_TARGET_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
 BYE_LABELS = {"bullseyes_for": "Bullseyes for", "bullseyes_against": "Bullseyes against",
               "chalks_for": "Chalks for", "chalks_against": "Chalks against",
               "hang_jacks_for": "Hang jacks for", "hang_jacks_against": "Hang jacks against"}
+BYE_NUMBER = "number"
+BYE_RULE_WORDS = (  # the choices of each column's rule: a number (the field beside it), or a rule of standings.metrics
+    (BYE_NUMBER, "This number"), (BYE_TARGET, "The race's target"),
+    ("average_down", "Its average, rounded down"), ("average_nearest", "Its average, to the nearest"),
+    ("average_exact", "Its average, exact"), ("none", "Nothing"))
 
 
 def ordinal(n: int) -> str:
@@ -136,11 +141,21 @@ class CompetitionForm(forms.ModelForm):
         self.fields["tiebreaks"].initial = chosen
         self._chosen = chosen
         self._say_the_numbers()
-        score = self.instance.bye_score if self.instance.pk else {}
+        self._add_bye_fields(self.instance.bye_score if self.instance.pk else {})
+
+    def _add_bye_fields(self, score: dict[str, Any]) -> None:
+        """Two fields a column: its rule (``bye_<key>_rule``) and the number the rule "this number" credits."""
         for key in BYE_SCORE_KEYS:
-            help_text = "Left blank: the games a match needs." if key == "bullseyes_for" else "Left blank: 0."
-            self.fields[f"bye_{key}"] = forms.IntegerField(label=BYE_LABELS[key], required=False, min_value=0,
-                                                           initial=score.get(key), help_text=help_text)
+            stored = score.get(key, BYE_TARGET if key == "bullseyes_for" else None)
+            choices = [(value, words) for value, words in BYE_RULE_WORDS
+                       if value != BYE_TARGET or key in BYE_TARGET_KEYS]
+            self.fields[f"bye_{key}_rule"] = forms.ChoiceField(
+                label=f"{BYE_LABELS[key]}: credited as", choices=choices, required=False,
+                initial=stored if isinstance(stored, str) else BYE_NUMBER)
+            help_text = "Left blank: the race's target." if key == "bullseyes_for" else "Left blank: 0."
+            self.fields[f"bye_{key}"] = forms.IntegerField(
+                label=f"{BYE_LABELS[key]}: the number", required=False, min_value=0,
+                initial=stored if isinstance(stored, int) else None, help_text=help_text)
 
     def _number(self, name: str) -> int | str:
         """The form's value of a number field as shown now (typed, stored or the default); "N" if not a number."""
@@ -175,8 +190,9 @@ class CompetitionForm(forms.ModelForm):
     def metrics() -> list:
         return list(METRICS.values())
 
-    def bye_fields(self) -> list[forms.BoundField]:
-        return [self[f"bye_{key}"] for key in BYE_SCORE_KEYS]
+    def bye_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each column's rule and number, side by side."""
+        return [(self[f"bye_{key}_rule"], self[f"bye_{key}"]) for key in BYE_SCORE_KEYS]
 
     # --- checks
     def clean_slug(self) -> str:
@@ -195,8 +211,7 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        data["bye_score"] = {key: data[f"bye_{key}"] for key in BYE_SCORE_KEYS
-                             if data.get(f"bye_{key}") is not None}
+        data["bye_score"] = self._bye_score(data)
         if self.errors:
             return data
         values = {name: data[name] for name in self.Meta.fields if name in data and name != "slug"}
@@ -206,6 +221,21 @@ class CompetitionForm(forms.ModelForm):
         except SetupError as error:  # bye_score.chalks_for → the field bye_chalks_for
             add_setup_error(self, error, {f"bye_score.{key}": f"bye_{key}" for key in BYE_SCORE_KEYS})
         return data
+
+    def _bye_score(self, data: dict[str, Any]) -> dict[str, int | str]:
+        """The columns a bye won credits, as ``bye_score`` stores them: a number typed (with "this number"), or a
+        rule; a blank number and the default rule leave the column out (the target, or 0)."""
+        score: dict[str, int | str] = {}
+        for key in BYE_SCORE_KEYS:
+            rule, number = data.get(f"bye_{key}_rule") or BYE_NUMBER, data.get(f"bye_{key}")
+            if rule != BYE_NUMBER and number is not None:
+                self.add_error(f"bye_{key}", f"leave it blank: {dict(BYE_RULE_WORDS)[rule].lower()} is credited, "
+                                             "not a number (choose “This number” to give one)")
+            elif rule == BYE_NUMBER and number is not None:
+                score[key] = number
+            elif rule != BYE_NUMBER and not (key == "bullseyes_for" and rule == BYE_TARGET):
+                score[key] = rule
+        return score
 
     def _post_clean(self) -> None:
         super()._post_clean()

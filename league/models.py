@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -168,7 +169,8 @@ class Competition(models.Model):
     HAND, GAME, MATCH = "hand", "game", "match"
     RESULT_LEVELS = [(HAND, "Hand by hand"), (GAME, "Game by game"), (MATCH, "Match totals only")]
     BYE_FIXED, BYE_AVERAGE = "fixed", "average"
-    BYE_POLICIES = [(BYE_FIXED, "A win with set scores"), (BYE_AVERAGE, "The pair's averages from its other matches")]
+    BYE_POLICIES = [(BYE_FIXED, "A win, its columns credited as set"),
+                    (BYE_AVERAGE, "Not played: the entrant's averages from its other matches")]
     TEAM_RACE, TEAM_FIXED = "race", "fixed"
     TEAM_MODES = [(value, team_mode_words(value, "team_target", "team_games_per_table"))
                   for value in (TEAM_RACE, TEAM_FIXED)]
@@ -200,7 +202,8 @@ class Competition(models.Model):
                                                    help_text=f"0 to {MAX_MATCH_POINTS}")
     bye_policy = models.CharField(max_length=8, choices=BYE_POLICIES, default=BYE_FIXED)
     bye_score = models.JSONField(default=dict, blank=True,
-                                 help_text="Fixed bye: bullseyes, chalks and hang jacks credited (for/against)")
+                                 help_text="A bye won: each column's credit, a number or a rule "
+                                           "(target, average_down, average_nearest, average_exact, none)")
     third_place_match = models.BooleanField(default=False)
     group_count = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_GROUPS)],
                                                    help_text=f"Groups before the knockout: 0 to {MAX_GROUPS}")
@@ -391,17 +394,18 @@ class StandingRow(models.Model):
     won = models.PositiveIntegerField(default=0)
     drawn = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
-    match_points = models.IntegerField(default=0)
+    match_points = models.DecimalField(max_digits=12, decimal_places=4, default=0)
     byes = models.PositiveIntegerField(default=0)
     withdrawn = models.BooleanField(default=False)
     coarse = models.BooleanField(default=False, help_text="Some results were entered as game or match totals")
     metrics = models.JSONField(default=dict, blank=True)
-    bullseyes_for = models.PositiveIntegerField(default=0)
-    bullseyes_against = models.PositiveIntegerField(default=0)
-    chalks_for = models.PositiveIntegerField(default=0)
-    chalks_against = models.PositiveIntegerField(default=0)
-    hang_jacks_for = models.PositiveIntegerField(default=0)
-    hang_jacks_against = models.PositiveIntegerField(default=0)
+    # exact (a bye credited with averages makes halves), to four places; chalks null when none were kept
+    bullseyes_for = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    bullseyes_against = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    chalks_for = models.DecimalField(max_digits=12, decimal_places=4, default=0, null=True, blank=True)
+    chalks_against = models.DecimalField(max_digits=12, decimal_places=4, default=0, null=True, blank=True)
+    hang_jacks_for = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    hang_jacks_against = models.DecimalField(max_digits=12, decimal_places=4, default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -417,11 +421,13 @@ class StandingRow(models.Model):
         return self.partnership or self.team or self.player
 
     @property
-    def bullseye_difference(self) -> int:
+    def bullseye_difference(self) -> Decimal:
         return self.bullseyes_for - self.bullseyes_against
 
     @property
-    def chalk_difference(self) -> int:
+    def chalk_difference(self) -> Decimal | None:
+        if self.chalks_for is None or self.chalks_against is None:
+            return None
         return self.chalks_for - self.chalks_against
 
 

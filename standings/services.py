@@ -4,6 +4,7 @@ stored as ``StandingRow`` rows, rewritten by ``refresh_standings`` under the com
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -89,16 +90,31 @@ def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict |
         outcome=row.get("outcome") or "played", round=row.get("round_number"))
 
 
+CHALK_COLUMNS = ("chalks_for", "chalks_against")
+
+
 def _rows(entrants, results, byes, settings, key: str, section: str = "") -> list[dict]:
     rows = []
     for line in standings.compute_standings(entrants, results, byes, settings):
         metrics = line.metrics
+        columns = {name: exact_decimal(metrics[name]) for name in COLUMNS}
+        if not line.chalks_kept:
+            columns.update(dict.fromkeys(CHALK_COLUMNS))
+            metrics = {name: None if name.startswith("chalk") else value for name, value in metrics.items()}
         rows.append({
             key: line.entrant, "section": section, "group": line.group, "rank": line.rank,
             "played": line.played, "won": line.won, "drawn": line.drawn, "lost": line.lost,
-            "match_points": round(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
-            "coarse": line.coarse, "metrics": metrics, **{name: round(metrics[name]) for name in COLUMNS}})
+            "match_points": exact_decimal(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
+            "coarse": line.coarse, "metrics": metrics, **columns})
     return rows
+
+
+def exact_decimal(value: int | float) -> Decimal:
+    """A standings figure as its column stores it: exact to four places (halves and quarters exactly)."""
+    return Decimal(value).quantize(PLACES) if isinstance(value, float) else Decimal(value)
+
+
+PLACES = Decimal("0.0001")
 
 
 def standings_behind_results() -> list[int]:

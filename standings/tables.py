@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import prefetch_related_objects
 
 from engine.numbers import natural_key
 from league.models import Competition, StandingRow
-from standings.metrics import METRICS
+from standings.metrics import BYE_SCORE_KEYS, METRICS
 from standings.selectors import standings_sections
 
 
@@ -123,12 +124,28 @@ def table_columns(tiebreaks: list[str]) -> list[Column]:
     return columns
 
 
-def _shown(value: Any) -> str:
+def shown_figure(value: Any) -> str:
+    """A standings figure as the page and the CSV show it: exact for whole numbers and halves (34, 34.5) and to
+    two places otherwise (13.33); "—" for a figure the club did not keep.
+
+    >>> [shown_figure(v) for v in (Decimal("34.0000"), Decimal("34.5000"), 13.3333, -2, None)]
+    ['34', '34.5', '13.33', '-2', '—']"""
     if value is None or value == "":
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
+        return "—"
+    if isinstance(value, (Decimal, float)):
+        return f"{Decimal(value).quantize(HUNDREDTHS, ROUND_HALF_UP):f}".rstrip("0").rstrip(".")
     return str(value)
+
+
+def exact_number(value: Any) -> int | float | None:
+    """A stored figure as the API gives it: an int when whole, else a float (34.5); None stays None."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+HUNDREDTHS = Decimal("0.01")
+_shown = shown_figure
 
 
 def _css(column: Column) -> str:
@@ -199,4 +216,33 @@ def standings_context(competition: Competition, rows: list[StandingRow],
 def standings_of(competition) -> dict:
     """The standings rows, the per-pair statistics and the table's shape, for the pages that show them."""
     rows, pairs = standings_sections(competition)
-    return {"standings": rows, "pair_statistics": pairs, **standings_context(competition, rows, pairs)}
+    return {"standings": rows, "pair_statistics": pairs, "bye_rule": bye_words(competition),
+            **standings_context(competition, rows, pairs)}
+
+
+BYE_COLUMN_WORDS = {"bullseyes_for": "bullseyes for", "bullseyes_against": "bullseyes against",
+                    "chalks_for": "chalks for", "chalks_against": "chalks against",
+                    "hang_jacks_for": "hang jacks for", "hang_jacks_against": "hang jacks against"}
+BYE_RULE_WORDS = {"average_down": "its average rounded down", "average_nearest": "its average to the nearest",
+                  "average_exact": "its exact average"}  # "none", like 0, is not named
+
+
+def bye_words(competition: Competition) -> str:
+    """How a bye counts, in a sentence: "A win: bullseyes for 18 (the target); bullseyes against its average
+    rounded down; …"; a column credited 0 is not named."""
+    if competition.bye_policy == Competition.BYE_AVERAGE:
+        return "Not played: the entrant is credited its averages from its other matches."
+    target = competition.team_target if competition.entrant_kind == Competition.TEAMS else competition.games_to_win()
+    score = competition.bye_score if isinstance(competition.bye_score, dict) else {}
+    parts = []
+    for key in BYE_SCORE_KEYS:
+        rule = score.get(key, "target" if key == "bullseyes_for" else 0)
+        words = BYE_COLUMN_WORDS[key]
+        if rule == "target":
+            parts.append(f"{words} {target} (the target)")
+        elif isinstance(rule, str):
+            if rule in BYE_RULE_WORDS:
+                parts.append(f"{words} {BYE_RULE_WORDS[rule]}")
+        elif rule:
+            parts.append(f"{words} {rule}")
+    return f"A win: {'; '.join(parts)}." if parts else "A win."
