@@ -98,14 +98,15 @@ class CompetitionForm(forms.ModelForm):
         model = Competition
         fields = ["name", "slug", "season", "players", "entrant_kind", "system", "planned_rounds", "avoid_same_club",
                   "group_count", "advance_per_group", "third_place_match", "match_format", "match_games",
-                  "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "tiebreaks",
-                  "team_tables", "team_mode", "team_target", "team_games_per_table", "ruleset"]
+                  "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
+                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table", "ruleset"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
             "advance_per_group": "Go through from each group", "third_place_match": "Play a third-place match",
             "match_games": "Games in a match", "result_level": "Results kept", "points_win": "Points for a win",
             "points_draw": "Points for a draw", "points_loss": "Points for a loss", "bye_policy": "A bye counts as",
+            "division_ranking": "With divisions",
             "team_tables": "Tables a team match", "team_mode": "A team match is won by",
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
             "ruleset": "Rule variants (JSON)",
@@ -126,6 +127,7 @@ class CompetitionForm(forms.ModelForm):
         self.club = club
         self.fields["slug"].required = False
         self.fields["ruleset"].required = False
+        self.fields["division_ranking"].required = False  # only a league with divisions needs to say
         self.fields["planned_rounds"].min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
@@ -204,6 +206,9 @@ class CompetitionForm(forms.ModelForm):
             if taken.exists():
                 raise forms.ValidationError(f"{self.club.name} already has a competition at {slug!r}")
         return slug
+
+    def clean_division_ranking(self) -> str:
+        return self.cleaned_data.get("division_ranking") or Competition.RANK_OVERALL
 
     def clean_ruleset(self) -> Any:
         value = self.cleaned_data.get("ruleset")
@@ -382,6 +387,8 @@ class EntryForm(forms.Form):
 
     seed = seed_field(label="Seed")
     group = forms.CharField(required=False, max_length=Entry._meta.get_field("group").max_length, label="Group")
+    division = forms.CharField(required=False, max_length=Entry._meta.get_field("division").max_length,
+                               label="Division", help_text="A league's division or conference (optional).")
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -408,7 +415,8 @@ class EntryForm(forms.Form):
             entered = active.exclude(player=None).values("player")
             self.fields["player"] = PlayerChoiceField(queryset=_players().exclude(pk__in=entered), required=False,
                                                       label="Player", empty_label="— choose —")
-        self.order_fields([name for name in self.fields if name not in ("seed", "group")] + ["seed", "group"])
+        last = ("seed", "group", "division")
+        self.order_fields([name for name in self.fields if name not in last] + list(last))
 
     def new_pair_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("player_one", "player_two", "pair_name") if name in self.fields]
@@ -438,20 +446,29 @@ class EntryForm(forms.Form):
 
 
 class ArrangeForm(forms.Form):
-    """The seed and the group of every entry, one row each (``seed_<entry id>``, ``group_<entry id>``)."""
+    """The seed, the group and the division of every entry, one row each (``seed_<entry id>``, ``group_<entry
+    id>``, ``division_<entry id>``)."""
 
     def __init__(self, *args: Any, entries: list[Entry], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entries = entries
         group_length = Entry._meta.get_field("group").max_length
+        division_length = Entry._meta.get_field("division").max_length
         for entry in entries:
             self.fields[f"seed_{entry.pk}"] = seed_field(initial=entry.seed, label=f"Seed of {entry.display_name}")
             self.fields[f"group_{entry.pk}"] = forms.CharField(
                 required=False, max_length=group_length, initial=entry.group, label=f"Group of {entry.display_name}")
+            self.fields[f"division_{entry.pk}"] = forms.CharField(
+                required=False, max_length=division_length, initial=entry.division,
+                label=f"Division of {entry.display_name}")
             self.fields[f"seed_{entry.pk}"].widget.attrs.update({"min": 1, "class": "short"})
 
-    def rows(self) -> list[tuple[Entry, forms.BoundField, forms.BoundField]]:
-        return [(entry, self[f"seed_{entry.pk}"], self[f"group_{entry.pk}"]) for entry in self.entries]
+    def rows(self) -> list[tuple[Entry, forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [(entry, self[f"seed_{entry.pk}"], self[f"group_{entry.pk}"], self[f"division_{entry.pk}"])
+                for entry in self.entries]
+
+    def divisions(self) -> dict[int, str]:
+        return {entry.pk: self.cleaned_data[f"division_{entry.pk}"] for entry in self.entries}
 
     def seeds(self) -> dict[int, int | None]:
         return {entry.pk: self.cleaned_data[f"seed_{entry.pk}"] for entry in self.entries}
@@ -488,6 +505,8 @@ class TeamForm(forms.Form):
             self.fields["seed"] = seed_field(label="Seed")
             self.fields["group"] = forms.CharField(required=False, label="Group",
                                                    max_length=Entry._meta.get_field("group").max_length)
+            self.fields["division"] = forms.CharField(required=False, label="Division",
+                                                      max_length=Entry._meta.get_field("division").max_length)
 
     def new_pair_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("player_one", "player_two") if name in self.fields]

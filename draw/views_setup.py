@@ -159,7 +159,8 @@ def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
                     club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
                     name=data.get("pair_name") or "")
             return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
-                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "")
+                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "",
+                               division=data.get("division") or "")
     except setup.SetupError as error:
         add_setup_error(form, error, {"name": "pair_name"})
         return None
@@ -188,11 +189,11 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
         if arrange_form.is_valid():
             try:
                 changed = setup.arrange(competition=competition, seeds=arrange_form.seeds(),
-                                        groups=arrange_form.groups())
+                                        groups=arrange_form.groups(), divisions=arrange_form.divisions())
             except setup.SetupError as error:
                 add_setup_error(arrange_form, error)
             else:
-                messages.success(request, f"Seeds and groups saved ({len(changed)} changed).")
+                messages.success(request, f"Seeds, groups and divisions saved ({len(changed)} changed).")
                 return redirect(request.get_full_path())
     elif request.method == "POST":
         messages.error(request, "Unknown action.")
@@ -228,7 +229,7 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
                 data = form.cleaned_data
                 team = setup.create_team(competition=competition, name=data["name"], club=data.get("club"),
                                          partnerships=_team_pairs(form, competition), seed=data.get("seed"),
-                                         group=data.get("group") or "")
+                                         group=data.get("group") or "", division=data.get("division") or "")
         except setup.SetupError as error:
             add_setup_error(form, error)
         else:

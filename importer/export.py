@@ -62,18 +62,19 @@ def standings_table(competition: Competition) -> list[list[Any]]:
     competition not among them (from ``StandingRow.metrics``), then withdrawn and coarse."""
     rows = StandingRow.objects.filter(competition=competition, section="")  # not a team league's per-pair lines
     rows = list(rows.select_related("partnership__player_one", "partnership__player_two", "team", "player")
-                .order_by("group", "rank", "id"))
+                .order_by("group", "division", "rank", "id"))
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     metrics = [key for key in dict.fromkeys(tiebreaks) if key not in COVERED_METRICS]
-    grouped = any(row.group for row in rows)
-    header = ([*(["group"] if grouped else []), *STANDINGS_COLUMNS, *metrics, "withdrawn", "coarse"])
+    grouped, divided = any(row.group for row in rows), any(row.division for row in rows)
+    header = ([*(["group"] if grouped else []), *(["division"] if divided else []), *STANDINGS_COLUMNS, *metrics,
+               "withdrawn", "coarse"])
     table: list[list[Any]] = [header]
     for row in rows:
         entrant = row.entrant
         name = getattr(entrant, "display_name", None) or str(entrant or "")
         values = row.metrics if isinstance(row.metrics, dict) else {}
         table.append([
-            *([row.group] if grouped else []), row.rank, name, row.played, row.won, row.drawn, row.lost,
+            *([row.group] if grouped else []), *([row.division] if divided else []), row.rank, name, row.played, row.won, row.drawn, row.lost,
             *(_figure(value) for value in (
                 row.match_points, row.bullseyes_for, row.bullseyes_against, row.bullseye_difference, row.chalks_for,
                 row.chalks_against, row.chalk_difference, row.hang_jacks_for, row.hang_jacks_against)), row.byes,

@@ -168,6 +168,9 @@ class Competition(models.Model):
                      (INDIVIDUAL, "Individuals with rotating partners")]
     HAND, GAME, MATCH = "hand", "game", "match"
     RESULT_LEVELS = [(HAND, "Hand by hand"), (GAME, "Game by game"), (MATCH, "Match totals only")]
+    RANK_OVERALL, RANK_BY_DIVISION = "overall", "division"
+    DIVISION_RANKINGS = [(RANK_OVERALL, "Ranked overall, shown by division"),
+                         (RANK_BY_DIVISION, "Each division ranked on its own")]
     BYE_FIXED, BYE_AVERAGE = "fixed", "average"
     BYE_POLICIES = [(BYE_FIXED, "A win, its columns credited as set"),
                     (BYE_AVERAGE, "Not played: the entrant's averages from its other matches")]
@@ -201,6 +204,9 @@ class Competition(models.Model):
     points_loss = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_MATCH_POINTS)],
                                                    help_text=f"0 to {MAX_MATCH_POINTS}")
     bye_policy = models.CharField(max_length=8, choices=BYE_POLICIES, default=BYE_FIXED)
+    division_ranking = models.CharField(max_length=8, choices=DIVISION_RANKINGS, default=RANK_OVERALL,
+                                        help_text="With divisions: one table ranked as a whole, or each division "
+                                                  "ranked on its own")
     bye_score = models.JSONField(default=dict, blank=True,
                                  help_text="A bye won: each column's credit, a number or a rule "
                                            "(target, average_down, average_nearest, average_exact, none)")
@@ -301,6 +307,8 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True, validators=[at_most(MAX_SEED)],
                                        help_text=f"1 to {MAX_SEED:,}")
     group = models.CharField(max_length=20, blank=True, validators=[validate_plain_text])
+    division = models.CharField(max_length=40, blank=True, validators=[validate_plain_text],
+                                help_text="A league's division or conference (its standings show them grouped)")
     joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry plays from this round")
     withdrawn = models.BooleanField(default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True,
@@ -387,6 +395,7 @@ class StandingRow(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     group = models.CharField(max_length=20, blank=True)
+    division = models.CharField(max_length=40, blank=True)
     section = models.CharField(max_length=8, blank=True,
                                help_text="'' for the ranking; 'pairs' for per-pair statistics of a team league")
     rank = models.PositiveIntegerField(default=0)

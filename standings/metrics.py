@@ -75,7 +75,10 @@ decided results against each other (forfeits included), decisive only when every
 is applied once, and its value in ``metrics`` is that mini-table's points (0 where it was not decisive).
 Entrants still tied after the last tiebreak share a place (1, 2, 2, 4) and keep the order they were given
 in. With groups, each group is ranked on its own (group-stage standings); the lines come group by group
-(groups in natural order of their names: "Group 2" before "Group 10"), each group by rank.
+(groups in natural order of their names: "Group 2" before "Group 10"), each group by rank. Divisions (or
+conferences) are ranked as ``division_ranking`` says: ``"overall"``, one ranking of the whole table (each
+line still names its division, for a page that shows them grouped), or ``"division"``, each division on its
+own (its lines come division by division, in natural order).
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ BYE_TARGET, BYE_NONE = "target", "none"
 BYE_AVERAGES = ("average_down", "average_nearest", "average_exact")
 BYE_RULES = (BYE_TARGET, *BYE_AVERAGES, BYE_NONE)  # what a column of ``bye_score`` may hold besides a number
 BYE_TARGET_KEYS = ("bullseyes_for", "bullseyes_against")
+DIVISION_RANKINGS = ("overall", "division")
 
 
 class StandingsError(FieldError):
@@ -122,6 +126,7 @@ class Entrant:
     id: Hashable
     withdrawn: bool = False
     group: str = ""
+    division: str = ""  # a league's division (or conference): ranked on its own or within the whole table
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,7 @@ class StandingLine:
     coarse: bool
     metrics: dict[str, int | float]
     chalks_kept: bool = True  # False when the entrant's results were all entered without chalks (shown "—")
+    division: str = ""
 
 
 # ------------------------------------------------------------------------------------------------ totals
@@ -561,6 +567,7 @@ class StandingsSettings:
     bye_policy: str = "fixed"
     bye_score: Mapping[str, int] = field(default_factory=dict)
     games_to_win: int = 1
+    division_ranking: str = "overall"  # "overall": one ranking for all divisions; "division": each on its own
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiebreaks", validate_tiebreaks(self.tiebreaks))
@@ -574,6 +581,9 @@ class StandingsSettings:
         for key, value in self.bye_score.items():
             _check_bye_column(key, value)
         object.__setattr__(self, "bye_score", MappingProxyType(dict(self.bye_score)))
+        if self.division_ranking not in DIVISION_RANKINGS:
+            raise StandingsError("division_ranking", f"must be one of {', '.join(DIVISION_RANKINGS)}, "
+                                                     f"not {self.division_ranking!r}")
         if not _whole(self.games_to_win) or self.games_to_win < 1:
             raise StandingsError("games_to_win", "must be a whole number, 1 or more")
 
@@ -812,8 +822,9 @@ def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], by
     for index, entrant in enumerate(entrants):
         if not isinstance(entrant, Entrant):
             entrant = Entrant(entrant)
-        if not isinstance(entrant.group, str):
-            raise StandingsError(f"entrants[{index}].group", "must be text")
+        for name in ("group", "division"):
+            if not isinstance(getattr(entrant, name), str):
+                raise StandingsError(f"entrants[{index}].{name}", "must be text")
         try:
             if entrant.id in table:
                 raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
@@ -888,15 +899,18 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     groups: dict[str, list[RankingLine]] = {}
     for totals in table.values():
         values = {key: value(totals, table) for key, value in computed}
-        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, values))
+        entrant = totals.entrant
+        ranked_apart = entrant.division if settings.division_ranking == "division" else ""
+        groups.setdefault((entrant.group, ranked_apart), []).append(RankingLine(totals, values))
 
     lines = []
-    for group in sorted(groups, key=_natural):
-        for rank, line in _rank(groups[group], tiebreaks):
+    for group, division in sorted(groups, key=lambda key: (_natural(key[0]), _natural(key[1]))):
+        for rank, line in _rank(groups[group, division], tiebreaks):
             totals = line.totals
             lines.append(StandingLine(
                 entrant=totals.id, rank=rank, group=group, played=totals.played, won=totals.won,
                 drawn=totals.drawn, lost=totals.lost, match_points=_plain(totals.points), byes=totals.byes,
                 withdrawn=bool(totals.entrant.withdrawn), coarse=totals.coarse,
-                metrics={key: _plain(value) for key, value in line.values.items()}, chalks_kept=_chalks_kept(totals)))
+                metrics={key: _plain(value) for key, value in line.values.items()}, chalks_kept=_chalks_kept(totals),
+                division=totals.entrant.division))
     return lines

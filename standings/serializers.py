@@ -38,8 +38,8 @@ class StandingRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = StandingRow
-        fields = ["rank", "group", "partnership", "partnership_name", "team", "player", "entrant_name", "played",
-                  "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
+        fields = ["rank", "group", "division", "partnership", "partnership_name", "team", "player", "entrant_name",
+                  "played", "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
                   "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference", "hang_jacks_for",
                   "hang_jacks_against", "withdrawn", "coarse", "metrics", "updated_at"]
 

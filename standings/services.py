@@ -34,7 +34,8 @@ def competition_settings(competition: Competition, *, team_ranking: bool = False
         points_win=competition.points_win, points_draw=competition.points_draw,
         points_loss=competition.points_loss, bye_policy=competition.bye_policy,
         bye_score=competition.bye_score or {},
-        games_to_win=competition.team_target if team_ranking else competition.games_to_win())
+        games_to_win=competition.team_target if team_ranking else competition.games_to_win(),
+        division_ranking=competition.division_ranking)
 
 
 def standings_rows(competition_id: int) -> list[dict]:
@@ -43,7 +44,7 @@ def standings_rows(competition_id: int) -> list[dict]:
     byes of draft rounds are not counted: the rows are the same for the organisers and the public."""
     competition = Competition.objects.get(pk=competition_id)
     entries = list(Entry.objects.filter(competition_id=competition_id)
-                   .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group"))
+                   .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
     matches = results_for_standings(competition_id)
     if competition.system == Competition.GROUPS_KNOCKOUT:
@@ -53,7 +54,8 @@ def standings_rows(competition_id: int) -> list[dict]:
     key = {Competition.PAIRS: "partnership_id", Competition.TEAMS: "team_id",
            Competition.INDIVIDUAL: "player_id"}[kind]
     entrant_of_entry = {entry["id"]: entry[key] for entry in entries}
-    entrants = [standings.Entrant(entry[key], entry["withdrawn"], entry["group"]) for entry in entries]
+    entrants = [standings.Entrant(entry[key], entry["withdrawn"], entry["group"], entry["division"])
+                for entry in entries]
     bye_list = [standings.Bye(entrant_of_entry[b["entry_id"]], b["round__number"]) for b in byes
                 if b["entry_id"] in entrant_of_entry]
     if kind == Competition.TEAMS:
@@ -102,7 +104,7 @@ def _rows(entrants, results, byes, settings, key: str, section: str = "") -> lis
             columns.update(dict.fromkeys(CHALK_COLUMNS))
             metrics = {name: None if name.startswith("chalk") else value for name, value in metrics.items()}
         rows.append({
-            key: line.entrant, "section": section, "group": line.group, "rank": line.rank,
+            key: line.entrant, "section": section, "group": line.group, "division": line.division, "rank": line.rank,
             "played": line.played, "won": line.won, "drawn": line.drawn, "lost": line.lost,
             "match_points": exact_decimal(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
             "coarse": line.coarse, "metrics": metrics, **columns})

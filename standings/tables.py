@@ -43,12 +43,16 @@ class Line:
 
 @dataclass
 class Group:
+    """The lines of one group (a two-stage event's) or one division of a league, or of both."""
+
     name: str
     lines: list[Line]
+    division: str = ""
 
     @property
     def title(self) -> str:
-        return self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+        group = "" if not self.name else self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+        return " · ".join(part for part in (group, self.division) if part)
 
 
 @dataclass
@@ -183,7 +187,7 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     columns = table_columns(tiebreaks)
     ordered = sorted(rows, key=lambda row: (getattr(row, "section", "") != "", getattr(row, "section", ""),
-                                            natural_key(row.group), row.rank))
+                                            natural_key(row.group), natural_key(row.division), row.rank))
     sections: list[Section] = []
     for row in ordered:
         section = getattr(row, "section", "")
@@ -192,14 +196,17 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
             heading = "Partnership" if section == "pairs" else HEADINGS.get(competition.entrant_kind, "Entrant")
             sections.append(Section(title, heading, []))
         groups = sections[-1].groups
-        if not groups or groups[-1].name != row.group:
-            groups.append(Group(row.group, []))
+        if not groups or (groups[-1].name, groups[-1].division) != (row.group, row.division):
+            groups.append(Group(row.group, [], row.division))
         groups[-1].lines.append(Line(row, "", [(_cell(row, column), _css(column)) for column in columns],
                                      _players(row)))
-    for group in (group for section in sections for group in section.groups):
-        counts = Counter(line.row.rank for line in group.lines)
-        for line in group.lines:
-            line.place = f"={line.row.rank}" if counts[line.row.rank] > 1 else str(line.row.rank)
+    apart = competition.division_ranking == Competition.RANK_BY_DIVISION
+    for section in sections:  # a place is shared within what was ranked together (the group, or its division)
+        counts = Counter((line.row.group, line.row.division if apart else "", line.row.rank)
+                         for group in section.groups for line in group.lines)
+        for line in (line for group in section.groups for line in group.lines):
+            shared = counts[line.row.group, line.row.division if apart else "", line.row.rank] > 1
+            line.place = f"={line.row.rank}" if shared else str(line.row.rank)
     return StandingsTable(columns=columns, sections=sections, sentence=ranking_sentence(tiebreaks),
                           coarse=any(row.coarse for row in rows), withdrawn=any(row.withdrawn for row in rows))
 
