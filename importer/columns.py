@@ -95,7 +95,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("player", "player's name (individual competitions)", synonyms=("player name", "name")),
         Column("seed", "seed, 1 the strongest (blank: none)", synonyms=("seeding", "seed no", "seed number")),
         Column("group", "group (two-stage events)", synonyms=("pool", "section")),
-        Column("division", "division or conference (leagues; blank: none)", synonyms=("conference", "league")),
+        Column("division", "division or conference (leagues; blank: none)", synonyms=("conference",)),
     ),
 }
 MATCH_COLUMNS = (

@@ -74,7 +74,8 @@ def standings_table(competition: Competition) -> list[list[Any]]:
         name = getattr(entrant, "display_name", None) or str(entrant or "")
         values = row.metrics if isinstance(row.metrics, dict) else {}
         table.append([
-            *([row.group] if grouped else []), *([row.division] if divided else []), row.rank, name, row.played, row.won, row.drawn, row.lost,
+            *([row.group] if grouped else []), *([row.division] if divided else []), row.rank, name, row.played,
+            row.won, row.drawn, row.lost,
             *(_figure(value) for value in (
                 row.match_points, row.bullseyes_for, row.bullseyes_against, row.bullseye_difference, row.chalks_for,
                 row.chalks_against, row.chalk_difference, row.hang_jacks_for, row.hang_jacks_against)), row.byes,

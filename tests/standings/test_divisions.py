@@ -127,7 +127,8 @@ def test_the_api_and_the_entries_page_set_a_division(client):
 @pytest.mark.django_db(transaction=True)
 def test_the_csv_import_of_entries_and_teams_sets_divisions():
     club = make_club("Arima Social Club")
-    pairs = [make_partnership(club=club, name=name) for name in ("Red", "Blue", "Gold", "Jade")]
+    for name in ("Red", "Blue", "Gold", "Jade"):
+        make_partnership(club=club, name=name)
     league = make_competition(club=club)
     report = csv_io.import_csv(club=club, kind="entries", competition=league,
                                data=b"partnership,division\r\nRed,North\r\nBlue,South\r\n")
