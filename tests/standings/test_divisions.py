@@ -138,8 +138,8 @@ def test_the_csv_import_of_entries_and_teams_sets_divisions():
     teams = make_competition(club=club)
     teams.entrant_kind = Competition.TEAMS
     teams.save()
-    data = ("team,partnership,division\r\nBar One,Red,Premier\r\nBar One,Blue,\r\nBar Two,Gold,Championship\r\n"
-            "Bar Two,Jade,Premier\r\n").encode()
+    data = (b"team,partnership,division\r\nBar One,Red,Premier\r\nBar One,Blue,\r\nBar Two,Gold,Championship\r\n"
+            b"Bar Two,Jade,Premier\r\n")
     report = csv_io.import_csv(club=club, kind="teams", competition=teams, data=data)
     assert [(error["line"], error["column"]) for error in report.errors] == [(5, "division")]
     assert "Championship" in report.errors[0]["reason"]
