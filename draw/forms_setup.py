@@ -279,6 +279,15 @@ class PublishForm(forms.Form):
     published = forms.BooleanField(required=False)
 
 
+class SeasonCopyForm(forms.Form):
+    """A competition copied into a new season (``league.services.copy_to_new_season``)."""
+
+    season = forms.CharField(max_length=60, label="New season", help_text="e.g. 2027")
+    name = forms.CharField(max_length=160, required=False, label="Name",
+                           help_text="Left blank: the same name.")
+    entrants = forms.BooleanField(required=False, initial=True, label="With the same entrants")
+
+
 # ----------------------------------------------------------------------------- entries
 def _players() -> Any:
     return Player.objects.select_related("home_club").order_by("name", "id")

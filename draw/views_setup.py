@@ -22,7 +22,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from draw.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
+from draw.forms_setup import (
+    ArrangeForm,
+    CompetitionForm,
+    EntryForm,
+    PublishForm,
+    SeasonCopyForm,
+    TeamForm,
+    add_setup_error,
+)
 from engine.numbers import whole_number
 from league import entries as setup
 from league import selectors, services
@@ -97,6 +105,24 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
     return render(request, "league/setup/competition_form.html", {
         "club": competition.club, "competition": competition, "form": form,
         "publish_form": PublishForm(initial={"published": not competition.published}),
+    }, status=_status(form))
+
+
+@organiser_view
+def competition_copy(request: HttpRequest, competition: Competition) -> HttpResponse:
+    """Copy the competition into a new season; the form again with its error next to the field."""
+    form = SeasonCopyForm(request.POST or None, initial={"entrants": True})
+    if request.method == "POST" and form.is_valid():
+        try:
+            new = services.copy_to_new_season(competition=competition, **form.cleaned_data)
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{new.name} ({new.season}) was made with {new.entries.count()} entrants: a "
+                                      "draft until you publish it.")
+            return redirect("competition_edit", new.club.slug, new.slug)
+    return render(request, "league/setup/season_copy.html", {
+        "club": competition.club, "competition": competition, "form": form,
     }, status=_status(form))
 
 

@@ -116,6 +116,16 @@ class CompetitionUpdateSerializer(CompetitionSerializer):
         read_only_fields = ["club", "created_at"]
 
 
+class SeasonCopySerializer(serializers.Serializer):
+    """A competition copied into a new season: its format, tiebreaks, byes and, unless ``entrants`` is false,
+    its entrants (seeds, groups, divisions, a team league's teams), as a draft."""
+
+    season = serializers.CharField(max_length=60, help_text="The new season's name, e.g. 2027")
+    name = serializers.CharField(max_length=160, required=False, allow_blank=True,
+                                 help_text="Blank: the same name as the season copied")
+    entrants = serializers.BooleanField(required=False, default=True)
+
+
 class EntrySerializer(serializers.ModelSerializer):
     """An entrant: a partnership, a team (team competitions) or a player (individual events)."""
 
