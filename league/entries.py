@@ -384,7 +384,7 @@ def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | 
         raise SetupError(field, f"seed {seed} is already {other.display_name}'s", clash=other)
 
 
-def _plain_name(text: str, field: str, what: str, most: int | None = None) -> str:
+def plain_name(text: str, field: str, what: str, most: int | None = None) -> str:
     """``text`` stripped, as one line of plain text of at most ``most`` characters (``validate_plain_text``), or a
     ``SetupError`` on ``field``: the pages, the API and the CSV import check a name the same way here."""
     text = (text or "").strip()
@@ -402,7 +402,7 @@ def _clean_group(group: object, field: str) -> str:
         return ""
     if not isinstance(group, str):
         raise SetupError(field, "a group is a name, e.g. A or Group 1")
-    return _plain_name(group, field, "a group's name", GROUP_MAX)
+    return plain_name(group, field, "a group's name", GROUP_MAX)
 
 
 def _clean_division(division: object, field: str) -> str:
@@ -410,7 +410,7 @@ def _clean_division(division: object, field: str) -> str:
         return ""
     if not isinstance(division, str):
         raise SetupError(field, "a division is a name, e.g. Premier or North")
-    return _plain_name(division, field, "a division's name", DIVISION_MAX)
+    return plain_name(division, field, "a division's name", DIVISION_MAX)
 
 
 def _check_group_count(competition: Competition, new: set[str], entry: Entry | None, field: str,
@@ -536,7 +536,7 @@ def create_partnership(*, club: Club | None, player_one: Player, player_two: Pla
     name: with ``reuse`` (an entry made on the spot) the existing one is returned when the name asked for is
     empty or its own; otherwise a ``SetupError`` names it (on ``name`` when only the name differs)."""
     _check_partners(player_one, player_two)
-    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
+    name = plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)
     if existing is None:
         try:
@@ -578,7 +578,7 @@ def new_partnership(*, club: Club, player_one: Player, player_two: Player | None
     """A partnership the club does not have yet (the CSV import's): refused when the players are already one of
     the club's partnerships, or when another of its partnerships has the name (names must tell them apart)."""
     _check_partners(player_one, player_two)
-    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
+    name = plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)  # the same players are one partnership, anywhere
     if existing is not None:
         raise SetupError("player_one", f"these players are already the partnership {existing.display_name}",
@@ -599,7 +599,7 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
                 team: Team | None = None) -> str:
     if competition.entrant_kind != Competition.TEAMS:
         raise SetupError("name", f"{competition.name} is not a team competition")
-    name = _plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
+    name = plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
     if not name:
         raise SetupError("name", "give the team a name")
     taken = Team.objects.filter(competition=competition, name=name)

@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from league.entries import SetupError
 from league.models import Club, Competition, Entry, Team
 
-RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "teams", "entries",
+RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
                             "rounds", "bracket", "standings", "results", "setup"})  # words the page URLs use
 
 
