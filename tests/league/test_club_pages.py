@@ -70,7 +70,8 @@ def test_details_and_organisers(client, organiser):
 def test_players_made_edited_and_linked(client, organiser):
     club, _ = organiser
     url = reverse("club_people", args=[club.slug])
-    assert client.post(url, {"action": "player", "player-name": "Ann Lee", "player-nickname": "Tiny"}).status_code == 302
+    made = client.post(url, {"action": "player", "player-name": "Ann Lee", "player-nickname": "Tiny"})
+    assert made.status_code == 302
     ann = Player.objects.get(name="Ann Lee", home_club=club)
     response = client.post(url, {"action": "player", "player-name": "ann lee"})
     assert response.status_code == 422
