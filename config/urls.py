@@ -9,6 +9,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     # organisers
+    path("", include("league.urls_organiser")),
     path("", include("games.urls_organiser")),
     path("", include("draw.urls_organiser")),
     path("", include("importer.urls_organiser")),

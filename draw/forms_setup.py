@@ -29,12 +29,17 @@ from league.models import (
     team_mode_words,
 )
 from league.permissions import organised_partnerships_filter, public_partnership_filter
-from standings.metrics import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
+from standings.metrics import BYE_SCORE_KEYS, BYE_TARGET, BYE_TARGET_KEYS, METRICS, StandingsError, validate_tiebreaks
 
 ORDINALS = ("1st", "2nd", "3rd")
 BYE_LABELS = {"bullseyes_for": "Bullseyes for", "bullseyes_against": "Bullseyes against",
               "chalks_for": "Chalks for", "chalks_against": "Chalks against",
               "hang_jacks_for": "Hang jacks for", "hang_jacks_against": "Hang jacks against"}
+BYE_NUMBER = "number"
+BYE_RULE_WORDS = (  # the choices of each column's rule: a number (the field beside it), or a rule of standings.metrics
+    (BYE_NUMBER, "This number"), (BYE_TARGET, "The race's target"),
+    ("average_down", "Its average, rounded down"), ("average_nearest", "Its average, to the nearest"),
+    ("average_exact", "Its average, exact"), ("none", "Nothing"))
 
 
 def ordinal(n: int) -> str:
@@ -93,14 +98,15 @@ class CompetitionForm(forms.ModelForm):
         model = Competition
         fields = ["name", "slug", "season", "players", "entrant_kind", "system", "planned_rounds", "avoid_same_club",
                   "group_count", "advance_per_group", "third_place_match", "match_format", "match_games",
-                  "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "tiebreaks",
-                  "team_tables", "team_mode", "team_target", "team_games_per_table", "ruleset"]
+                  "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
+                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table", "ruleset"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
             "advance_per_group": "Go through from each group", "third_place_match": "Play a third-place match",
             "match_games": "Games in a match", "result_level": "Results kept", "points_win": "Points for a win",
             "points_draw": "Points for a draw", "points_loss": "Points for a loss", "bye_policy": "A bye counts as",
+            "division_ranking": "With divisions",
             "team_tables": "Tables a team match", "team_mode": "A team match is won by",
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
             "ruleset": "Rule variants (JSON)",
@@ -121,6 +127,7 @@ class CompetitionForm(forms.ModelForm):
         self.club = club
         self.fields["slug"].required = False
         self.fields["ruleset"].required = False
+        self.fields["division_ranking"].required = False  # only a league with divisions needs to say
         self.fields["planned_rounds"].min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
@@ -136,11 +143,21 @@ class CompetitionForm(forms.ModelForm):
         self.fields["tiebreaks"].initial = chosen
         self._chosen = chosen
         self._say_the_numbers()
-        score = self.instance.bye_score if self.instance.pk else {}
+        self._add_bye_fields(self.instance.bye_score if self.instance.pk else {})
+
+    def _add_bye_fields(self, score: dict[str, Any]) -> None:
+        """Two fields a column: its rule (``bye_<key>_rule``) and the number the rule "this number" credits."""
         for key in BYE_SCORE_KEYS:
-            help_text = "Left blank: the games a match needs." if key == "bullseyes_for" else "Left blank: 0."
-            self.fields[f"bye_{key}"] = forms.IntegerField(label=BYE_LABELS[key], required=False, min_value=0,
-                                                           initial=score.get(key), help_text=help_text)
+            stored = score.get(key, BYE_TARGET if key == "bullseyes_for" else None)
+            choices = [(value, words) for value, words in BYE_RULE_WORDS
+                       if value != BYE_TARGET or key in BYE_TARGET_KEYS]
+            self.fields[f"bye_{key}_rule"] = forms.ChoiceField(
+                label=f"{BYE_LABELS[key]}: credited as", choices=choices, required=False,
+                initial=stored if isinstance(stored, str) else BYE_NUMBER)
+            help_text = "Left blank: the race's target." if key == "bullseyes_for" else "Left blank: 0."
+            self.fields[f"bye_{key}"] = forms.IntegerField(
+                label=f"{BYE_LABELS[key]}: the number", required=False, min_value=0,
+                initial=stored if isinstance(stored, int) else None, help_text=help_text)
 
     def _number(self, name: str) -> int | str:
         """The form's value of a number field as shown now (typed, stored or the default); "N" if not a number."""
@@ -175,8 +192,9 @@ class CompetitionForm(forms.ModelForm):
     def metrics() -> list:
         return list(METRICS.values())
 
-    def bye_fields(self) -> list[forms.BoundField]:
-        return [self[f"bye_{key}"] for key in BYE_SCORE_KEYS]
+    def bye_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each column's rule and number, side by side."""
+        return [(self[f"bye_{key}_rule"], self[f"bye_{key}"]) for key in BYE_SCORE_KEYS]
 
     # --- checks
     def clean_slug(self) -> str:
@@ -189,14 +207,16 @@ class CompetitionForm(forms.ModelForm):
                 raise forms.ValidationError(f"{self.club.name} already has a competition at {slug!r}")
         return slug
 
+    def clean_division_ranking(self) -> str:
+        return self.cleaned_data.get("division_ranking") or Competition.RANK_OVERALL
+
     def clean_ruleset(self) -> Any:
         value = self.cleaned_data.get("ruleset")
         return {} if value is None or value == "" else value
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        data["bye_score"] = {key: data[f"bye_{key}"] for key in BYE_SCORE_KEYS
-                             if data.get(f"bye_{key}") is not None}
+        data["bye_score"] = self._bye_score(data)
         if self.errors:
             return data
         values = {name: data[name] for name in self.Meta.fields if name in data and name != "slug"}
@@ -206,6 +226,21 @@ class CompetitionForm(forms.ModelForm):
         except SetupError as error:  # bye_score.chalks_for → the field bye_chalks_for
             add_setup_error(self, error, {f"bye_score.{key}": f"bye_{key}" for key in BYE_SCORE_KEYS})
         return data
+
+    def _bye_score(self, data: dict[str, Any]) -> dict[str, int | str]:
+        """The columns a bye won credits, as ``bye_score`` stores them: a number typed (with "this number"), or a
+        rule; a blank number and the default rule leave the column out (the target, or 0)."""
+        score: dict[str, int | str] = {}
+        for key in BYE_SCORE_KEYS:
+            rule, number = data.get(f"bye_{key}_rule") or BYE_NUMBER, data.get(f"bye_{key}")
+            if rule != BYE_NUMBER and number is not None:
+                self.add_error(f"bye_{key}", f"leave it blank: {dict(BYE_RULE_WORDS)[rule].lower()} is credited, "
+                                             "not a number (choose “This number” to give one)")
+            elif rule == BYE_NUMBER and number is not None:
+                score[key] = number
+            elif rule != BYE_NUMBER and not (key == "bullseyes_for" and rule == BYE_TARGET):
+                score[key] = rule
+        return score
 
     def _post_clean(self) -> None:
         super()._post_clean()
@@ -242,6 +277,15 @@ def _say_once(errors: Any) -> None:
 
 class PublishForm(forms.Form):
     published = forms.BooleanField(required=False)
+
+
+class SeasonCopyForm(forms.Form):
+    """A competition copied into a new season (``league.services.copy_to_new_season``)."""
+
+    season = forms.CharField(max_length=60, label="New season", help_text="e.g. 2027")
+    name = forms.CharField(max_length=160, required=False, label="Name",
+                           help_text="Left blank: the same name.")
+    entrants = forms.BooleanField(required=False, initial=True, label="With the same entrants")
 
 
 # ----------------------------------------------------------------------------- entries
@@ -352,6 +396,8 @@ class EntryForm(forms.Form):
 
     seed = seed_field(label="Seed")
     group = forms.CharField(required=False, max_length=Entry._meta.get_field("group").max_length, label="Group")
+    division = forms.CharField(required=False, max_length=Entry._meta.get_field("division").max_length,
+                               label="Division", help_text="A league's division or conference (optional).")
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -378,7 +424,8 @@ class EntryForm(forms.Form):
             entered = active.exclude(player=None).values("player")
             self.fields["player"] = PlayerChoiceField(queryset=_players().exclude(pk__in=entered), required=False,
                                                       label="Player", empty_label="— choose —")
-        self.order_fields([name for name in self.fields if name not in ("seed", "group")] + ["seed", "group"])
+        last = ("seed", "group", "division")
+        self.order_fields([name for name in self.fields if name not in last] + list(last))
 
     def new_pair_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("player_one", "player_two", "pair_name") if name in self.fields]
@@ -408,20 +455,29 @@ class EntryForm(forms.Form):
 
 
 class ArrangeForm(forms.Form):
-    """The seed and the group of every entry, one row each (``seed_<entry id>``, ``group_<entry id>``)."""
+    """The seed, the group and the division of every entry, one row each (``seed_<entry id>``, ``group_<entry
+    id>``, ``division_<entry id>``)."""
 
     def __init__(self, *args: Any, entries: list[Entry], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.entries = entries
         group_length = Entry._meta.get_field("group").max_length
+        division_length = Entry._meta.get_field("division").max_length
         for entry in entries:
             self.fields[f"seed_{entry.pk}"] = seed_field(initial=entry.seed, label=f"Seed of {entry.display_name}")
             self.fields[f"group_{entry.pk}"] = forms.CharField(
                 required=False, max_length=group_length, initial=entry.group, label=f"Group of {entry.display_name}")
+            self.fields[f"division_{entry.pk}"] = forms.CharField(
+                required=False, max_length=division_length, initial=entry.division,
+                label=f"Division of {entry.display_name}")
             self.fields[f"seed_{entry.pk}"].widget.attrs.update({"min": 1, "class": "short"})
 
-    def rows(self) -> list[tuple[Entry, forms.BoundField, forms.BoundField]]:
-        return [(entry, self[f"seed_{entry.pk}"], self[f"group_{entry.pk}"]) for entry in self.entries]
+    def rows(self) -> list[tuple[Entry, forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [(entry, self[f"seed_{entry.pk}"], self[f"group_{entry.pk}"], self[f"division_{entry.pk}"])
+                for entry in self.entries]
+
+    def divisions(self) -> dict[int, str]:
+        return {entry.pk: self.cleaned_data[f"division_{entry.pk}"] for entry in self.entries}
 
     def seeds(self) -> dict[int, int | None]:
         return {entry.pk: self.cleaned_data[f"seed_{entry.pk}"] for entry in self.entries}
@@ -458,6 +514,8 @@ class TeamForm(forms.Form):
             self.fields["seed"] = seed_field(label="Seed")
             self.fields["group"] = forms.CharField(required=False, label="Group",
                                                    max_length=Entry._meta.get_field("group").max_length)
+            self.fields["division"] = forms.CharField(required=False, label="Division",
+                                                      max_length=Entry._meta.get_field("division").max_length)
 
     def new_pair_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("player_one", "player_two") if name in self.fields]

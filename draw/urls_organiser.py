@@ -11,6 +11,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/competitions/new/", views_setup.competition_create, name="competition_create"),
     path(f"{COMPETITION}setup/", views_setup.competition_edit, name="competition_edit"),
     path(f"{COMPETITION}publish/", views_setup.competition_publish, name="competition_publish"),
+    path(f"{COMPETITION}copy/", views_setup.competition_copy, name="competition_copy"),
     path(f"{COMPETITION}entries/", views_setup.competition_entries, name="competition_entries"),
     path(f"{COMPETITION}teams/new/", views_setup.team_create, name="team_create"),
     path(f"{COMPETITION}teams/<int:team_pk>/", views_setup.team_edit, name="team_edit"),

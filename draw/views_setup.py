@@ -22,7 +22,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from draw.forms_setup import ArrangeForm, CompetitionForm, EntryForm, PublishForm, TeamForm, add_setup_error
+from draw.forms_setup import (
+    ArrangeForm,
+    CompetitionForm,
+    EntryForm,
+    PublishForm,
+    SeasonCopyForm,
+    TeamForm,
+    add_setup_error,
+)
 from engine.numbers import whole_number
 from league import entries as setup
 from league import selectors, services
@@ -100,6 +108,24 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
     }, status=_status(form))
 
 
+@organiser_view
+def competition_copy(request: HttpRequest, competition: Competition) -> HttpResponse:
+    """Copy the competition into a new season; the form again with its error next to the field."""
+    form = SeasonCopyForm(request.POST or None, initial={"entrants": True})
+    if request.method == "POST" and form.is_valid():
+        try:
+            new = services.copy_to_new_season(competition=competition, **form.cleaned_data)
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"{new.name} ({new.season}) was made with {new.entries.count()} entrants: a "
+                                      "draft until you publish it.")
+            return redirect("competition_edit", new.club.slug, new.slug)
+    return render(request, "league/setup/season_copy.html", {
+        "club": competition.club, "competition": competition, "form": form,
+    }, status=_status(form))
+
+
 @require_POST
 @organiser_view
 def competition_publish(request: HttpRequest, competition: Competition) -> HttpResponse:
@@ -159,7 +185,8 @@ def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
                     club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
                     name=data.get("pair_name") or "")
             return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
-                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "")
+                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "",
+                               division=data.get("division") or "")
     except setup.SetupError as error:
         add_setup_error(form, error, {"name": "pair_name"})
         return None
@@ -188,11 +215,11 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
         if arrange_form.is_valid():
             try:
                 changed = setup.arrange(competition=competition, seeds=arrange_form.seeds(),
-                                        groups=arrange_form.groups())
+                                        groups=arrange_form.groups(), divisions=arrange_form.divisions())
             except setup.SetupError as error:
                 add_setup_error(arrange_form, error)
             else:
-                messages.success(request, f"Seeds and groups saved ({len(changed)} changed).")
+                messages.success(request, f"Seeds, groups and divisions saved ({len(changed)} changed).")
                 return redirect(request.get_full_path())
     elif request.method == "POST":
         messages.error(request, "Unknown action.")
@@ -228,7 +255,7 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
                 data = form.cleaned_data
                 team = setup.create_team(competition=competition, name=data["name"], club=data.get("club"),
                                          partnerships=_team_pairs(form, competition), seed=data.get("seed"),
-                                         group=data.get("group") or "")
+                                         group=data.get("group") or "", division=data.get("division") or "")
         except setup.SetupError as error:
             add_setup_error(form, error)
         else:

@@ -20,6 +20,19 @@ def competition_matches(competition: Competition, *, include_drafts: bool = Fals
     return matches.select_related("round", "side_a", "side_b").order_by("round__number", "id")
 
 
+def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
+    """The matches ``user`` keeps score for: those still to finish (by round and date, then id) and the last
+    finished ones (the most recent first, at most ``RECENT_FINISHED``)."""
+    mine = (Match.objects.filter(scorekeepers=user).select_related("competition__club", "round")
+            .order_by(F("round__number").asc(nulls_last=True), F("scheduled_at").asc(nulls_last=True), "id"))
+    open_ = list(mine.exclude(status=Match.COMPLETE))
+    finished = list(mine.filter(status=Match.COMPLETE).order_by("-updated_at", "-id")[:RECENT_FINISHED])
+    return open_, finished
+
+
+RECENT_FINISHED = 20
+
+
 def match_sheet(match_id: int) -> Match:
     """A match with its games and every hand (deleted ones too, for the sheet's history)."""
     hands = Hand.objects.order_by("number").prefetch_related("versions")

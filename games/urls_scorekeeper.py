@@ -24,6 +24,7 @@ def _by_link(route: str) -> str:
 
 
 urlpatterns = [
+    path("my/matches/", views.my_matches, name="my_matches"),
     *[path(f"matches/<int:pk>/{route}", view, name=f"match_{name}") for route, view, name in ENTRY_PAGES],
     *[path(f"enter/<str:token>/{_by_link(route)}", view, name=f"token_{name}") for route, view, name in ENTRY_PAGES],
 ]

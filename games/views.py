@@ -14,6 +14,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -42,6 +43,7 @@ from games.forms import (
 )
 from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import HAND_LEVEL, Hand, Match
+from games.selectors import scorekeeper_matches
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -106,6 +108,15 @@ def _by_private_link(request: HttpRequest, view: Callable[..., HttpResponse], to
     if match is None or not can_enter_hands(request.user, match, token):
         return render(request, "404.html", {"exception": UNUSABLE_LINK}, status=404)
     return view(request, EntryAccess(match, token), *args, **kwargs)
+
+
+# ----------------------------------------------------------------------------- my matches
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """The matches the signed-in scorekeeper keeps score for: those to play or finish, with their entry
+    pages, then the last finished ones."""
+    to_play, finished = scorekeeper_matches(request.user)
+    return render(request, "games/my_matches.html", {"to_play": to_play, "finished": finished})
 
 
 # ----------------------------------------------------------------------------- the scoresheet

@@ -87,6 +87,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("team", "team's name", True, ("team name", "side")),
         PARTNERSHIP, PLAYER_ONE, PLAYER_TWO,
         Column("club", "team's club, name or slug (blank: the importing club)", synonyms=("team club", "club name")),
+        Column("division", "the team's division or conference (blank: none)", synonyms=("conference",)),
     ),
     ENTRIES: (
         COMPETITION, PARTNERSHIP, PLAYER_ONE, PLAYER_TWO,
@@ -94,6 +95,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("player", "player's name (individual competitions)", synonyms=("player name", "name")),
         Column("seed", "seed, 1 the strongest (blank: none)", synonyms=("seeding", "seed no", "seed number")),
         Column("group", "group (two-stage events)", synonyms=("pool", "section")),
+        Column("division", "division or conference (leagues; blank: none)", synonyms=("conference",)),
     ),
 }
 MATCH_COLUMNS = (

@@ -63,6 +63,7 @@ class _Team:
     row: Row
     partnerships: list[Partnership] = field(default_factory=list)
     rows: dict[int, Row] = field(default_factory=dict)  # partnership pk → its row
+    division: str = ""
 
 
 def import_teams(job: ImportJob) -> None:
@@ -81,11 +82,17 @@ def import_teams(job: ImportJob) -> None:
         has_name = job.required(row, "team", "the team's name")
         club = job.cell(row, "club", clubs.find, job.club)
         name = job.cell(row, "team", lambda t: check_length(t, TEAM_NAME_MAX)) if has_name else None
-        if competition is None or name is None or club is None:
+        division = job.cell(row, "division", check_plain_text, "")
+        if competition is None or name is None or club is None or division is None:
             continue
-        team = teams.setdefault((competition.pk, name_key(name)), _Team(competition, name, club, row))
+        team = teams.setdefault((competition.pk, name_key(name)), _Team(competition, name, club, row,
+                                                                         division=division))
         if team.club.pk != club.pk:
             job.fail(row, "club", f"team {name!r} is of {team.club.name} on line {team.row.line}")
+            continue
+        if division and team.division != division:
+            job.fail(row, "division", f"team {name!r} is in division {team.division or '(none)'!r} on line "
+                                      f"{team.row.line}")
             continue
         if club.pk not in indexes:
             indexes[club.pk] = PartnershipIndex(club_partnerships(club, chosen_by=job.club), f"of {club.name}")
@@ -107,7 +114,7 @@ def _store_team(job: ImportJob, team: _Team) -> None:
     try:
         with transaction.atomic():
             made = setup.create_team(competition=team.competition, name=team.name, club=team.club,
-                                     partnerships=team.partnerships, refresh=False)
+                                     partnerships=team.partnerships, division=team.division, refresh=False)
     except setup.SetupError as error:
         row = team.rows.get(getattr(error.item, "pk", None), team.row)
         column = "team" if error.field == "name" else ("partnership" if row["partnership"] else "player_one")
@@ -121,7 +128,7 @@ def _store_team(job: ImportJob, team: _Team) -> None:
 
 
 # ----------------------------------------------------------------------------- entries
-ENTRY_FIELDS = {"seed": "seed", "group": "group"}
+ENTRY_FIELDS = {"seed": "seed", "group": "group", "division": "division"}
 
 
 def import_entries(job: ImportJob) -> None:
@@ -143,14 +150,16 @@ def import_entries(job: ImportJob) -> None:
         competition = job.competition_of(row, competitions)
         seed = job.cell(row, "seed", whole_number_or_text)  # what a seed may be, and a group's length: enter's rules
         group = job.cell(row, "group", check_plain_text, "")
+        division = job.cell(row, "division", check_plain_text, "")
         if competition is None:
             continue
         entrant, column = _entrant_of(job, row, competition, pairs, players, teams[competition.pk])
-        if entrant is None or group is None:
+        if entrant is None or group is None or division is None:
             continue
         kind = {"team": "team", "player": "player"}.get(column, "partnership")
         made = job.setup_call(row, {**ENTRY_FIELDS, kind: column}, lambda c=competition, e=entrant, k=kind, s=seed,
-                              g=group: setup.enter(competition=c, seed=s, group=g or "", refresh=False, **{k: e}))
+                              g=group, d=division: setup.enter(competition=c, seed=s, group=g or "",
+                                                               division=d or "", refresh=False, **{k: e}))
         if made is not None:
             job.stored(made, row)
             job.report.count("entries")

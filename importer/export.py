@@ -21,6 +21,7 @@ from games.models import Match
 from importer.cells import UTF8_BOM, escape_cell
 from league.models import Competition, StandingRow
 from league.permissions import published_round_filter
+from standings.tables import exact_number
 
 STANDINGS_COLUMNS = ("rank", "entrant", "played", "won", "drawn", "lost", "match_points", "bullseyes_for",
                      "bullseyes_against", "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference",
@@ -51,25 +52,33 @@ def _metric_text(value: Any) -> Any:
     return value
 
 
+def _figure(value: Any) -> Any:
+    """A standings figure exactly (34, 34.5); blank for chalks the club did not keep, as in the results."""
+    return "" if value is None else exact_number(value)
+
+
 def standings_table(competition: Competition) -> list[list[Any]]:
     """The standings as rows of cells, the header first: the common columns, each tiebreak metric of the
     competition not among them (from ``StandingRow.metrics``), then withdrawn and coarse."""
     rows = StandingRow.objects.filter(competition=competition, section="")  # not a team league's per-pair lines
     rows = list(rows.select_related("partnership__player_one", "partnership__player_two", "team", "player")
-                .order_by("group", "rank", "id"))
+                .order_by("group", "division", "rank", "id"))
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     metrics = [key for key in dict.fromkeys(tiebreaks) if key not in COVERED_METRICS]
-    grouped = any(row.group for row in rows)
-    header = ([*(["group"] if grouped else []), *STANDINGS_COLUMNS, *metrics, "withdrawn", "coarse"])
+    grouped, divided = any(row.group for row in rows), any(row.division for row in rows)
+    header = ([*(["group"] if grouped else []), *(["division"] if divided else []), *STANDINGS_COLUMNS, *metrics,
+               "withdrawn", "coarse"])
     table: list[list[Any]] = [header]
     for row in rows:
         entrant = row.entrant
         name = getattr(entrant, "display_name", None) or str(entrant or "")
         values = row.metrics if isinstance(row.metrics, dict) else {}
         table.append([
-            *([row.group] if grouped else []), row.rank, name, row.played, row.won, row.drawn, row.lost,
-            row.match_points, row.bullseyes_for, row.bullseyes_against, row.bullseye_difference, row.chalks_for,
-            row.chalks_against, row.chalk_difference, row.hang_jacks_for, row.hang_jacks_against, row.byes,
+            *([row.group] if grouped else []), *([row.division] if divided else []), row.rank, name, row.played,
+            row.won, row.drawn, row.lost,
+            *(_figure(value) for value in (
+                row.match_points, row.bullseyes_for, row.bullseyes_against, row.bullseye_difference, row.chalks_for,
+                row.chalks_against, row.chalk_difference, row.hang_jacks_for, row.hang_jacks_against)), row.byes,
             *(_metric_text(values.get(key)) for key in metrics),
             "yes" if row.withdrawn else "no", "yes" if row.coarse else "no",
         ])

@@ -28,6 +28,7 @@ from league.serializers import (
     ErrorsSerializer,
     PartnershipSerializer,
     PlayerSerializer,
+    SeasonCopySerializer,
 )
 
 ID = r"[0-9]+"
@@ -192,6 +193,17 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         entry = _setup(setup.reinstate, entry=self._entry(entry_id))
         return Response(EntrySerializer(entry).data)
 
+    @extend_schema(request=SeasonCopySerializer, responses={201: CompetitionSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="copy")
+    def copy_season(self, request, pk=None) -> Response:
+        """Copy the competition into a new season (organisers of the club): the same format, tiebreaks, bye rules,
+        rule variants and team settings, and its entrants unless ``entrants`` is false; a draft with no round."""
+        competition = self.get_object()
+        serializer = SeasonCopySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        new = _setup(services.copy_to_new_season, competition=competition, **serializer.validated_data)
+        return Response(CompetitionSerializer(new).data, status=201)
+
     def _entry(self, entry_id: str | None) -> Entry:
         competition = self.get_object()
         entry = competition.entries.select_related(*ENTRY_RELATED).filter(pk=entry_id).first()
@@ -201,7 +213,7 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
 
 
 def _setup(operation, **kwargs):
-    """Run a ``league.entries`` operation; its error is a 400 naming the field."""
+    """Run a ``league.entries`` (or ``league.services``) operation; its error is a 400 naming the field."""
     try:
         return operation(**kwargs)
     except setup.SetupError as error:

@@ -40,6 +40,7 @@ KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
 KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}
 LOCKED_BY_MATCHES = ("players", "ruleset")
 GROUP_MAX = Entry._meta.get_field("group").max_length
+DIVISION_MAX = Entry._meta.get_field("division").max_length
 PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
 TEAM_NAME_MAX = Team._meta.get_field("name").max_length
 
@@ -267,7 +268,8 @@ def _check_players_free(competition: Competition, partnership: Partnership) -> N
 
 
 def enter(*, competition: Competition, partnership: Partnership | None = None, team: Team | None = None,
-          player: Player | None = None, seed: int | None = None, group: str = "", refresh: bool = True) -> Entry:
+          player: Player | None = None, seed: int | None = None, group: str = "", division: str = "",
+          refresh: bool = True) -> Entry:
     """Enter a partnership, a team or a player, as the competition's ``entrant_kind`` asks. Once a round has
     been paired the entry is a late one: it plays from :func:`first_unpaired_round` on. Entering a withdrawn
     entrant again reinstates it (and sets the seed and group given). ``refresh=False``: the caller refreshes
@@ -287,6 +289,7 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
         raise SetupError("team", f"{team.name} is a team of another competition")
     _check_seed_value(seed, "seed")
     group = _clean_group(group, "group")
+    division = _clean_division(division, "division")
     existing = Entry.objects.filter(competition=competition, **{wanted: entrant}).first()
     if existing is not None and not existing.withdrawn:
         raise SetupError(wanted, f"{existing.display_name} is already entered", clash=existing)
@@ -295,13 +298,13 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
     with transaction.atomic():
         if existing is not None:
             existing.withdrawn, existing.withdrawn_after_round = False, None
-            existing.seed, existing.group = seed, group
-            existing.save(update_fields=["withdrawn", "withdrawn_after_round", "seed", "group"])
+            existing.seed, existing.group, existing.division = seed, group, division
+            existing.save(update_fields=["withdrawn", "withdrawn_after_round", "seed", "group", "division"])
             entry = existing
         else:
             try:
                 with transaction.atomic():
-                    entry = Entry.objects.create(competition=competition, seed=seed, group=group,
+                    entry = Entry.objects.create(competition=competition, seed=seed, group=group, division=division,
                                                  joined_round=first_unpaired_round(competition), **{wanted: entrant})
             except IntegrityError:  # entered by someone else a moment ago
                 raise SetupError(wanted, f"{entrant} is already entered") from None
@@ -381,7 +384,7 @@ def _check_seed_free(competition: Competition, seed: int | None, entry: Entry | 
         raise SetupError(field, f"seed {seed} is already {other.display_name}'s", clash=other)
 
 
-def _plain_name(text: str, field: str, what: str, most: int | None = None) -> str:
+def plain_name(text: str, field: str, what: str, most: int | None = None) -> str:
     """``text`` stripped, as one line of plain text of at most ``most`` characters (``validate_plain_text``), or a
     ``SetupError`` on ``field``: the pages, the API and the CSV import check a name the same way here."""
     text = (text or "").strip()
@@ -399,7 +402,15 @@ def _clean_group(group: object, field: str) -> str:
         return ""
     if not isinstance(group, str):
         raise SetupError(field, "a group is a name, e.g. A or Group 1")
-    return _plain_name(group, field, "a group's name", GROUP_MAX)
+    return plain_name(group, field, "a group's name", GROUP_MAX)
+
+
+def _clean_division(division: object, field: str) -> str:
+    if division is None:
+        return ""
+    if not isinstance(division, str):
+        raise SetupError(field, "a division is a name, e.g. Premier or North")
+    return plain_name(division, field, "a division's name", DIVISION_MAX)
 
 
 def _check_group_count(competition: Competition, new: set[str], entry: Entry | None, field: str,
@@ -438,12 +449,15 @@ def set_groups(*, competition: Competition, groups: Mapping[int | Entry, str]) -
 
 
 def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None] | None = None,
-            groups: Mapping[int | Entry, str] | None = None) -> list[Entry]:
-    """Seeds and groups together, checked as a whole and saved in one go (see :func:`set_seeds`,
+            groups: Mapping[int | Entry, str] | None = None,
+            divisions: Mapping[int | Entry, str] | None = None) -> list[Entry]:
+    """Seeds, groups and divisions together, checked as a whole and saved in one go (see :func:`set_seeds`,
     :func:`set_groups`); returns the entries changed."""
     seeds = {getattr(key, "pk", key): value for key, value in (seeds or {}).items()}
     groups = {getattr(key, "pk", key): value for key, value in (groups or {}).items()}
-    entries = _entries_by_id(competition, set(seeds) | set(groups))
+    divisions = {getattr(key, "pk", key): _clean_division(value, f"division_{getattr(key, 'pk', key)}")
+                 for key, value in (divisions or {}).items()}
+    entries = _entries_by_id(competition, set(seeds) | set(groups) | set(divisions))
     for entry_id, seed in seeds.items():
         _check_seed_value(seed, f"seed_{entry_id}")
     _check_seeds_differ(competition, seeds)
@@ -463,6 +477,9 @@ def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None]
             if entry_id in cleaned and entry.group != cleaned[entry_id]:
                 entry.group = cleaned[entry_id]
                 fields.append("group")
+            if entry_id in divisions and entry.division != divisions[entry_id]:
+                entry.division = divisions[entry_id]
+                fields.append("division")
             if fields:
                 entry.save(update_fields=fields)
                 changed.append(entry)
@@ -519,7 +536,7 @@ def create_partnership(*, club: Club | None, player_one: Player, player_two: Pla
     name: with ``reuse`` (an entry made on the spot) the existing one is returned when the name asked for is
     empty or its own; otherwise a ``SetupError`` names it (on ``name`` when only the name differs)."""
     _check_partners(player_one, player_two)
-    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
+    name = plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)
     if existing is None:
         try:
@@ -561,7 +578,7 @@ def new_partnership(*, club: Club, player_one: Player, player_two: Player | None
     """A partnership the club does not have yet (the CSV import's): refused when the players are already one of
     the club's partnerships, or when another of its partnerships has the name (names must tell them apart)."""
     _check_partners(player_one, player_two)
-    name = _plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
+    name = plain_name(name, "name", "a partnership's name", PARTNERSHIP_NAME_MAX)
     existing = _existing_partnership(player_one, player_two)  # the same players are one partnership, anywhere
     if existing is not None:
         raise SetupError("player_one", f"these players are already the partnership {existing.display_name}",
@@ -582,7 +599,7 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
                 team: Team | None = None) -> str:
     if competition.entrant_kind != Competition.TEAMS:
         raise SetupError("name", f"{competition.name} is not a team competition")
-    name = _plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
+    name = plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
     if not name:
         raise SetupError("name", "give the team a name")
     taken = Team.objects.filter(competition=competition, name=name)
@@ -614,7 +631,7 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
 
 
 def create_team(*, competition: Competition, name: str, club: Club | None = None,
-                partnerships: Iterable[Partnership] = (), seed: int | None = None, group: str = "",
+                partnerships: Iterable[Partnership] = (), seed: int | None = None, group: str = "", division: str = "",
                 refresh: bool = True) -> Team:
     """A club's team of pairs for a team competition, entered in it (from the next unpaired round);
     ``refresh`` as for :func:`enter`."""
@@ -623,7 +640,7 @@ def create_team(*, competition: Competition, name: str, club: Club | None = None
     with transaction.atomic():
         team = Team.objects.create(competition=competition, club=club, name=name)
         team.partnerships.set(partnerships)
-        enter(competition=competition, team=team, seed=seed, group=group, refresh=refresh)
+        enter(competition=competition, team=team, seed=seed, group=group, division=division, refresh=refresh)
     return team
 
 

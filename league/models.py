@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -167,8 +168,12 @@ class Competition(models.Model):
                      (INDIVIDUAL, "Individuals with rotating partners")]
     HAND, GAME, MATCH = "hand", "game", "match"
     RESULT_LEVELS = [(HAND, "Hand by hand"), (GAME, "Game by game"), (MATCH, "Match totals only")]
+    RANK_OVERALL, RANK_BY_DIVISION = "overall", "division"
+    DIVISION_RANKINGS = [(RANK_OVERALL, "Ranked overall, shown by division"),
+                         (RANK_BY_DIVISION, "Each division ranked on its own")]
     BYE_FIXED, BYE_AVERAGE = "fixed", "average"
-    BYE_POLICIES = [(BYE_FIXED, "A win with set scores"), (BYE_AVERAGE, "The pair's averages from its other matches")]
+    BYE_POLICIES = [(BYE_FIXED, "A win, its columns credited as set"),
+                    (BYE_AVERAGE, "Not played: the entrant's averages from its other matches")]
     TEAM_RACE, TEAM_FIXED = "race", "fixed"
     TEAM_MODES = [(value, team_mode_words(value, "team_target", "team_games_per_table"))
                   for value in (TEAM_RACE, TEAM_FIXED)]
@@ -199,8 +204,12 @@ class Competition(models.Model):
     points_loss = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_MATCH_POINTS)],
                                                    help_text=f"0 to {MAX_MATCH_POINTS}")
     bye_policy = models.CharField(max_length=8, choices=BYE_POLICIES, default=BYE_FIXED)
+    division_ranking = models.CharField(max_length=8, choices=DIVISION_RANKINGS, default=RANK_OVERALL,
+                                        help_text="With divisions: one table ranked as a whole, or each division "
+                                                  "ranked on its own")
     bye_score = models.JSONField(default=dict, blank=True,
-                                 help_text="Fixed bye: bullseyes, chalks and hang jacks credited (for/against)")
+                                 help_text="A bye won: each column's credit, a number or a rule "
+                                           "(target, average_down, average_nearest, average_exact, none)")
     third_place_match = models.BooleanField(default=False)
     group_count = models.PositiveSmallIntegerField(default=0, validators=[at_most(MAX_GROUPS)],
                                                    help_text=f"Groups before the knockout: 0 to {MAX_GROUPS}")
@@ -298,6 +307,8 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True, validators=[at_most(MAX_SEED)],
                                        help_text=f"1 to {MAX_SEED:,}")
     group = models.CharField(max_length=20, blank=True, validators=[validate_plain_text])
+    division = models.CharField(max_length=40, blank=True, validators=[validate_plain_text],
+                                help_text="A league's division or conference (its standings show them grouped)")
     joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry plays from this round")
     withdrawn = models.BooleanField(default=False)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True,
@@ -384,6 +395,7 @@ class StandingRow(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     group = models.CharField(max_length=20, blank=True)
+    division = models.CharField(max_length=40, blank=True)
     section = models.CharField(max_length=8, blank=True,
                                help_text="'' for the ranking; 'pairs' for per-pair statistics of a team league")
     rank = models.PositiveIntegerField(default=0)
@@ -391,17 +403,18 @@ class StandingRow(models.Model):
     won = models.PositiveIntegerField(default=0)
     drawn = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
-    match_points = models.IntegerField(default=0)
+    match_points = models.DecimalField(max_digits=12, decimal_places=4, default=0)
     byes = models.PositiveIntegerField(default=0)
     withdrawn = models.BooleanField(default=False)
     coarse = models.BooleanField(default=False, help_text="Some results were entered as game or match totals")
     metrics = models.JSONField(default=dict, blank=True)
-    bullseyes_for = models.PositiveIntegerField(default=0)
-    bullseyes_against = models.PositiveIntegerField(default=0)
-    chalks_for = models.PositiveIntegerField(default=0)
-    chalks_against = models.PositiveIntegerField(default=0)
-    hang_jacks_for = models.PositiveIntegerField(default=0)
-    hang_jacks_against = models.PositiveIntegerField(default=0)
+    # exact (a bye credited with averages makes halves), to four places; chalks null when none were kept
+    bullseyes_for = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    bullseyes_against = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    chalks_for = models.DecimalField(max_digits=12, decimal_places=4, default=0, null=True, blank=True)
+    chalks_against = models.DecimalField(max_digits=12, decimal_places=4, default=0, null=True, blank=True)
+    hang_jacks_for = models.DecimalField(max_digits=12, decimal_places=4, default=0)
+    hang_jacks_against = models.DecimalField(max_digits=12, decimal_places=4, default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -417,11 +430,13 @@ class StandingRow(models.Model):
         return self.partnership or self.team or self.player
 
     @property
-    def bullseye_difference(self) -> int:
+    def bullseye_difference(self) -> Decimal:
         return self.bullseyes_for - self.bullseyes_against
 
     @property
-    def chalk_difference(self) -> int:
+    def chalk_difference(self) -> Decimal | None:
+        if self.chalks_for is None or self.chalks_against is None:
+            return None
         return self.chalks_for - self.chalks_against
 
 

@@ -62,8 +62,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "name", "slug", "season", "players", "ruleset", "match_format", "match_games",
                   "published", "system", "entrant_kind", "result_level", "planned_rounds", "avoid_same_club",
                   "tiebreaks", "points_win", "points_draw", "points_loss", "bye_policy", "bye_score",
-                  "third_place_match", "group_count", "advance_per_group", "team_tables", "team_mode", "team_target",
-                  "team_games_per_table", "created_at"]
+                  "division_ranking", "third_place_match", "group_count", "advance_per_group", "team_tables",
+                  "team_mode", "team_target", "team_games_per_table", "created_at"]
         read_only_fields = ["created_at"]
         extra_kwargs = {"slug": {"required": False}, "match_games": {"min_value": 1},
                         "planned_rounds": {"min_value": 1}}
@@ -116,17 +116,28 @@ class CompetitionUpdateSerializer(CompetitionSerializer):
         read_only_fields = ["club", "created_at"]
 
 
+class SeasonCopySerializer(serializers.Serializer):
+    """A competition copied into a new season: its format, tiebreaks, byes and, unless ``entrants`` is false,
+    its entrants (seeds, groups, divisions, a team league's teams), as a draft."""
+
+    season = serializers.CharField(max_length=60, help_text="The new season's name, e.g. 2027")
+    name = serializers.CharField(max_length=160, required=False, allow_blank=True,
+                                 help_text="Blank: the same name as the season copied")
+    entrants = serializers.BooleanField(required=False, default=True)
+
+
 class EntrySerializer(serializers.ModelSerializer):
     """An entrant: a partnership, a team (team competitions) or a player (individual events)."""
 
     entrant_name = serializers.CharField(source="display_name", read_only=True)
     partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
     group = serializers.CharField(required=False, allow_blank=True, max_length=20)
+    division = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     class Meta:
         model = Entry
         fields = ["id", "partnership", "partnership_name", "team", "player", "entrant_name", "seed", "group",
-                  "joined_round", "withdrawn", "withdrawn_after_round"]
+                  "division", "joined_round", "withdrawn", "withdrawn_after_round"]
         read_only_fields = ["joined_round", "withdrawn", "withdrawn_after_round"]
         extra_kwargs = {"seed": {"min_value": 1}}
         validators: list = []  # entering again re-enters a withdrawn entrant (``league.entries.enter``)

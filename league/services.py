@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils.text import slugify
 
-from league.models import Club, Competition
+from league.entries import SetupError
+from league.models import Club, Competition, Entry, Team
 
-RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "teams", "entries",
+RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
                             "rounds", "bracket", "standings", "results", "setup"})  # words the page URLs use
 
 
@@ -31,3 +33,45 @@ def create_competition(*, club: Club, name: str, slug: str = "", **fields) -> Co
     """A competition of ``club``; the slug is made from the name when not given."""
     slug = unique_slug(Competition.objects.filter(club=club), name, slug)
     return Competition.objects.create(club=club, name=name, slug=slug, **fields)
+
+
+# what a new season takes over from the last: the format, the standings' rules and the team settings
+SEASON_FIELDS = ("players", "ruleset", "match_format", "match_games", "system", "entrant_kind", "result_level",
+                 "planned_rounds", "avoid_same_club", "tiebreaks", "points_win", "points_draw", "points_loss",
+                 "bye_policy", "bye_score", "division_ranking", "third_place_match", "group_count",
+                 "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table")
+SEASON_MAX = Competition._meta.get_field("season").max_length
+
+
+def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
+                       entrants: bool = True) -> Competition:
+    """A new competition of the same club for ``season``, with the old one's format, tiebreaks, bye rules, rule
+    variants and team settings, as a draft (published when the organiser says); with ``entrants``, every entrant
+    not withdrawn, with its seed, group and division (a team league's teams with their pairs). No round, match
+    or result is copied. ``name`` defaults to the old name; the slug is made unique."""
+    season = (season or "").strip()
+    if not season:
+        raise SetupError("season", "name the new season, e.g. 2027")
+    if len(season) > SEASON_MAX:
+        raise SetupError("season", f"at most {SEASON_MAX} characters")
+    name = (name or "").strip() or competition.name
+    if Competition.objects.filter(club=competition.club_id, name=name, season=season).exists():
+        raise SetupError("season", f"{competition.club.name} already has {name} in {season}")
+    with transaction.atomic():
+        new = create_competition(club=competition.club, name=name, slug="",
+                                 **{field: getattr(competition, field) for field in SEASON_FIELDS},
+                                 season=season, published=False)
+        if entrants:
+            _copy_entrants(competition, new)
+    return new
+
+
+def _copy_entrants(old: Competition, new: Competition) -> None:
+    teams = {}
+    for team in old.teams.prefetch_related("partnerships"):
+        teams[team.pk] = Team.objects.create(competition=new, club=team.club, name=team.name)
+        teams[team.pk].partnerships.set(team.partnerships.all())
+    Entry.objects.bulk_create(
+        Entry(competition=new, partnership_id=entry.partnership_id, player_id=entry.player_id,
+              team=teams.get(entry.team_id), seed=entry.seed, group=entry.group, division=entry.division)
+        for entry in old.entries.filter(withdrawn=False).order_by("id"))

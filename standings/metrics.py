@@ -33,7 +33,13 @@ What counts, and how
   ``complete`` is set; the absent side's ``forfeits`` metric counts it. For a team competition pass the team
   target as ``games_to_win``.
 - **Byes**, counted in ``byes``, as ``bye_policy`` says. ``"fixed"``: a win (played, won, ``points_win``)
-  with the scores of ``bye_score`` (a missing ``bullseyes_for`` is ``games_to_win``, anything else 0).
+  whose six columns are credited as ``bye_score`` says, column by column: a whole number; ``"target"`` (the
+  race's target, ``games_to_win``; bullseye columns only); the entrant's per-match average from its complete
+  played results, ``"average_down"`` (rounded down), ``"average_nearest"`` (halves up) or ``"average_exact"``;
+  or ``"none"`` (nothing). A missing ``bullseyes_for`` is ``"target"``, any other missing column 0. So the
+  club rule "a bye is a win at the target, with the team's averages, rounded down, for bullseyes against and
+  hang jacks" is ``{"bullseyes_against": "average_down", "hang_jacks_for": "average_down",
+  "hang_jacks_against": "average_down"}``.
   ``"average"``: not a win and not played; the entrant is credited, per bye, its per-match averages —
   match points, bullseyes, hang jacks, and chalks (over the results with chalks known) — from its complete
   played results (not forfeits); nothing before its first one. Averages are exact fractions, shown as
@@ -69,11 +75,15 @@ decided results against each other (forfeits included), decisive only when every
 is applied once, and its value in ``metrics`` is that mini-table's points (0 where it was not decisive).
 Entrants still tied after the last tiebreak share a place (1, 2, 2, 4) and keep the order they were given
 in. With groups, each group is ranked on its own (group-stage standings); the lines come group by group
-(groups in natural order of their names: "Group 2" before "Group 10"), each group by rank.
+(groups in natural order of their names: "Group 2" before "Group 10"), each group by rank. Divisions (or
+conferences) are ranked as ``division_ranking`` says: ``"overall"``, one ranking of the whole table (each
+line still names its division, for a page that shows them grouped), or ``"division"``, each division on its
+own (its lines come division by division, in natural order).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
 from fractions import Fraction
@@ -84,9 +94,9 @@ from engine.errors import FieldError
 from engine.numbers import natural_key
 
 __all__ = [
-    "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric", "RankingLine",
-    "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals", "Value", "compute_standings",
-    "register", "validate_tiebreaks",
+    "BYE_RULES", "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric",
+    "RankingLine", "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals", "Value",
+    "compute_standings", "register", "validate_tiebreaks",
 ]
 
 PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
@@ -96,6 +106,11 @@ WINNERS = ("a", "b", "d", "")
 BYE_POLICIES = ("fixed", "average")
 BYE_SCORE_KEYS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
                   "hang_jacks_for", "hang_jacks_against")
+BYE_TARGET, BYE_NONE = "target", "none"
+BYE_AVERAGES = ("average_down", "average_nearest", "average_exact")
+BYE_RULES = (BYE_TARGET, *BYE_AVERAGES, BYE_NONE)  # what a column of ``bye_score`` may hold besides a number
+BYE_TARGET_KEYS = ("bullseyes_for", "bullseyes_against")
+DIVISION_RANKINGS = ("overall", "division")
 
 
 class StandingsError(FieldError):
@@ -111,6 +126,7 @@ class Entrant:
     id: Hashable
     withdrawn: bool = False
     group: str = ""
+    division: str = ""  # a league's division (or conference): ranked on its own or within the whole table
 
 
 @dataclass(frozen=True)
@@ -158,6 +174,8 @@ class StandingLine:
     withdrawn: bool
     coarse: bool
     metrics: dict[str, int | float]
+    chalks_kept: bool = True  # False when the entrant's results were all entered without chalks (shown "—")
+    division: str = ""
 
 
 # ------------------------------------------------------------------------------------------------ totals
@@ -200,6 +218,8 @@ class Totals:
     hang_jacks_for: int | Fraction = 0
     hang_jacks_against: int | Fraction = 0
     coarse: bool = False
+    results: int = 0  # played results counted (complete or not), and of them those with chalks entered
+    chalk_results: int = 0
     opponents: list[Totals] = field(default_factory=list)
     meetings: dict[Hashable, int] = field(default_factory=dict)
     complete: CompleteTotals = field(default_factory=CompleteTotals)
@@ -547,6 +567,7 @@ class StandingsSettings:
     bye_policy: str = "fixed"
     bye_score: Mapping[str, int] = field(default_factory=dict)
     games_to_win: int = 1
+    division_ranking: str = "overall"  # "overall": one ranking for all divisions; "division": each on its own
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiebreaks", validate_tiebreaks(self.tiebreaks))
@@ -556,20 +577,36 @@ class StandingsSettings:
         if self.bye_policy not in BYE_POLICIES:
             raise StandingsError("bye_policy", f"must be one of {', '.join(BYE_POLICIES)}, not {self.bye_policy!r}")
         if not isinstance(self.bye_score, Mapping):
-            raise StandingsError("bye_score", "must map scores to whole numbers")
+            raise StandingsError("bye_score", "must map scores to whole numbers or rules")
         for key, value in self.bye_score.items():
-            if key not in BYE_SCORE_KEYS:
-                raise StandingsError("bye_score", f"unknown score {key!r} (known: {', '.join(BYE_SCORE_KEYS)})")
-            if not _whole(value) or value < 0:
-                raise StandingsError(f"bye_score.{key}", "must be a whole number, 0 or more")
+            _check_bye_column(key, value)
         object.__setattr__(self, "bye_score", MappingProxyType(dict(self.bye_score)))
+        if self.division_ranking not in DIVISION_RANKINGS:
+            raise StandingsError("division_ranking", f"must be one of {', '.join(DIVISION_RANKINGS)}, "
+                                                     f"not {self.division_ranking!r}")
         if not _whole(self.games_to_win) or self.games_to_win < 1:
             raise StandingsError("games_to_win", "must be a whole number, 1 or more")
 
-    def fixed_bye(self) -> dict[str, int]:
-        """The six scores a fixed bye credits."""
-        return {key: self.bye_score.get(key, self.games_to_win if key == "bullseyes_for" else 0)
-                for key in BYE_SCORE_KEYS}
+    def fixed_bye(self) -> dict[str, int | str]:
+        """What each of the six columns of a bye won credits: a whole number (the target resolved), or a rule of
+        ``BYE_RULES`` that depends on the entrant's results (an average, or nothing)."""
+        rules = {key: self.bye_score.get(key, BYE_TARGET if key == "bullseyes_for" else 0) for key in BYE_SCORE_KEYS}
+        return {key: self.games_to_win if rule == BYE_TARGET else rule for key, rule in rules.items()}
+
+
+def _check_bye_column(key: object, value: object) -> None:
+    if key not in BYE_SCORE_KEYS:
+        raise StandingsError("bye_score", f"unknown score {key!r} (known: {', '.join(BYE_SCORE_KEYS)})")
+    if isinstance(value, str):
+        if value not in BYE_RULES:
+            raise StandingsError(f"bye_score.{key}",
+                                 f"must be a whole number or one of {', '.join(BYE_RULES)}, not {value!r}")
+        if value == BYE_TARGET and key not in BYE_TARGET_KEYS:
+            raise StandingsError(f"bye_score.{key}", "the target is a number of bullseyes: only the bullseye "
+                                                     "columns may take it")
+    elif not _whole(value) or value < 0:
+        raise StandingsError(f"bye_score.{key}", "must be a whole number, 0 or more, or a rule "
+                                                 f"({', '.join(BYE_RULES)})")
 
 
 DEFAULT_SETTINGS = StandingsSettings()
@@ -659,7 +696,9 @@ def _count_played(result: Result, side_a: list[Totals], side_b: list[Totals], se
             totals.bullseyes_against += ba
             totals.hang_jacks_for += hf
             totals.hang_jacks_against += ha
+            totals.results += 1
             if chalks:
+                totals.chalk_results += 1
                 totals.chalks_for += cf
                 totals.chalks_against += ca
             if coarse:
@@ -730,21 +769,37 @@ def _count_byes(byes: Iterable[Bye], table: dict[Hashable, Totals], settings: St
                                  f"unknown entrant {bye.entrant!r}: not among the entrants") from None
         totals.byes += 1
         if fixed is not None:
-            _credit_fixed_bye(totals, fixed, settings.points_win)
+            _credit_fixed_bye(totals, fixed, settings)
         else:
             _credit_average_bye(totals)
 
 
-def _credit_fixed_bye(totals: Totals, scores: Mapping[str, int], points_win: int) -> None:
+def _credit_fixed_bye(totals: Totals, rules: Mapping[str, int | str], settings: StandingsSettings) -> None:
     totals.played += 1
     totals.won += 1
-    totals.points += points_win
-    totals.bullseyes_for += scores["bullseyes_for"]
-    totals.bullseyes_against += scores["bullseyes_against"]
-    totals.chalks_for += scores["chalks_for"]
-    totals.chalks_against += scores["chalks_against"]
-    totals.hang_jacks_for += scores["hang_jacks_for"]
-    totals.hang_jacks_against += scores["hang_jacks_against"]
+    totals.points += settings.points_win
+    for key, rule in rules.items():
+        setattr(totals, key, getattr(totals, key) + _bye_credit(totals.complete, key, rule, settings.games_to_win))
+
+
+def _bye_credit(sums: CompleteTotals, key: str, rule: int | str, target: int) -> int | Fraction:
+    """What one column of a bye won credits: a number, the target, nothing, or the column's per-match average
+    over the complete played results (for chalks, those with chalks entered; 0 before the first)."""
+    if not isinstance(rule, str):
+        return rule
+    if rule == BYE_TARGET:
+        return target
+    if rule == BYE_NONE:
+        return 0
+    matches = sums.chalk_matches if key.startswith("chalks") else sums.matches
+    if not matches:
+        return 0
+    average = Fraction(getattr(sums, key), matches)
+    if rule == "average_down":
+        return average.numerator // average.denominator
+    if rule == "average_nearest":
+        return math.floor(average + Fraction(1, 2))
+    return average
 
 
 def _credit_average_bye(totals: Totals) -> None:
@@ -767,8 +822,9 @@ def _count(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], by
     for index, entrant in enumerate(entrants):
         if not isinstance(entrant, Entrant):
             entrant = Entrant(entrant)
-        if not isinstance(entrant.group, str):
-            raise StandingsError(f"entrants[{index}].group", "must be text")
+        for name in ("group", "division"):
+            if not isinstance(getattr(entrant, name), str):
+                raise StandingsError(f"entrants[{index}].{name}", "must be text")
         try:
             if entrant.id in table:
                 raise StandingsError(f"entrants[{index}].id", f"{entrant.id!r} is entered twice")
@@ -816,6 +872,12 @@ def _natural(text: str) -> tuple:
     return natural_key(text), text
 
 
+def _chalks_kept(totals: Totals) -> bool:
+    """False when every result of the entrant was entered without chalks and nothing credited any: its chalk
+    columns are then unknown, not 0."""
+    return not (totals.results and not totals.chalk_results and not totals.chalks_for and not totals.chalks_against)
+
+
 def _plain(value: int | Fraction) -> int | float:
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else float(value)
@@ -837,15 +899,18 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     groups: dict[str, list[RankingLine]] = {}
     for totals in table.values():
         values = {key: value(totals, table) for key, value in computed}
-        groups.setdefault(totals.entrant.group, []).append(RankingLine(totals, values))
+        entrant = totals.entrant
+        ranked_apart = entrant.division if settings.division_ranking == "division" else ""
+        groups.setdefault((entrant.group, ranked_apart), []).append(RankingLine(totals, values))
 
     lines = []
-    for group in sorted(groups, key=_natural):
-        for rank, line in _rank(groups[group], tiebreaks):
+    for group, division in sorted(groups, key=lambda key: (_natural(key[0]), _natural(key[1]))):
+        for rank, line in _rank(groups[group, division], tiebreaks):
             totals = line.totals
             lines.append(StandingLine(
                 entrant=totals.id, rank=rank, group=group, played=totals.played, won=totals.won,
                 drawn=totals.drawn, lost=totals.lost, match_points=_plain(totals.points), byes=totals.byes,
                 withdrawn=bool(totals.entrant.withdrawn), coarse=totals.coarse,
-                metrics={key: _plain(value) for key, value in line.values.items()}))
+                metrics={key: _plain(value) for key, value in line.values.items()}, chalks_kept=_chalks_kept(totals),
+                division=totals.entrant.division))
     return lines

@@ -11,7 +11,7 @@ def standings_sections(competition: Competition) -> tuple[list[StandingRow], lis
     """The ranking and a team league's per-pair statistics, in one query."""
     rows = list(StandingRow.objects.filter(competition=competition)
                 .select_related("partnership__player_one", "partnership__player_two", "team", "player")
-                .order_by("section", "group", "rank", "id"))
+                .order_by("section", "group", "division", "rank", "id"))
     return [r for r in rows if not r.section], [r for r in rows if r.section == "pairs"]
 
 
@@ -19,4 +19,4 @@ def standings(competition: Competition, section: str = "") -> QuerySet[StandingR
     """The ranking (group by group), or with ``section="pairs"`` a team league's per-pair statistics."""
     return (StandingRow.objects.filter(competition=competition, section=section)
             .select_related("partnership__player_one", "partnership__player_two", "team", "player")
-            .order_by("group", "rank", "id"))
+            .order_by("group", "division", "rank", "id"))

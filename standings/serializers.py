@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.models import StandingRow
+from standings.tables import exact_number
+
+
+@extend_schema_field({"type": "number", "nullable": True})
+class ExactNumberField(serializers.Field):
+    """A standings figure, exact: 34, 34.5, or null for chalks a club did not keep (read only)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value):
+        return exact_number(value)
 
 
 class StandingRowSerializer(serializers.ModelSerializer):
@@ -13,13 +26,20 @@ class StandingRowSerializer(serializers.ModelSerializer):
 
     entrant_name = serializers.SerializerMethodField()
     partnership_name = serializers.CharField(source="partnership.display_name", read_only=True, allow_null=True)
-    bullseye_difference = serializers.IntegerField(read_only=True)
-    chalk_difference = serializers.IntegerField(read_only=True)
+    match_points = ExactNumberField()
+    bullseyes_for = ExactNumberField()
+    bullseyes_against = ExactNumberField()
+    bullseye_difference = ExactNumberField()
+    chalks_for = ExactNumberField()
+    chalks_against = ExactNumberField()
+    chalk_difference = ExactNumberField()
+    hang_jacks_for = ExactNumberField()
+    hang_jacks_against = ExactNumberField()
 
     class Meta:
         model = StandingRow
-        fields = ["rank", "group", "partnership", "partnership_name", "team", "player", "entrant_name", "played",
-                  "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
+        fields = ["rank", "group", "division", "partnership", "partnership_name", "team", "player", "entrant_name",
+                  "played", "won", "drawn", "lost", "match_points", "byes", "bullseyes_for", "bullseyes_against",
                   "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference", "hang_jacks_for",
                   "hang_jacks_against", "withdrawn", "coarse", "metrics", "updated_at"]
 

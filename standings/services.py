@@ -4,6 +4,7 @@ stored as ``StandingRow`` rows, rewritten by ``refresh_standings`` under the com
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -33,7 +34,8 @@ def competition_settings(competition: Competition, *, team_ranking: bool = False
         points_win=competition.points_win, points_draw=competition.points_draw,
         points_loss=competition.points_loss, bye_policy=competition.bye_policy,
         bye_score=competition.bye_score or {},
-        games_to_win=competition.team_target if team_ranking else competition.games_to_win())
+        games_to_win=competition.team_target if team_ranking else competition.games_to_win(),
+        division_ranking=competition.division_ranking)
 
 
 def standings_rows(competition_id: int) -> list[dict]:
@@ -42,7 +44,7 @@ def standings_rows(competition_id: int) -> list[dict]:
     byes of draft rounds are not counted: the rows are the same for the organisers and the public."""
     competition = Competition.objects.get(pk=competition_id)
     entries = list(Entry.objects.filter(competition_id=competition_id)
-                   .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group"))
+                   .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
     matches = results_for_standings(competition_id)
     if competition.system == Competition.GROUPS_KNOCKOUT:
@@ -52,7 +54,8 @@ def standings_rows(competition_id: int) -> list[dict]:
     key = {Competition.PAIRS: "partnership_id", Competition.TEAMS: "team_id",
            Competition.INDIVIDUAL: "player_id"}[kind]
     entrant_of_entry = {entry["id"]: entry[key] for entry in entries}
-    entrants = [standings.Entrant(entry[key], entry["withdrawn"], entry["group"]) for entry in entries]
+    entrants = [standings.Entrant(entry[key], entry["withdrawn"], entry["group"], entry["division"])
+                for entry in entries]
     bye_list = [standings.Bye(entrant_of_entry[b["entry_id"]], b["round__number"]) for b in byes
                 if b["entry_id"] in entrant_of_entry]
     if kind == Competition.TEAMS:
@@ -89,16 +92,31 @@ def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict |
         outcome=row.get("outcome") or "played", round=row.get("round_number"))
 
 
+CHALK_COLUMNS = ("chalks_for", "chalks_against")
+
+
 def _rows(entrants, results, byes, settings, key: str, section: str = "") -> list[dict]:
     rows = []
     for line in standings.compute_standings(entrants, results, byes, settings):
         metrics = line.metrics
+        columns = {name: exact_decimal(metrics[name]) for name in COLUMNS}
+        if not line.chalks_kept:
+            columns.update(dict.fromkeys(CHALK_COLUMNS))
+            metrics = {name: None if name.startswith("chalk") else value for name, value in metrics.items()}
         rows.append({
-            key: line.entrant, "section": section, "group": line.group, "rank": line.rank,
+            key: line.entrant, "section": section, "group": line.group, "division": line.division, "rank": line.rank,
             "played": line.played, "won": line.won, "drawn": line.drawn, "lost": line.lost,
-            "match_points": round(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
-            "coarse": line.coarse, "metrics": metrics, **{name: round(metrics[name]) for name in COLUMNS}})
+            "match_points": exact_decimal(line.match_points), "byes": line.byes, "withdrawn": line.withdrawn,
+            "coarse": line.coarse, "metrics": metrics, **columns})
     return rows
+
+
+def exact_decimal(value: int | float) -> Decimal:
+    """A standings figure as its column stores it: exact to four places (halves and quarters exactly)."""
+    return Decimal(value).quantize(PLACES) if isinstance(value, float) else Decimal(value)
+
+
+PLACES = Decimal("0.0001")
 
 
 def standings_behind_results() -> list[int]:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import prefetch_related_objects
 
 from engine.numbers import natural_key
 from league.models import Competition, StandingRow
-from standings.metrics import METRICS
+from standings.metrics import BYE_SCORE_KEYS, METRICS
 from standings.selectors import standings_sections
 
 
@@ -42,12 +43,16 @@ class Line:
 
 @dataclass
 class Group:
+    """The lines of one group (a two-stage event's) or one division of a league, or of both."""
+
     name: str
     lines: list[Line]
+    division: str = ""
 
     @property
     def title(self) -> str:
-        return self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+        group = "" if not self.name else self.name if self.name.lower().startswith("group") else f"Group {self.name}"
+        return " · ".join(part for part in (group, self.division) if part)
 
 
 @dataclass
@@ -123,12 +128,28 @@ def table_columns(tiebreaks: list[str]) -> list[Column]:
     return columns
 
 
-def _shown(value: Any) -> str:
+def shown_figure(value: Any) -> str:
+    """A standings figure as the page and the CSV show it: exact for whole numbers and halves (34, 34.5) and to
+    two places otherwise (13.33); "—" for a figure the club did not keep.
+
+    >>> [shown_figure(v) for v in (Decimal("34.0000"), Decimal("34.5000"), 13.3333, -2, None)]
+    ['34', '34.5', '13.33', '-2', '—']"""
     if value is None or value == "":
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
+        return "—"
+    if isinstance(value, (Decimal, float)):
+        return f"{Decimal(value).quantize(HUNDREDTHS, ROUND_HALF_UP):f}".rstrip("0").rstrip(".")
     return str(value)
+
+
+def exact_number(value: Any) -> int | float | None:
+    """A stored figure as the API gives it: an int when whole, else a float (34.5); None stays None."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+HUNDREDTHS = Decimal("0.01")
+_shown = shown_figure
 
 
 def _css(column: Column) -> str:
@@ -166,7 +187,7 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     columns = table_columns(tiebreaks)
     ordered = sorted(rows, key=lambda row: (getattr(row, "section", "") != "", getattr(row, "section", ""),
-                                            natural_key(row.group), row.rank))
+                                            natural_key(row.group), natural_key(row.division), row.rank))
     sections: list[Section] = []
     for row in ordered:
         section = getattr(row, "section", "")
@@ -175,14 +196,17 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
             heading = "Partnership" if section == "pairs" else HEADINGS.get(competition.entrant_kind, "Entrant")
             sections.append(Section(title, heading, []))
         groups = sections[-1].groups
-        if not groups or groups[-1].name != row.group:
-            groups.append(Group(row.group, []))
+        if not groups or (groups[-1].name, groups[-1].division) != (row.group, row.division):
+            groups.append(Group(row.group, [], row.division))
         groups[-1].lines.append(Line(row, "", [(_cell(row, column), _css(column)) for column in columns],
                                      _players(row)))
-    for group in (group for section in sections for group in section.groups):
-        counts = Counter(line.row.rank for line in group.lines)
-        for line in group.lines:
-            line.place = f"={line.row.rank}" if counts[line.row.rank] > 1 else str(line.row.rank)
+    apart = competition.division_ranking == Competition.RANK_BY_DIVISION
+    for section in sections:  # a place is shared within what was ranked together (the group, or its division)
+        counts = Counter((line.row.group, line.row.division if apart else "", line.row.rank)
+                         for group in section.groups for line in group.lines)
+        for line in (line for group in section.groups for line in group.lines):
+            shared = counts[line.row.group, line.row.division if apart else "", line.row.rank] > 1
+            line.place = f"={line.row.rank}" if shared else str(line.row.rank)
     return StandingsTable(columns=columns, sections=sections, sentence=ranking_sentence(tiebreaks),
                           coarse=any(row.coarse for row in rows), withdrawn=any(row.withdrawn for row in rows))
 
@@ -199,4 +223,33 @@ def standings_context(competition: Competition, rows: list[StandingRow],
 def standings_of(competition) -> dict:
     """The standings rows, the per-pair statistics and the table's shape, for the pages that show them."""
     rows, pairs = standings_sections(competition)
-    return {"standings": rows, "pair_statistics": pairs, **standings_context(competition, rows, pairs)}
+    return {"standings": rows, "pair_statistics": pairs, "bye_rule": bye_words(competition),
+            **standings_context(competition, rows, pairs)}
+
+
+BYE_COLUMN_WORDS = {"bullseyes_for": "bullseyes for", "bullseyes_against": "bullseyes against",
+                    "chalks_for": "chalks for", "chalks_against": "chalks against",
+                    "hang_jacks_for": "hang jacks for", "hang_jacks_against": "hang jacks against"}
+BYE_RULE_WORDS = {"average_down": "its average rounded down", "average_nearest": "its average to the nearest",
+                  "average_exact": "its exact average"}  # "none", like 0, is not named
+
+
+def bye_words(competition: Competition) -> str:
+    """How a bye counts, in a sentence: "A win: bullseyes for 18 (the target); bullseyes against its average
+    rounded down; …"; a column credited 0 is not named."""
+    if competition.bye_policy == Competition.BYE_AVERAGE:
+        return "Not played: the entrant is credited its averages from its other matches."
+    target = competition.team_target if competition.entrant_kind == Competition.TEAMS else competition.games_to_win()
+    score = competition.bye_score if isinstance(competition.bye_score, dict) else {}
+    parts = []
+    for key in BYE_SCORE_KEYS:
+        rule = score.get(key, "target" if key == "bullseyes_for" else 0)
+        words = BYE_COLUMN_WORDS[key]
+        if rule == "target":
+            parts.append(f"{words} {target} (the target)")
+        elif isinstance(rule, str):
+            if rule in BYE_RULE_WORDS:
+                parts.append(f"{words} {BYE_RULE_WORDS[rule]}")
+        elif rule:
+            parts.append(f"{words} {rule}")
+    return f"A win: {'; '.join(parts)}." if parts else "A win."

@@ -74,12 +74,19 @@ PAGES = [  # (name, route) as they were before the split
     ('match_online_end', 'matches/<int:pk>/online/end/'),
     ('match_online_seat_renew', 'matches/<int:pk>/online/seats/<int:number>/renew/'),
     ('match_online_seat_revoke', 'matches/<int:pk>/online/seats/<int:number>/revoke/'),
+    # a club's season kept by the club (issue 12)
+    ('competition_copy', 'clubs/<slug:club_slug>/<slug:competition_slug>/copy/'),
+    ('my_matches', 'my/matches/'),
+    ('club_create', 'clubs/new/'),
+    ('club_people', 'clubs/<slug:club_slug>/people/'),
+    ('club_player', 'clubs/<slug:club_slug>/people/<int:pk>/'),
 ]
 API_NAMES = [
     'api-root',
     'auth-token',
     'club-detail',
     'club-list',
+    'competition-copy-season',
     'competition-detail',
     'competition-entries',
     'competition-list',

@@ -594,7 +594,7 @@ def test_the_competition_page_states_the_format_and_the_tiebreaks(client, world)
     standing(competition, 1, bullseyes_for=3)
     standing(competition, 1, bullseyes_for=3)
     page = text(client.get(reverse("competition", args=[competition.club.slug, competition.slug])))
-    assert "Round robin" in page and "A single game" in page and "A win with set scores" in page
+    assert "Round robin" in page and "A single game" in page and "A win: bullseyes for 1 (the target)." in page
     assert BOSTON_SENTENCE in page
     assert page.count('<td class="num rank">=1</td>') == 2
     standings_page = text(client.get(reverse("competition_standings", args=[competition.club.slug,

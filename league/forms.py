@@ -1,0 +1,44 @@
+"""The forms of a club's own pages: the club, its organisers, its players (``league.people`` checks the values)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from league.models import Club, Player
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=Club._meta.get_field("name").max_length, label="Club's name")
+    town = forms.CharField(max_length=Club._meta.get_field("town").max_length, required=False, label="Town")
+
+
+class OrganiserForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username of the new organiser")
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=Player._meta.get_field("name").max_length, label="Full name")
+    nickname = forms.CharField(max_length=Player._meta.get_field("nickname").max_length, required=False,
+                               label="Nickname")
+
+
+class LoginLinkForm(forms.Form):
+    username = forms.CharField(max_length=150, required=False, label="Their login (username)",
+                               help_text="Left blank: no login linked.")
+
+
+class MergeForm(forms.Form):
+    """The duplicate record to merge into the player shown: one of the club's other players."""
+
+    duplicate = forms.ModelChoiceField(queryset=Player.objects.none(), label="Merge this record into it",
+                                       empty_label="— choose the duplicate —")
+
+    def __init__(self, *args, player: Player, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["duplicate"].queryset = (Player.objects.filter(home_club=player.home_club_id)
+                                             .exclude(pk=player.pk).order_by("name", "id"))
+
+
+def put_error(form: forms.Form, error) -> None:
+    """A service's ``SetupError`` next to the form's field of that name, else at the form's top."""
+    form.add_error(error.field if error.field in form.fields else None, error.reason)

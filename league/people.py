@@ -1,0 +1,174 @@
+"""A club's people: its details, its organisers, its players (made, edited, linked to a login) and the merge of
+two records of one player, keeping every result of both.
+
+Every operation checks what it is given and raises ``SetupError`` naming the field, as ``league.entries`` does,
+so that a page puts the message next to the field and the API answers 400.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from league.entries import SetupError, plain_name
+from league.models import (
+    Club,
+    ClubRole,
+    Competition,
+    Entry,
+    Partnership,
+    Player,
+    PlayerRating,
+    RatingPoint,
+    StandingRow,
+)
+from league.services import unique_slug
+from league.signals import ratings_stale_after_commit, standings_stale_after_commit
+
+NAME_MAX = Player._meta.get_field("name").max_length
+NICKNAME_MAX = Player._meta.get_field("nickname").max_length
+CLUB_NAME_MAX = Club._meta.get_field("name").max_length
+
+
+# ------------------------------------------------------------------------------------------------ clubs
+def create_club_for(*, user, name: str, town: str = "") -> Club:
+    """A new club, ``user`` its first organiser."""
+    name = _club_name(name)
+    town = plain_name(town, "town", "a town's name", Club._meta.get_field("town").max_length)
+    with transaction.atomic():
+        club = Club.objects.create(name=name, slug=unique_slug(Club.objects.all(), name), town=town)
+        ClubRole.objects.create(club=club, user=user, role=ClubRole.ORGANISER)
+    return club
+
+
+def edit_club(*, club: Club, name: str, town: str = "") -> Club:
+    club.name = _club_name(name, club)
+    club.town = plain_name(town, "town", "a town's name", Club._meta.get_field("town").max_length)
+    club.save(update_fields=["name", "town"])
+    return club
+
+
+def _club_name(name: str, club: Club | None = None) -> str:
+    name = plain_name(name, "name", "a club's name", CLUB_NAME_MAX)
+    if not name:
+        raise SetupError("name", "give the club's name")
+    if Club.objects.filter(name__iexact=name).exclude(pk=getattr(club, "pk", None)).exists():
+        raise SetupError("name", f"there is already a club called {name}")
+    return name
+
+
+def _user_named(username: str, field: str):
+    username = (username or "").strip()
+    if not username:
+        raise SetupError(field, "give the person's username")
+    user = get_user_model().objects.filter(username__iexact=username).first()
+    if user is None:
+        raise SetupError(field, f"nobody has the username {username!r}: they sign up first")
+    return user
+
+
+def add_organiser(*, club: Club, username: str) -> ClubRole:
+    user = _user_named(username, "username")
+    role, made = ClubRole.objects.get_or_create(club=club, user=user, role=ClubRole.ORGANISER)
+    if not made:
+        raise SetupError("username", f"{user.get_username()} is already an organiser of {club.name}")
+    return role
+
+
+def remove_organiser(*, club: Club, user_id: int, by) -> None:
+    """Remove an organiser; a club keeps at least one, and nobody removes themselves by accident."""
+    roles = ClubRole.objects.filter(club=club, role=ClubRole.ORGANISER)
+    if roles.count() <= 1:
+        raise SetupError("organiser", f"{club.name} needs at least one organiser")
+    if by is not None and by.pk == user_id:
+        raise SetupError("organiser", "you cannot remove yourself: ask another organiser")
+    if not roles.filter(user_id=user_id).delete()[0]:
+        raise SetupError("organiser", "that person is not an organiser of the club")
+
+
+# ---------------------------------------------------------------------------------------------- players
+def _player_fields(name: str, nickname: str) -> tuple[str, str]:
+    name = plain_name(name, "name", "a player's name", NAME_MAX)
+    if not name:
+        raise SetupError("name", "give the player's name")
+    return name, plain_name(nickname, "nickname", "a nickname", NICKNAME_MAX)
+
+
+def _check_name_free(club: Club, name: str, player: Player | None = None) -> None:
+    taken = Player.objects.filter(home_club=club, name__iexact=name).exclude(pk=getattr(player, "pk", None)).first()
+    if taken is not None:
+        raise SetupError("name", f"{club.name} already has a player called {taken.name}: give a different name "
+                                 "(or merge the two records)")
+
+
+def create_player(*, club: Club, name: str, nickname: str = "") -> Player:
+    name, nickname = _player_fields(name, nickname)
+    _check_name_free(club, name)
+    return Player.objects.create(name=name, nickname=nickname, home_club=club)
+
+
+def edit_player(*, player: Player, name: str, nickname: str = "") -> Player:
+    player.name, player.nickname = _player_fields(name, nickname)
+    if player.home_club_id:
+        _check_name_free(player.home_club, player.name, player)
+    player.save(update_fields=["name", "nickname"])
+    return player
+
+
+def link_login(*, player: Player, username: str) -> Player:
+    """Link the player to a login (their own pages, and the tables they sit at); a blank username unlinks."""
+    if not (username or "").strip():
+        player.user = None
+    else:
+        user = _user_named(username, "username")
+        other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
+        if other is not None:
+            raise SetupError("username", f"{user.get_username()} is already linked to {other.name}")
+        player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+def merge_players(*, keep: Player, duplicate: Player) -> Player:
+    """Merge ``duplicate`` into ``keep``: every partnership, entry and standings line of the duplicate becomes
+    the kept player's (so every result, which belongs to a partnership, stays), its login moves over if the
+    kept record has none, and the duplicate is deleted. Refused when the two played as partners, or are both
+    entered in one individual event. The ratings are rebuilt, and the standings of the events touched."""
+    if keep.pk == duplicate.pk:
+        raise SetupError("duplicate", "choose two different records of the player")
+    together = Partnership.objects.filter(Q(player_one=keep, player_two=duplicate)
+                                          | Q(player_one=duplicate, player_two=keep)).first()
+    if together is not None:
+        raise SetupError("duplicate", f"{keep.name} and {duplicate.name} played together as {together.display_name}: "
+                                      "they are two players")
+    both = Entry.objects.filter(player=keep, competition__entries__player=duplicate).select_related("competition")
+    if both.exists():
+        raise SetupError("duplicate", f"both are entered in {both.first().competition.name}")
+    pairs = Q(entries__partnership__player_one=keep) | Q(entries__partnership__player_two=keep)
+    shared = (Entry.objects.filter(Q(partnership__player_one=duplicate) | Q(partnership__player_two=duplicate))
+              .filter(competition__in=Competition.objects.filter(pairs)).select_related("competition").first())
+    if shared is not None:
+        raise SetupError("duplicate", f"both play in {shared.competition.name}, in two partnerships")
+    if keep.user_id and duplicate.user_id:
+        raise SetupError("duplicate", "both records have a login: unlink one first")
+    with transaction.atomic():
+        Partnership.objects.filter(player_one=duplicate).update(player_one=keep)
+        Partnership.objects.filter(player_two=duplicate).update(player_two=keep)
+        competitions = set(Entry.objects.filter(player=duplicate).values_list("competition_id", flat=True))
+        Entry.objects.filter(player=duplicate).update(player=keep)
+        StandingRow.objects.filter(player=duplicate).delete()  # rewritten by the refresh below
+        PlayerRating.objects.filter(player=duplicate).delete()  # the ratings are rebuilt from the whole history
+        RatingPoint.objects.filter(player=duplicate).delete()
+        if duplicate.user_id and not keep.user_id:
+            keep.user_id, duplicate.user_id = duplicate.user_id, None
+            duplicate.save(update_fields=["user"])
+            keep.save(update_fields=["user"])
+        if not keep.nickname and duplicate.nickname:
+            keep.nickname = duplicate.nickname
+            keep.save(update_fields=["nickname"])
+        duplicate.delete()
+        for competition_id in competitions:
+            standings_stale_after_commit(competition_id)
+        ratings_stale_after_commit()
+    return keep
