@@ -59,6 +59,7 @@ class TeamMatch(models.Model):
     bullseyes_b = models.PositiveSmallIntegerField(default=0)
     chalks_a = models.PositiveIntegerField(default=0)
     chalks_b = models.PositiveIntegerField(default=0)
+    chalks_known = models.BooleanField(default=True, help_text="False when the totals were recorded without chalks")
     hang_jacks_a = models.PositiveIntegerField(default=0)  # summed over every game of every table
     hang_jacks_b = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True, help_text="'a', 'b', 'd' for a draw, '' while open")

@@ -45,7 +45,8 @@ STANDINGS_FIELDS = ("id", "round_id", "round_number", "side_a_id", "side_b_id", 
                    "games_a", "games_b", "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b",
                    "result_level", "team_match_id", "group")
 TEAM_STANDINGS_FIELDS = ("id", "round_number", "team_a_id", "team_b_id", "status", "winner", "outcome", "bullseyes_a",
-                         "bullseyes_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "result_level")
+                         "bullseyes_b", "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b",
+                         "result_level")
 
 
 def results_for_standings(competition_id: int) -> list[dict]:

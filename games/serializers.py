@@ -232,7 +232,7 @@ class TeamMatchSerializer(serializers.ModelSerializer):
         model = TeamMatch
         fields = ["id", "competition", "round", "team_a", "team_b", "team_a_name", "team_b_name", "tables", "mode",
                   "target", "games_per_table", "result_level", "outcome", "status", "bullseyes_a", "bullseyes_b",
-                  "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "winner", "created_at"]
+                  "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b", "winner", "created_at"]
         read_only_fields = fields
 
 

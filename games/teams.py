@@ -329,6 +329,7 @@ def _write_team_totals(team_match: TeamMatch, tables: list[_Table], bullseyes_a:
     team_match.bullseyes_a, team_match.bullseyes_b = bullseyes_a, bullseyes_b
     team_match.chalks_a = sum(t.chalks[SIDE_A] for t in tables)
     team_match.chalks_b = sum(t.chalks[SIDE_B] for t in tables)
+    team_match.chalks_known = all(t.chalks_known for t in tables)
     team_match.hang_jacks_a = sum(t.hang_jacks[SIDE_A] for t in tables)
     team_match.hang_jacks_b = sum(t.hang_jacks[SIDE_B] for t in tables)
 
@@ -381,7 +382,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
     team, chalks when known. Its tables, which must have no result, are removed. The result must be a finished
     one (see ``check_team_totals``); the winner is derived. Settled at once; the standings after the commit.
 
-    ``TeamMatch`` has no ``chalks_known``: chalks left out are stored as 0."""
+    Chalks left out are stored as 0 with ``chalks_known`` False (the standings then show "—")."""
     bullseyes = {SIDE_A: whole_number("bullseyes_a", bullseyes_a), SIDE_B: whole_number("bullseyes_b", bullseyes_b)}
     hang = {SIDE_A: whole_number("hang_jacks_a", hang_jacks_a), SIDE_B: whole_number("hang_jacks_b", hang_jacks_b)}
     chalks_a, chalks_b = chalk_pair("chalks_a", chalks_a, "chalks_b", chalks_b)
@@ -409,6 +410,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.bullseyes_a, team_match.bullseyes_b = bullseyes[SIDE_A], bullseyes[SIDE_B]
         team_match.hang_jacks_a, team_match.hang_jacks_b = hang[SIDE_A], hang[SIDE_B]
         team_match.chalks_a, team_match.chalks_b = chalks_a or 0, chalks_b or 0
+        team_match.chalks_known = chalks_a is not None
         team_match.result_level = MATCH_LEVEL
         team_match.save()
         team_match = settle_team_match(team_match.pk)

@@ -174,3 +174,23 @@ def test_the_api_takes_each_columns_rule_and_names_a_bad_one():
                             format="json")
         assert response.status_code == 400
         assert field in {error["field"] for error in response.json()["errors"]}, response.json()
+
+
+def test_team_totals_without_chalks_show_a_dash_not_zero():
+    from games.teams import create_team_match, record_team_totals
+    from league import entries as setup
+
+    club = make_club()
+    league = make_competition(club=club)
+    setup.update_competition(competition=league, entrant_kind=Competition.TEAMS, team_target=18)
+    one, two, three = (setup.create_team(competition=league, name=name) for name in ("Blue", "Gold", "Jade"))
+    record_team_totals(create_team_match(league, one, two), 18, 11, hang_jacks_a=2)  # no chalks kept
+    kept = record_team_totals(create_team_match(league, two, three), 18, 9, chalks_a=300, chalks_b=200)
+    assert kept.chalks_known
+    refresh_standings(league.pk)
+    rows = {row.team.name: row for row in StandingRow.objects.filter(competition=league, section="")}
+    assert rows["Blue"].chalks_for is None and rows["Blue"].hang_jacks_for == 2
+    assert rows["Gold"].chalks_for == 300 and rows["Jade"].chalks_against == 300
+    page = APIClient().get(f"/api/competitions/{league.pk}/standings/").json()
+    lines = page["results"] if isinstance(page, dict) else page
+    assert next(line for line in lines if line["entrant_name"] == "Blue")["chalks_for"] is None
