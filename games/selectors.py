@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition
-from league.permissions import published_round_filter
+from league.permissions import published_round_filter, visible_matches_filter
 
 
 def competition_matches(competition: Competition, *, include_drafts: bool = False) -> QuerySet[Match]:
@@ -21,9 +21,11 @@ def competition_matches(competition: Competition, *, include_drafts: bool = Fals
 
 
 def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
-    """The matches ``user`` keeps score for: those still to finish (by round and date, then id) and the last
-    finished ones (the most recent first, at most ``RECENT_FINISHED``)."""
-    mine = (Match.objects.filter(scorekeepers=user).select_related("competition__club", "round")
+    """The matches ``user`` keeps score for that they may see (a draft's only for its club's organisers): those
+    still to finish (by round and date, then id) and the last finished ones (the most recent first, at most
+    ``RECENT_FINISHED``)."""
+    visible = Match.objects.filter(visible_matches_filter(user)).values("pk")
+    mine = (Match.objects.filter(scorekeepers=user, pk__in=visible).select_related("competition__club", "round")
             .order_by(F("round__number").asc(nulls_last=True), F("scheduled_at").asc(nulls_last=True), "id"))
     open_ = list(mine.exclude(status=Match.COMPLETE))
     finished = list(mine.filter(status=Match.COMPLETE).order_by("-updated_at", "-id")[:RECENT_FINISHED])
