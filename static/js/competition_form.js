@@ -19,3 +19,20 @@
   games.addEventListener("input", say);
   say();
 })();
+
+// A bye's column: its number field is shown only while its rule is "This number" (the server refuses a number
+// given with another rule, so nothing typed is lost: a number already typed keeps the field shown).
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll(".bye-column"), function (column) {
+    var rule = column.querySelector("select");
+    var number = column.querySelector("input");
+    if (!rule || !number) return;
+    var field = number.closest(".field");
+    function show() {
+      field.hidden = rule.value !== "number" && number.value.trim() === "" && !field.classList.contains("has-error");
+    }
+    rule.addEventListener("change", show);
+    show();
+  });
+})();
