@@ -473,7 +473,8 @@ class TeamTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
 
 
 class TeamMatchForm(ServiceErrorsMixin, forms.Form):
-    """A team match: the two teams, the round, and a pair of each team at each of the competition's tables."""
+    """A team match: the two teams, the round, and a pair of each team at each of the competition's tables, or
+    no line-ups at all (set later, or never when only the totals are kept)."""
 
     team_a = forms.ModelChoiceField(queryset=None, label="Team A")
     team_b = forms.ModelChoiceField(queryset=None, label="Team B")
@@ -492,7 +493,8 @@ class TeamMatchForm(ServiceErrorsMixin, forms.Form):
         self.tables = competition.team_tables
         for number in range(1, self.tables + 1):
             for side in ("a", "b"):
-                field = forms.ModelChoiceField(queryset=pairs, label=f"Table {number} · pair of team {side.upper()}")
+                field = forms.ModelChoiceField(queryset=pairs, required=False,
+                                               label=f"Table {number} · pair of team {side.upper()}")
                 field.label_from_instance = lambda pair: pair.display_name
                 self.fields[f"table_{number}_{side}"] = field
 
@@ -500,6 +502,18 @@ class TeamMatchForm(ServiceErrorsMixin, forms.Form):
     def table_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(n, self[f"table_{n}_a"], self[f"table_{n}_b"]) for n in range(1, self.tables + 1)]
 
-    def table_pairs(self) -> list[tuple[Any, Any]]:
-        return [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
-                for n in range(1, self.tables + 1)]
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = [f"table_{n}_{side}" for n in range(1, self.tables + 1) for side in ("a", "b")]
+        given = [name for name in names if data.get(name) is not None]
+        if given and len(given) < len(names) and not any(name in self.errors for name in names):
+            for name in names:
+                if data.get(name) is None:
+                    self.add_error(name, "choose the pair, or leave every table blank to set the line-ups later")
+        return data
+
+    def table_pairs(self) -> list[tuple[Any, Any]] | None:
+        """One (pair of team A, pair of team B) a table, or None when no line-up was given."""
+        pairs = [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
+                 for n in range(1, self.tables + 1)]
+        return None if all(a is None and b is None for a, b in pairs) else pairs

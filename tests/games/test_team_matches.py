@@ -478,3 +478,19 @@ def test_api_team_matches(world, commit):
     assert response.status_code == 200 and (response.json()["winner"], response.json()["table_matches"]) == ("a", [])
     assert commit(stranger.post, f"/api/team-matches/{created['id']}/forfeit/", {"outcome": "forfeit_a"},
                   format="json").status_code == 403
+
+
+def test_a_team_match_made_on_the_page_without_line_ups(client, world):
+    """Issue 12: the form takes no line-ups (set later, or never when only totals are kept), but not half of one."""
+    competition = team_competition(world["club"])
+    blue, red = make_team(competition, "Blue Dollar"), make_team(competition, "Red House")
+    url = reverse("team_match_new", args=[world["club"].slug, competition.slug])
+    client.force_login(world["organiser"])
+    response = client.post(url, {"team_a": blue.pk, "team_b": red.pk, "table_1_a": blue.partnerships.first().pk})
+    assert response.status_code == 422
+    html = page(response)
+    assert "leave every table blank" in html[html.index('id="f-table_1_b"'):html.index('id="f-table_2_a"')]
+    assert not TeamMatch.objects.exists()
+    response = client.post(url, {"team_a": blue.pk, "team_b": red.pk})
+    team_match = TeamMatch.objects.get()
+    assert response.status_code == 302 and not tables_of(team_match)
