@@ -200,7 +200,9 @@ class HandState:
         self.low: tuple[int, int] | None = None
         self.jack: tuple[int, int, bool] | None = None
         self.game: tuple[int | None, list[int]] | None = None
-        self._legal = -1  # the legal cards in play (-1: not known yet; apply and _end_trick set them for the next seat)
+        # the legal cards of the seat to play; 0 when not known yet or not in play (a seat to play holds a
+        # card, so known legal cards are never 0): apply and _end_trick set them for the next seat; GameState too.
+        self._legal = 0
         self._views: list[weakref.ref[SeatView]] | None = None  # seat views that still read this state
         points = rules.kick_points[kick % 13]
         if points:  # as _turn_kick
@@ -274,7 +276,7 @@ class HandState:
         new.score, new.points, new.hands, new.dealt = self.score[:], self.points[:], self.hands[:], self.dealt[:]
         new.kicks, new.kick_points, new.beg_points = self.kicks[:], self.kick_points[:], self.beg_points[:]
         new.trick, new.tricks, new.won, new.plays = self.trick[:], self.tricks[:], self.won[:], self.plays[:]
-        new._legal = -1
+        new._legal = 0
         new._views = None
         return new
 
@@ -310,7 +312,7 @@ class HandState:
         if self.phase is not PLAY:
             return 0
         legal = self._legal
-        if legal < 0:
+        if not legal:
             legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                               self.ruleset.undertrump_ban)
         return legal
@@ -329,9 +331,7 @@ class HandState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions open to ``seat`` (default: the seat whose turn it is), a new list each call."""
         if self.phase is PLAY and (seat is None or seat == self.turn):
-            legal = self._legal
-            if legal < 0:
-                legal = self.legal_mask()
+            legal = self._legal or self.legal_mask()
             return [*_CLUB_PLAYS[legal & 0x1FFF], *_DIAMOND_PLAYS[legal >> 13 & 0x1FFF],  # plays_of, written out
                     *_HEART_PLAYS[legal >> 26 & 0x1FFF], *_SPADE_PLAYS[legal >> 39]]
         if seat is not None and seat != self.turn:
@@ -403,11 +403,10 @@ class HandState:
             card = action.card  # not None exactly for a play (Action.__post_init__)
             if card is not None:
                 if phase is PLAY:
-                    legal = self._legal
-                    if legal < 0:
-                        legal = legal_plays(self.hands[turn], self.trick, self.trump, self.ruleset.undertrump_ban)
+                    legal = self._legal or legal_plays(self.hands[turn], self.trick, self.trump,
+                                                       self.ruleset.undertrump_ban)
                     index = card.index
-                    if legal >> index & 1:  # _play, written out (the hot path of the public API)
+                    if legal & _BITS[index]:  # _play, written out (the hot path of the public API)
                         if self._views is not None:
                             self._changing()
                         self.hands[turn] ^= _BITS[index]
@@ -417,14 +416,14 @@ class HandState:
                         if len(trick) != self.players:
                             self.turn = turn = _NEXT_SEAT[self.players][turn]
                             if self.ruleset.undertrump_ban:
-                                self._legal = -1
+                                self._legal = 0
                             else:  # the next seat's legal cards (R14/R15) as engine.tricks.legal_plays gives them
                                 # (tests/engine/test_tricks.py compares them on random hands)
                                 hand = self.hands[turn]
-                                led = _SUIT_MASK_OF[trick[0]]
-                                self._legal = hand & (led | SUIT_MASKS[self.trump]) if hand & led else hand
+                                lead = trick[0]
+                                self._legal = hand & _FOLLOW[self.trump][lead] if hand & _SUIT_MASK_OF[lead] else hand
                             return None
-                        self._legal = -1
+                        self._legal = 0
                         return self._end_trick()
             elif phase is BEG:
                 kind = action.kind
@@ -442,7 +441,7 @@ class HandState:
 
     def _changing(self) -> None:
         """Before any change: forget the legal cards, and let the seat views still in use copy what they show."""
-        self._legal = -1
+        self._legal = 0
         if self._views is not None:
             views, self._views = self._views, None
             for ref in views:
@@ -452,7 +451,7 @@ class HandState:
 
     def _play(self, index: int) -> None:
         """Play card ``index``, already checked legal, for the seat whose turn it is (R17 at the trick's end)."""
-        self._legal = -1
+        self._legal = 0
         if self._views is not None:
             self._changing()
         seat = self.turn
@@ -978,6 +977,8 @@ def _game_json(game: tuple[int | None, list[int]] | None) -> str:
 
 
 _SUIT_MASK_OF = tuple(SUIT_MASKS[card // 13] for card in range(52))
+_FOLLOW = tuple(tuple(SUIT_MASKS[card // 13] | SUIT_MASKS[trump] for card in range(52)) for trump in range(4))
+"""R15 with trump ``t`` and lead ``c``: ``_FOLLOW[t][c]``, the cards of the led suit and the trumps."""
 _NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
 _SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
 

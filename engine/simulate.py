@@ -20,7 +20,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from engine.bots import Bot, make_bot
-from engine.bots.base import choose_of
+from engine.bots.base import choose_of, play_out_of
 from engine.game import GameState
 from engine.hand import Action, SeatView
 from engine.rules import Ruleset
@@ -37,7 +37,10 @@ def play_game(index: int, seed: int, bots: tuple[str, str], players: int = 4,
     game = GameState.new(players=players, ruleset=ruleset, seed=seed * 1_000_003 + index)
     rng = random.Random(f"{seed}:{index}:bots")
     pickers = [choose_of(bot) for bot in made]
-    if pickers[0] is not None and pickers[0] is pickers[1]:
+    play_out = play_out_of(made[0])
+    if play_out is not None and play_out is play_out_of(made[1]):
+        play_out(game, rng)
+    elif pickers[0] is not None and pickers[0] is pickers[1]:
         play_from_legal(game, pickers[0], rng)
     else:
         play_from_views(game, made, pickers, rng)
