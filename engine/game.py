@@ -97,11 +97,12 @@ class GameState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions open to ``seat`` (default: the seat whose turn it is); none once the game is over
         (its last hand is over too)."""
-        legal = self.hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
-        if legal and (seat is None or seat == self.hand.turn):  # HandState.legal_actions, written out
+        hand = self.hand
+        legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
+        if legal and (seat is None or seat == hand.turn):  # HandState.legal_actions, written out
             return [*_CLUB_PLAYS[legal & 0x1FFF], *_DIAMOND_PLAYS[legal >> 13 & 0x1FFF],
                     *_HEART_PLAYS[legal >> 26 & 0x1FFF], *_SPADE_PLAYS[legal >> 39]]
-        return self.hand.legal_actions(seat)
+        return hand.legal_actions(seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:
         """Apply an action; returns the hand's result when it ends the hand, else ``None``.
@@ -113,11 +114,12 @@ class GameState:
         legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
         if legal and action.__class__ is Action and hand._views is None:
             card = action.card
-            if card is not None and legal & _BITS[card.index] and (seat is None or seat == hand.turn):
+            bit = _BITS[card.index] if card is not None else 0
+            turn = hand.turn
+            if legal & bit and (seat is None or seat == turn):
                 index = card.index
-                turn = hand.turn
                 hands = hand.hands
-                hands[turn] ^= _BITS[index]
+                hands[turn] ^= bit
                 hand.plays.append(index)
                 trick = hand.trick
                 trick.append(index)

@@ -41,7 +41,7 @@ from engine.cards import (
     parse_card_index,
 )
 from engine.errors import EngineError, IllegalActionError
-from engine.result import GameResult, HandResult, Holding, JackResult
+from engine.result import GameResult, HandResult, Holding, JackResult, hand_result
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
 from engine.words import seat as seat_name
@@ -468,7 +468,11 @@ class HandState:
         """R17: the trick is complete; its winner takes it and leads the next, or the hand is scored."""
         trick = self.trick
         leader = self.leader
-        taken = _trick_mask(trick)
+        bits_ = _BITS
+        if len(trick) == 4:  # the set of the trick's cards
+            taken = bits_[trick[0]] | bits_[trick[1]] | bits_[trick[2]] | bits_[trick[3]]
+        else:
+            taken = bits_[trick[0]] | bits_[trick[1]]
         winner = _SEAT_AFTER[self.players][leader][trick.index(winning_card_in(taken, trick[0], self.trump))]
         self.won[winner & 1] |= taken
         self.tricks.append((leader, trick, winner))
@@ -793,7 +797,7 @@ class HandState:
         """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
         kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
-        return HandResult(
+        return hand_result(
             _SUITS[self.trump] if self.trump >= 0 else None,
             (kick[0], kick[1]),
             (beg[0], beg[1]),
@@ -982,12 +986,6 @@ _FOLLOW = tuple(tuple(SUIT_MASKS[card // 13] | SUIT_MASKS[trump] for card in ran
 _NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
 _SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
 
-
-def _trick_mask(trick: list[int]) -> int:
-    """The set of the cards of a trick (2 or 4 cards)."""
-    if len(trick) == 4:
-        return _BITS[trick[0]] | _BITS[trick[1]] | _BITS[trick[2]] | _BITS[trick[3]]
-    return _BITS[trick[0]] | _BITS[trick[1]]
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 
