@@ -100,8 +100,9 @@ class GameState:
         hand = self.hand
         legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
         if legal and (seat is None or seat == hand.turn):  # HandState.legal_actions, written out
-            return [*_CLUB_PLAYS[legal & 0x1FFF], *_DIAMOND_PLAYS[legal >> 13 & 0x1FFF],
-                    *_HEART_PLAYS[legal >> 26 & 0x1FFF], *_SPADE_PLAYS[legal >> 39]]
+            low, high = legal & 0x3FFFFFF, legal >> 26  # one-digit ints: cheaper to split by suit
+            return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+                    *_SPADE_PLAYS[high >> 13]]
         return hand.legal_actions(seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:

@@ -124,8 +124,9 @@ def plays_of(mask: int) -> list[Action]:
     >>> plays_of(mask_of(["AS", "2C", "KS"]))
     [Action('2C'), Action('KS'), Action('AS')]
     """
-    return [*_CLUB_PLAYS[mask & 0x1FFF], *_DIAMOND_PLAYS[mask >> 13 & 0x1FFF],
-            *_HEART_PLAYS[mask >> 26 & 0x1FFF], *_SPADE_PLAYS[mask >> 39]]
+    low, high = mask & 0x3FFFFFF, mask >> 26  # two suits each, one-digit ints (faster to split further)
+    return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+            *_SPADE_PLAYS[high >> 13]]
 
 
 def _suit_plays(suit: int) -> tuple[tuple[Action, ...], ...]:
@@ -332,8 +333,9 @@ class HandState:
         """The actions open to ``seat`` (default: the seat whose turn it is), a new list each call."""
         if self.phase is PLAY and (seat is None or seat == self.turn):
             legal = self._legal or self.legal_mask()
-            return [*_CLUB_PLAYS[legal & 0x1FFF], *_DIAMOND_PLAYS[legal >> 13 & 0x1FFF],  # plays_of, written out
-                    *_HEART_PLAYS[legal >> 26 & 0x1FFF], *_SPADE_PLAYS[legal >> 39]]
+            low, high = legal & 0x3FFFFFF, legal >> 26  # plays_of, written out
+            return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+                    *_SPADE_PLAYS[high >> 13]]
         if seat is not None and seat != self.turn:
             return []
         phase = self.phase
