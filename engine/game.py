@@ -80,7 +80,7 @@ class GameState:
             seed = random.SystemRandom().randrange(2**63)
         cards: list[tuple[int, str]] = []
         if dealer is None:
-            dealer, cards = choose_first_dealer(players, rules, random.Random(f"{seed}:first"))
+            dealer, cards = choose_first_dealer(players, rules, first_dealer_random(seed))
         elif not (isinstance(dealer, int) and 0 <= dealer < players):
             raise EngineError(f"dealer: must be {seat_index_range(players)}, got {dealer!r}")
         return cls(players, rules, seed, dealer, cards)
@@ -250,6 +250,11 @@ def next_dealer(players: int, dealer: int, result: dict[str, Any]) -> int:
     if result.get("redeal"):
         return dealer
     return (dealer + 1) % players
+
+
+def first_dealer_random(seed: int) -> random.Random:
+    """The generator that chooses the first dealer of the game with ``seed`` (``GameState.new``)."""
+    return random.Random(f"{seed}:first")
 
 
 def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
