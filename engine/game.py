@@ -16,13 +16,27 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from hashlib import shake_128
 from typing import Any
 
 from engine.cards import CARD_NAMES, JACK
 from engine.errors import EngineError, IllegalActionError
-from engine.hand import OVER, Action, HandState, SeatView, pack_of_bits
+from engine.hand import (
+    _BITS,
+    _CLUB_PLAYS,
+    _DIAMOND_PLAYS,
+    _FOLLOW,
+    _HEART_PLAYS,
+    _NEXT_SEAT,
+    _SPADE_PLAYS,
+    _SUIT_MASK_OF,
+    OVER,
+    Action,
+    HandState,
+    SeatView,
+    pack_of_bits,
+)
 from engine.result import HandResult
 from engine.rules import Ruleset
 from engine.words import seat_index_range
@@ -66,7 +80,7 @@ class GameState:
             seed = random.SystemRandom().randrange(2**63)
         cards: list[tuple[int, str]] = []
         if dealer is None:
-            dealer, cards = choose_first_dealer(players, rules, random.Random(f"{seed}:first"))
+            dealer, cards = choose_first_dealer(players, rules, first_dealer_random(seed))
         elif not (isinstance(dealer, int) and 0 <= dealer < players):
             raise EngineError(f"dealer: must be {seat_index_range(players)}, got {dealer!r}")
         return cls(players, rules, seed, dealer, cards)
@@ -83,13 +97,48 @@ class GameState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions open to ``seat`` (default: the seat whose turn it is); none once the game is over
         (its last hand is over too)."""
-        return self.hand.legal_actions(seat)
+        hand = self.hand
+        legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
+        if legal and (seat is None or seat == hand.turn):  # HandState.legal_actions, written out
+            low, high = legal & 0x3FFFFFF, legal >> 26  # one-digit ints: cheaper to split by suit
+            return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+                    *_SPADE_PLAYS[high >> 13]]
+        return hand.legal_actions(seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:
-        """Apply an action; returns the hand's result when it ends the hand, else ``None``."""
+        """Apply an action; returns the hand's result when it ends the hand, else ``None``.
+
+        A legal card takes a fast path: ``HandState.apply``'s own, written out here to save a call an
+        action (the hot path of the public API; everything else goes to ``HandState.apply``).
+        ``tests/engine/test_state.py`` plays random games both ways."""
+        hand = self.hand
+        legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
+        if legal and action.__class__ is Action and hand._views is None:
+            card = action.card
+            bit = _BITS[card.index] if card is not None else 0
+            turn = hand.turn
+            if legal & bit and (seat is None or seat == turn):
+                index = card.index
+                hands = hand.hands
+                hands[turn] ^= bit
+                hand.plays.append(index)
+                trick = hand.trick
+                trick.append(index)
+                players = hand.players
+                if len(trick) != players:
+                    hand.turn = turn = _NEXT_SEAT[players][turn]
+                    if hand.ruleset.undertrump_ban:
+                        hand._legal = 0
+                    else:  # the next seat's legal cards (R14/R15), as HandState.apply sets them
+                        held = hands[turn]
+                        lead = trick[0]
+                        hand._legal = held & _FOLLOW[hand.trump][lead] if held & _SUIT_MASK_OF[lead] else held
+                    return None
+                hand._legal = 0
+                hand._end_trick()
+                return None if hand.phase is not OVER else self._finish_hand()
         if self.winner is not None:
             raise IllegalActionError("the game is over")
-        hand = self.hand
         hand.apply(action, seat)
         if hand.phase is not OVER:
             return None
@@ -203,6 +252,11 @@ def next_dealer(players: int, dealer: int, result: dict[str, Any]) -> int:
     return (dealer + 1) % players
 
 
+def first_dealer_random(seed: int) -> random.Random:
+    """The generator that chooses the first dealer of the game with ``seed`` (``GameState.new``)."""
+    return random.Random(f"{seed}:first")
+
+
 def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> tuple[int, list[tuple[int, str]]]:
     """R3: by high cut (ties cut again) or the first jack dealt face up from seat 0; returns the
     dealer and the cards shown as ``(seat, card)``. The pack is ``rng.shuffle``'d; the cuts are taken
@@ -221,14 +275,20 @@ def choose_first_dealer(players: int, ruleset: Ruleset, rng: random.Random) -> t
             if card % 13 == JACK:
                 return seat, shown
     cards = shuffled_from_the_end(rng)
-    cutting = list(range(players))
-    while True:
-        cuts = {seat: next(cards) for seat in cutting}
-        shown.extend((seat, CARD_NAMES[card]) for seat, card in cuts.items())
-        best = max(card % 13 for card in cuts.values())
-        cutting = [seat for seat, card in cuts.items() if card % 13 == best]
-        if len(cutting) == 1:
-            return cutting[0], shown
+    cutting: Iterable[int] = range(players)
+    while True:  # each seat still cutting takes the next card; the highest rank wins, ties cut again
+        best, tied = -1, []
+        for seat in cutting:
+            card = next(cards)
+            shown.append((seat, CARD_NAMES[card]))
+            rank = card % 13
+            if rank > best:
+                best, tied = rank, [seat]
+            elif rank == best:
+                tied.append(seat)
+        if len(tied) == 1:
+            return tied[0], shown
+        cutting = tied
 
 
 def shuffled_from_the_end(rng: random.Random) -> Iterator[int]:

@@ -41,7 +41,7 @@ from engine.cards import (
     parse_card_index,
 )
 from engine.errors import EngineError, IllegalActionError
-from engine.result import GameResult, HandResult, Holding, JackResult
+from engine.result import GameResult, HandResult, Holding, JackResult, hand_result
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
 from engine.words import seat as seat_name
@@ -124,8 +124,9 @@ def plays_of(mask: int) -> list[Action]:
     >>> plays_of(mask_of(["AS", "2C", "KS"]))
     [Action('2C'), Action('KS'), Action('AS')]
     """
-    return [*_CLUB_PLAYS[mask & 0x1FFF], *_DIAMOND_PLAYS[mask >> 13 & 0x1FFF],
-            *_HEART_PLAYS[mask >> 26 & 0x1FFF], *_SPADE_PLAYS[mask >> 39]]
+    low, high = mask & 0x3FFFFFF, mask >> 26  # two suits each, one-digit ints (faster to split further)
+    return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+            *_SPADE_PLAYS[high >> 13]]
 
 
 def _suit_plays(suit: int) -> tuple[tuple[Action, ...], ...]:
@@ -200,7 +201,9 @@ class HandState:
         self.low: tuple[int, int] | None = None
         self.jack: tuple[int, int, bool] | None = None
         self.game: tuple[int | None, list[int]] | None = None
-        self._legal = -1  # the legal cards in play (-1: not known yet; apply and _end_trick set them for the next seat)
+        # the legal cards of the seat to play; 0 when not known yet or not in play (a seat to play holds a
+        # card, so known legal cards are never 0): apply and _end_trick set them for the next seat; GameState too.
+        self._legal = 0
         self._views: list[weakref.ref[SeatView]] | None = None  # seat views that still read this state
         points = rules.kick_points[kick % 13]
         if points:  # as _turn_kick
@@ -274,7 +277,7 @@ class HandState:
         new.score, new.points, new.hands, new.dealt = self.score[:], self.points[:], self.hands[:], self.dealt[:]
         new.kicks, new.kick_points, new.beg_points = self.kicks[:], self.kick_points[:], self.beg_points[:]
         new.trick, new.tricks, new.won, new.plays = self.trick[:], self.tricks[:], self.won[:], self.plays[:]
-        new._legal = -1
+        new._legal = 0
         new._views = None
         return new
 
@@ -310,7 +313,7 @@ class HandState:
         if self.phase is not PLAY:
             return 0
         legal = self._legal
-        if legal < 0:
+        if not legal:
             legal = self._legal = legal_plays(self.hands[self.turn], self.trick, self.trump,
                                               self.ruleset.undertrump_ban)
         return legal
@@ -329,11 +332,10 @@ class HandState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions open to ``seat`` (default: the seat whose turn it is), a new list each call."""
         if self.phase is PLAY and (seat is None or seat == self.turn):
-            legal = self._legal
-            if legal < 0:
-                legal = self.legal_mask()
-            return [*_CLUB_PLAYS[legal & 0x1FFF], *_DIAMOND_PLAYS[legal >> 13 & 0x1FFF],  # plays_of, written out
-                    *_HEART_PLAYS[legal >> 26 & 0x1FFF], *_SPADE_PLAYS[legal >> 39]]
+            legal = self._legal or self.legal_mask()
+            low, high = legal & 0x3FFFFFF, legal >> 26  # plays_of, written out
+            return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
+                    *_SPADE_PLAYS[high >> 13]]
         if seat is not None and seat != self.turn:
             return []
         phase = self.phase
@@ -403,11 +405,10 @@ class HandState:
             card = action.card  # not None exactly for a play (Action.__post_init__)
             if card is not None:
                 if phase is PLAY:
-                    legal = self._legal
-                    if legal < 0:
-                        legal = legal_plays(self.hands[turn], self.trick, self.trump, self.ruleset.undertrump_ban)
+                    legal = self._legal or legal_plays(self.hands[turn], self.trick, self.trump,
+                                                       self.ruleset.undertrump_ban)
                     index = card.index
-                    if legal >> index & 1:  # _play, written out (the hot path of the public API)
+                    if legal & _BITS[index]:  # _play, written out (the hot path of the public API)
                         if self._views is not None:
                             self._changing()
                         self.hands[turn] ^= _BITS[index]
@@ -417,14 +418,14 @@ class HandState:
                         if len(trick) != self.players:
                             self.turn = turn = _NEXT_SEAT[self.players][turn]
                             if self.ruleset.undertrump_ban:
-                                self._legal = -1
+                                self._legal = 0
                             else:  # the next seat's legal cards (R14/R15) as engine.tricks.legal_plays gives them
                                 # (tests/engine/test_tricks.py compares them on random hands)
                                 hand = self.hands[turn]
-                                led = _SUIT_MASK_OF[trick[0]]
-                                self._legal = hand & (led | SUIT_MASKS[self.trump]) if hand & led else hand
+                                lead = trick[0]
+                                self._legal = hand & _FOLLOW[self.trump][lead] if hand & _SUIT_MASK_OF[lead] else hand
                             return None
-                        self._legal = -1
+                        self._legal = 0
                         return self._end_trick()
             elif phase is BEG:
                 kind = action.kind
@@ -442,7 +443,7 @@ class HandState:
 
     def _changing(self) -> None:
         """Before any change: forget the legal cards, and let the seat views still in use copy what they show."""
-        self._legal = -1
+        self._legal = 0
         if self._views is not None:
             views, self._views = self._views, None
             for ref in views:
@@ -452,7 +453,7 @@ class HandState:
 
     def _play(self, index: int) -> None:
         """Play card ``index``, already checked legal, for the seat whose turn it is (R17 at the trick's end)."""
-        self._legal = -1
+        self._legal = 0
         if self._views is not None:
             self._changing()
         seat = self.turn
@@ -469,7 +470,11 @@ class HandState:
         """R17: the trick is complete; its winner takes it and leads the next, or the hand is scored."""
         trick = self.trick
         leader = self.leader
-        taken = _trick_mask(trick)
+        bits_ = _BITS
+        if len(trick) == 4:  # the set of the trick's cards
+            taken = bits_[trick[0]] | bits_[trick[1]] | bits_[trick[2]] | bits_[trick[3]]
+        else:
+            taken = bits_[trick[0]] | bits_[trick[1]]
         winner = _SEAT_AFTER[self.players][leader][trick.index(winning_card_in(taken, trick[0], self.trump))]
         self.won[winner & 1] |= taken
         self.tricks.append((leader, trick, winner))
@@ -794,7 +799,7 @@ class HandState:
         """The hand's result as a value (``engine.result.HandResult``); ``result()`` is its ``to_dict()``."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
         kick, beg, points, score = self.kick_points, self.beg_points, self.points, self.score
-        return HandResult(
+        return hand_result(
             _SUITS[self.trump] if self.trump >= 0 else None,
             (kick[0], kick[1]),
             (beg[0], beg[1]),
@@ -978,15 +983,11 @@ def _game_json(game: tuple[int | None, list[int]] | None) -> str:
 
 
 _SUIT_MASK_OF = tuple(SUIT_MASKS[card // 13] for card in range(52))
+_FOLLOW = tuple(tuple(SUIT_MASKS[card // 13] | SUIT_MASKS[trump] for card in range(52)) for trump in range(4))
+"""R15 with trump ``t`` and lead ``c``: ``_FOLLOW[t][c]``, the cards of the led suit and the trumps."""
 _NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
 _SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
 
-
-def _trick_mask(trick: list[int]) -> int:
-    """The set of the cards of a trick (2 or 4 cards)."""
-    if len(trick) == 4:
-        return _BITS[trick[0]] | _BITS[trick[1]] | _BITS[trick[2]] | _BITS[trick[3]]
-    return _BITS[trick[0]] | _BITS[trick[1]]
 _FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
 
 

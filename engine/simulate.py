@@ -1,7 +1,8 @@
 """Play many whole games between two bots and summarise them (``python -m engine simulate``).
 
 Game ``i`` of a run with seed ``S`` is seeded from ``(S, i)`` alone, so a run gives the same
-games whatever the number of worker processes.
+games whatever the number of worker processes: it is ``GameState.new(seed=S * 1_000_003 + i)``, and
+the bots draw from the generator that cut for its first dealer, once it has.
 
 >>> summary = run_simulation(games=4, seed=1, bots=("random", "random"))
 >>> summary["games"], sum(summary["wins"])
@@ -20,10 +21,10 @@ from multiprocessing import get_context
 from typing import Any
 
 from engine.bots import Bot, make_bot
-from engine.bots.base import choose_of
-from engine.game import GameState
+from engine.bots.base import choose_of, play_out_of
+from engine.game import GameState, choose_first_dealer, first_dealer_random
 from engine.hand import Action, SeatView
-from engine.rules import Ruleset
+from engine.rules import DEFAULT_RULESET, Ruleset
 
 Progress = Callable[[int, int], None]
 
@@ -34,10 +35,16 @@ def play_game(index: int, seed: int, bots: tuple[str, str], players: int = 4,
     """Play game ``index`` of a run to the target; team ``t``'s seats are played by ``bots[t]``."""
     options = bot_options or {}
     made = [make_bot(name, **options.get(name, {})) for name in bots]
-    game = GameState.new(players=players, ruleset=ruleset, seed=seed * 1_000_003 + index)
-    rng = random.Random(f"{seed}:{index}:bots")
+    game_seed = seed * 1_000_003 + index
+    rules = DEFAULT_RULESET if ruleset is None else ruleset
+    rng = first_dealer_random(game_seed)  # the bots draw on from the generator that cut for the first dealer
+    dealer, cards = choose_first_dealer(players, rules, rng)
+    game = GameState(players, rules, game_seed, dealer, cards)  # the game GameState.new(seed=game_seed) starts
     pickers = [choose_of(bot) for bot in made]
-    if pickers[0] is not None and pickers[0] is pickers[1]:
+    play_out = play_out_of(made[0])
+    if play_out is not None and play_out is play_out_of(made[1]):
+        play_out(game, rng)
+    elif pickers[0] is not None and pickers[0] is pickers[1]:
         play_from_legal(game, pickers[0], rng)
     else:
         play_from_views(game, made, pickers, rng)

@@ -2,16 +2,21 @@
 
 A bot that decides from the legal actions alone may also offer ``choose_legal(legal, rng)``, giving
 the same action as ``choose`` would for a view with those legal actions; ``engine.simulate`` then asks
-it without building a ``SeatView`` for each decision (``choose_of``).
+it without building a ``SeatView`` for each decision (``choose_of``); and one that plays every seat the
+same way may offer ``play_out(game, rng)``, playing a whole game through ``GameState.legal_actions()`` /
+``apply()`` with the choices ``choose_legal`` would make, without a call of its own a decision (``play_out_of``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.hand import Action, SeatView
+
+if TYPE_CHECKING:
+    from engine.game import GameState
 
 
 class Bot(Protocol):
@@ -34,6 +39,15 @@ def choose_of(bot: Bot) -> Callable[[Sequence[Action], random.Random], Action] |
     return getattr(bot, "choose_legal", None)
 
 
+def play_out_of(bot: Bot) -> Callable[[GameState, random.Random], None] | None:
+    """The bot's ``play_out`` when it has one (it can play a whole game for every seat), else ``None``.
+
+    >>> play_out_of(RandomBot()) is RandomBot.play_out
+    True
+    """
+    return getattr(bot, "play_out", None)
+
+
 class RandomBot:
     """Plays a uniformly random legal action.
 
@@ -52,3 +66,19 @@ class RandomBot:
     def choose_legal(legal: Sequence[Action], rng: random.Random) -> Action:
         """The pick among ``legal`` (one ``rng.random()`` a decision, also when there is one choice)."""
         return legal[int(rng.random() * len(legal))]
+
+    @staticmethod
+    def play_out(game: GameState, rng: random.Random) -> None:
+        """Play ``game`` to its end, every seat as ``choose_legal`` would (the same ``rng.random()`` draws,
+        so the same game), written out: one draw and one ``apply`` a decision, which checks it.
+
+        >>> from engine.game import GameState
+        >>> game = GameState.new(players=4, seed=3)
+        >>> RandomBot.play_out(game, random.Random(4)); game.is_over
+        True
+        """
+        rand = rng.random
+        legal_actions, apply = game.legal_actions, game.apply
+        while game.winner is None:
+            legal = legal_actions()
+            apply(legal[int(rand() * len(legal))])

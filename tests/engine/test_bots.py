@@ -60,15 +60,17 @@ def voids_hand() -> HandState:
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("seed", range(6))
 def test_simulate_from_the_legal_actions_plays_the_games_the_seat_views_play(players: int, seed: int) -> None:
-    """``play_from_legal`` (RandomBot's ``choose_legal``, no SeatView) and ``play_from_views`` (a view a
-    decision) make the same choices, so a game ends the same way, hand by hand."""
+    """``play_from_legal`` (RandomBot's ``choose_legal``, no SeatView), ``play_from_views`` (a view a
+    decision) and ``RandomBot.play_out`` (the whole game, written out)
+    make the same choices, so a game ends the same way, hand by hand."""
     games = []
     for play in (lambda g, rng: play_from_legal(g, RandomBot.choose_legal, rng),
-                 lambda g, rng: play_from_views(g, [RandomBot(), RandomBot()], [None, None], rng)):
+                 lambda g, rng: play_from_views(g, [RandomBot(), RandomBot()], [None, None], rng),
+                 RandomBot.play_out):
         game = GameState.new(players=players, seed=seed)
         play(game, random.Random(seed))
         games.append(game.to_dict())
-    assert games[0] == games[1]
+    assert games[0] == games[1] == games[2]
     assert games[0]["winner"] in (0, 1)
 
 
@@ -244,3 +246,16 @@ def test_beg_and_give_follow_strength_and_score() -> None:
 def test_heuristic_beats_random() -> None:
     summary = run_simulation(200, seed=7, bots=("heuristic", "random"))
     assert summary["wins"][0] > 130
+
+
+def test_simulate_plays_the_game_gamestate_new_starts() -> None:
+    """``play_game`` cuts for the first dealer itself (its bots draw on from that generator): the game is
+    the one ``GameState.new`` starts with the same seed, same dealer, cards shown and first deal."""
+    from engine.game import GameState, choose_first_dealer, first_dealer_random
+    from engine.rules import DEFAULT_RULESET
+
+    for game_seed in range(30):
+        for players in (2, 4):
+            dealer, cards = choose_first_dealer(players, DEFAULT_RULESET, first_dealer_random(game_seed))
+            mine = GameState(players, DEFAULT_RULESET, game_seed, dealer, cards)
+            assert mine.to_dict() == GameState.new(players=players, seed=game_seed).to_dict()

@@ -407,3 +407,43 @@ def test_game_apply_with_seat_checks_the_turn():
     assert game.legal_actions(0) == []
     game.apply("stand", seat=2)
     assert game.hand.phase == PLAY and game.turn == 2
+
+
+def _trick_fields(hand: HandState) -> tuple:
+    return (hand.hands, hand.trick, hand.tricks, hand.plays, hand.won, hand.turn, hand.leader, str(hand.phase),
+            hand.points, hand.score, hand.winner)
+
+
+@pytest.mark.parametrize("players, ban", [(4, False), (2, False), (4, True)])
+def test_game_fast_path_agrees_with_the_kernel_on_random_games(players: int, ban: bool) -> None:
+    """``GameState.legal_actions()`` / ``apply()`` take trick play in one call (``HandState.apply``'s fast
+    path written out): on random games each legal list is the kernel's (``engine.tricks.legal_plays``),
+    an illegal card is refused with the kernel's reason and changes nothing, and each card leaves the hand
+    as the kernel-checked ``play_cards`` leaves a copy of it."""
+    from engine.tricks import legal_plays
+
+    for seed in range(25):
+        game = GameState.new(players=players, ruleset={"undertrump_ban": ban}, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            hand = game.hand
+            legal = game.legal_actions()
+            if hand.phase is not PLAY:
+                game.apply(rng.choice(legal))
+                continue
+            expected = legal_plays(hand.hands[hand.turn], hand.trick, hand.trump, ban)
+            assert [action.card.index for action in legal] == [c for c in range(52) if expected >> c & 1]
+            refused = [c for c in range(52) if not expected >> c & 1]
+            if refused:
+                card = rng.choice(refused)
+                before = _trick_fields(hand)
+                with pytest.raises(IllegalActionError) as error:
+                    game.apply(Action.play(Card(card)))
+                assert str(error.value) == hand.why_illegal(CARD_NAMES[card])
+                assert _trick_fields(hand) == before
+            action = rng.choice(legal)
+            mirror = hand.copy()
+            game.apply(action)
+            assert mirror.play_cards([action.card.index]) == 1
+            assert _trick_fields(hand) == _trick_fields(mirror)
+        assert GameState.from_dict(game.to_dict()).to_dict() == game.to_dict()
