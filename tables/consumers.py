@@ -43,11 +43,13 @@ import json
 import logging
 import time
 from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
 
@@ -62,6 +64,27 @@ def parallel_database() -> bool:
     in order while different tables' wait for the database side by side (``bench/bench_tables.py``); SQLite takes
     one writer at a time, so there every action goes to Django's one database thread."""
     return connection.vendor != "sqlite"
+
+
+ACT_THREADS = 16
+"""Threads (each with its own database connection) in which a process's actions run side by side when
+:func:`parallel_database`: an action spends most of its time waiting for the database's round trips, so more
+actions than the event loop's default pool (CPUs + 4) wait at once; each table's row lock keeps its own in order."""
+_act_pool: ThreadPoolExecutor | None = None
+
+
+def act_pool() -> ThreadPoolExecutor:
+    global _act_pool
+    if _act_pool is None:
+        _act_pool = ThreadPoolExecutor(max_workers=ACT_THREADS, thread_name_prefix="tables-act")
+    return _act_pool
+
+
+def run_act(*args: Any) -> Any:
+    """``services.act(*args)`` awaited: in :func:`act_pool` on PostgreSQL, else in Django's database thread."""
+    if parallel_database():
+        return database_sync_to_async(services.act, thread_sensitive=False, executor=act_pool())(*args)
+    return database_sync_to_async(services.act)(*args)
 
 MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
@@ -171,6 +194,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_state()
         ticker.ensure_running()
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` before every message: that is a hop into
+        Django's one database thread for each frame each socket forwards (four per action at a table), queued
+        behind every other socket's database work. Nothing here touches the database on the event loop: every
+        query runs through ``database_sync_to_async``, which closes old connections in its own thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
@@ -225,8 +258,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse("seat", "you are watching: take a seat to play")
             return
         try:
-            outcome = await database_sync_to_async(services.act, thread_sensitive=not parallel_database())(
-                self.table_id, self.seat, content.get("action"), content.get("version"), content.get("id") or "")
+            outcome = await run_act(self.table_id, self.seat, content.get("action"), content.get("version"),
+                                    content.get("id") or "")
         except FieldError as error:
             await self.refuse(error.field, error.reason, resync=error.conflict)
             return

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -85,15 +85,22 @@ def _locked(table: Table | int) -> Table:
         raise TableError("table", f"there is no table {table_id}") from None
 
 
-def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None) -> None:
-    """After the commit: keep the state for its version and tell the live layer."""
+def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None, *,
+             seats: dict[int, Seat] | None = None, action: dict[str, Any] | None = None) -> None:
+    """After the commit: keep the state for its version and tell the live layer. With ``seats`` (every seat row of
+    the table as this transaction read it under the lock, with its user, and saved it since) and a hand in play,
+    the readers' frames are built from what the change already holds (``views``, and ``action``: who did what) —
+    no second read of the table, its seats or its last action; the live layer reads them itself otherwise."""
     table_id, version = table.pk, table.version
     kept = state.copy() if state is not None and hand is not None else None  # kept as it is now: one copy
+    rows = [seats[index] for index in sorted(seats)] if seats is not None and len(seats) == table.players else None
 
     def committed() -> None:
         if kept is not None:
             live.remember(table_id, version, hand, kept, copy=False)
-        table_changed.send(sender=Table, table_id=table_id, version=version)
+        views = all_views(table, hand=hand, state=kept, seats=rows) if kept is not None and rows is not None \
+            else None
+        table_changed.send(sender=Table, table_id=table_id, version=version, views=views, action=action)
 
     transaction.on_commit(committed)
 
@@ -536,12 +543,24 @@ def act(table_id: int, seat: int, action_text: str, version: int, action_id: str
     if by not in (TableAction.PLAYER, TableAction.BOT, TableAction.CLOCK, TableAction.COVER):
         raise TableError("by", f"unknown mover {by!r}")
     action_id = _checked_id(action_id)
+    try:
+        return _act(table_id, seat, action_text, version, action_id, by)
+    except (TableError, IntegrityError):
+        # A repeated id is answered with its stored outcome, whatever else is wrong with the request now. It is
+        # looked for only here, when the action was refused or its insert met the unique (table, action id): an
+        # accepted action pays no query for it, and the refused one changed nothing (its transaction rolled back).
+        if action_id:
+            with transaction.atomic():
+                table = _locked(table_id)
+                done = TableAction.objects.filter(table=table, action_id=action_id).select_related("hand").first()
+                if done is not None:
+                    return _repeated(table, done, seat)
+        raise
+
+
+def _act(table_id: int, seat: int, action_text: str, version: int, action_id: str, by: str) -> Outcome:
     with transaction.atomic():
         table = _locked(table_id)
-        if action_id:
-            done = TableAction.objects.filter(table=table, action_id=action_id).first()
-            if done is not None:
-                return _repeated(table, done, seat)
         if table.status != Table.PLAYING:
             raise TableError("table", f"the table is {table.get_status_display().lower()}, not playing")
         if not isinstance(version, int) or isinstance(version, bool) or version != table.version:
@@ -568,7 +587,7 @@ def _seats(table: Table, index: Any) -> dict[int, Seat]:
     """Every seat of the table, locked, by index (one query: the mover's row and the next mover's); ``index``
     checked as ``_seat`` checks it."""
     _seat_index(table, index)
-    return {row.index: row for row in table.seats.select_for_update()}
+    return {row.index: row for row in table.seats.select_related("user").select_for_update(of=("self",))}
 
 
 def _checked_id(action_id: Any) -> str:
@@ -629,7 +648,7 @@ def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: 
     else:
         _deadline(table, now, state, seats=seats)
         table.save(update_fields=_PLAY_FIELDS)
-    _publish(table, hand, state)
+    _publish(table, hand, state, seats=seats, action={"seat": row.index, "action": str(action), "by": by})
     return outcome
 
 
@@ -882,12 +901,16 @@ def spectator_view(table: Table) -> dict[str, Any]:
     return all_views(table, [None])[None]
 
 
-def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int | None, dict[str, Any]]:
+def all_views(table: Table, readers: list[int | None] | None = None, *, hand: TableHand | None = None,
+              state: HandState | None = None, seats: list[Seat] | None = None) -> dict[int | None, dict[str, Any]]:
     """The frame of each reader (a seat, or ``None`` for the spectators; default: every seat and the spectators)
-    from one read of the table: what the live layer sends after a change."""
+    from one read of the table: what the live layer sends after a change. ``hand`` and ``state`` (the table's
+    current ones at ``table.version``, not changed by the caller after) and ``seats`` (the seat rows in index order,
+    with their users) when the caller holds them: nothing is read again."""
     readers = list(range(table.players)) + [None] if readers is None else readers
-    hand, state = live.current(table)
-    seats, info = seats_info(table), table_info(table)
+    if state is None or hand is None:
+        hand, state = live.current(table)
+    seats, info = seats_info(table, seats), table_info(table)
     extra = None
     if state is not None:
         # the result of the hand before the current one (or of the current one once over): tricks and points, no
@@ -909,11 +932,13 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
     return view
 
 
-def seats_info(table: Table) -> list[dict[str, Any]]:
+def seats_info(table: Table, rows: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
+    """Each seat as every reader sees it, from ``rows`` (the seats in index order, with their users) or read."""
+    rows = table.seats.select_related("user").order_by("index") if rows is None else rows
     return [{"index": row.index, "name": _seat_name(row), "bot": row.bot or None, "covering": row.covering,
              "away": row.away_since is not None, "connected": row.connected > 0, "bank_left": row.bank_left,
              "user_id": row.user_id}
-            for row in table.seats.select_related("user").order_by("index")]
+            for row in rows]
 
 
 def _seat_name(row: Seat) -> str:
