@@ -139,16 +139,44 @@ def frames(table_id: int, views: dict[int | None, dict[str, Any]] | None = None,
 
 # ----------------------------------------------------------------------------- sending
 async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each ``(group, message)`` to its group: in one round trip when the layer can (``group_send_many``,
+    ``config.channel_layers``), else one ``group_send`` each, side by side."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None or not messages:
+        return
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:
+        await many(messages)
+    else:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
-async def _send_logged(messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
+_batches: dict[asyncio.AbstractEventLoop, list[tuple[list[tuple[str, dict[str, Any]]], str]]] = {}
+"""Per event loop: the sends handed over by database threads and not sent yet (``_enqueue``)."""
+
+
+def _enqueue(loop: asyncio.AbstractEventLoop, messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
+    """On the loop: queue ``messages``; the loop's flusher, started unless it runs, sends what is queued."""
+    batch = _batches.get(loop)
+    if batch is not None:  # a flusher runs: it takes these with the next batch
+        batch.append((messages, what))
+        return
+    _batches[loop] = [(messages, what)]
+    loop.create_task(_flush(loop))
+
+
+async def _flush(loop: asyncio.AbstractEventLoop) -> None:
+    """Send the queued messages, a batch at a time (everything queued while the batch before was on its way), in
+    the order queued, until none is left: under load many tables' changes share a round trip to Redis."""
     try:
-        await _send_all(messages)
-    except Exception:
-        logger.exception("sending %s failed", what)
+        while _batches.get(loop):
+            batch, _batches[loop] = _batches[loop], []
+            try:
+                await _send_all([message for messages, _ in batch for message in messages])
+            except Exception:
+                logger.exception("sending %s failed", ", ".join(what for _, what in batch))
+    finally:
+        _batches.pop(loop, None)
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -168,10 +196,10 @@ def send(messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
     """Send ``messages`` (``(group, message)``) through the channel layer. From a database thread of the ASGI
     server the sends are handed to its event loop and not waited for: the thread (and the table's actions waiting
     for it) is not held up by the round trips to Redis, and the loop sends them in the order they were handed
-    over. Elsewhere (a view, a worker, a test) they are sent before this returns."""
+    over, in batches (``_flush``). Elsewhere (a view, a worker, a test) they are sent before this returns."""
     loop = _server_loop()
     if loop is not None:
-        asyncio.run_coroutine_threadsafe(_send_logged(messages, what), loop)
+        loop.call_soon_threadsafe(_enqueue, loop, messages, what)
     else:
         async_to_sync(_send_all)(messages)
 
