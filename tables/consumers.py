@@ -51,7 +51,7 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import connection
+from django.db import DatabaseError, connection
 
 from engine.errors import FieldError
 from tables import live, services, ticker
@@ -262,6 +262,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                                     content.get("id") or "")
         except FieldError as error:
             await self.refuse(error.field, error.reason, resync=error.conflict)
+            return
+        except DatabaseError:  # e.g. a deadlock the database broke: nothing was stored, the client may try again
+            logger.exception("table %s: an action of seat %s failed", self.table_id, self.seat)
+            await self.refuse("table", "the action could not be stored just now: try again", resync=True)
             return
         if getattr(outcome, "repeated", False):  # accepted before: nothing changed now, so nothing is published
             await self.send_state()

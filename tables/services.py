@@ -584,10 +584,14 @@ def _seat_index(table: Table, index: Any) -> int:
 
 
 def _seats(table: Table, index: Any) -> dict[int, Seat]:
-    """Every seat of the table, locked, by index (one query: the mover's row and the next mover's); ``index``
-    checked as ``_seat`` checks it."""
+    """Every seat of the table with its user, by index (one query: the mover's row, the next mover's, and what the
+    frames show); ``index`` checked as ``_seat`` checks it. Read under the table's row lock, not locked themselves:
+    every change of a seat is made under its table's lock (the heartbeat's ``seen_at`` aside, which no action
+    reads), so this read, a statement after the lock was granted, sees each seat as the last change left it. Not
+    locking them keeps an action from holding four seat rows at once, which with the heartbeat's update of many
+    seats made deadlocks (``bench/bench_tables.py``, 100 tables)."""
     _seat_index(table, index)
-    return {row.index: row for row in table.seats.select_related("user").select_for_update(of=("self",))}
+    return {row.index: row for row in table.seats.select_related("user")}
 
 
 def _checked_id(action_id: Any) -> str:
@@ -803,7 +807,14 @@ def heartbeat(seats: Iterable[tuple[int, int]], now: datetime | None = None) -> 
     condition = Q()
     for table_id, indexes in by_table.items():
         condition |= Q(table_id=table_id, index__in=sorted(indexes))
-    return Seat.objects.filter(condition, connected__gt=0).update(seen_at=now or timezone.now())
+    with transaction.atomic():
+        # the rows locked in one order (by id) before the update: an UPDATE of many seats locks them in whatever
+        # order it finds them, and two such heartbeats (two processes) could each wait for a row the other holds.
+        # Every other writer of seats holds one seat's row at a time (under the table's lock), so none can close
+        # a cycle with this one.
+        ids = list(Seat.objects.filter(condition, connected__gt=0).order_by("pk").select_for_update()
+                   .values_list("pk", flat=True))
+        return Seat.objects.filter(pk__in=ids).update(seen_at=now or timezone.now()) if ids else 0
 
 
 def expire_presence(now: datetime | None = None) -> list[tuple[int, int]]:
