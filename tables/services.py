@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -615,6 +615,29 @@ _PLAY_FIELDS = ["version", "last_activity_at", "turn", "turn_started_at", "deadl
 """The table's columns an action inside a hand changes (a hand's end may change any: the whole row is saved)."""
 
 
+def _save_play(table: Table, logged: TableAction) -> None:
+    """Store an action inside a hand: its log row inserted and the table's ``_PLAY_FIELDS`` updated — on
+    PostgreSQL in one statement (an ``INSERT`` in a ``WITH`` before the ``UPDATE``: one round trip, not two), else
+    as two. A repeated action id fails the insert with the unique constraint's ``IntegrityError`` either way."""
+    table.updated_at = timezone.now()
+    if connection.vendor != "postgresql":
+        logged.save(force_insert=True)
+        table.save(update_fields=_PLAY_FIELDS)
+        return
+    log_fields = [TableAction._meta.get_field(name) for name in
+                  ("table", "seq", "hand", "seat", "action", "action_id", "by", "created_at")]
+    play_fields = [Table._meta.get_field(name) for name in _PLAY_FIELDS]
+    quote = connection.ops.quote_name
+    sql = (f"WITH logged AS (INSERT INTO {quote(TableAction._meta.db_table)} "
+           f"({', '.join(quote(f.column) for f in log_fields)}) VALUES ({', '.join(['%s'] * len(log_fields))})) "
+           f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in play_fields)} "
+           f"WHERE {quote(Table._meta.pk.column)} = %s")
+    params = [field.get_db_prep_save(getattr(logged, field.attname), connection) for field in log_fields]
+    params += [field.get_db_prep_save(getattr(table, field.attname), connection) for field in play_fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, table.pk])
+
+
 def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: str, now: datetime, *,
            seats: dict[int, Seat] | None = None, hand: TableHand | None = None,
            state: HandState | None = None) -> Outcome:
@@ -641,17 +664,18 @@ def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: 
     state.apply(action, row.index)
     _spend_time(table, row, by, now)
     _touch(table, now)
-    TableAction.objects.create(table=table, seq=table.version, hand=hand, seat=row.index, action=str(action),
-                               action_id=action_id, by=by)
+    logged = TableAction(table=table, seq=table.version, hand=hand, seat=row.index, action=str(action),
+                         action_id=action_id, by=by, created_at=now)
     outcome = Outcome(table.pk, table.version, row.index, str(action), by)
     if state.phase is OVER:
+        logged.save(force_insert=True)
         result = state.result()
         hand, state = _end_hand(table, hand, state, now)
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
         table.save()
     else:
         _deadline(table, now, state, seats=seats)
-        table.save(update_fields=_PLAY_FIELDS)
+        _save_play(table, logged)
     _publish(table, hand, state, seats=seats, action={"seat": row.index, "action": str(action), "by": by})
     return outcome
 
