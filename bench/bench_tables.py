@@ -4,6 +4,7 @@
     python bench/bench_tables.py                          # 100 tables with a 10-minute soak, then 200 and 500
     python bench/bench_tables.py --quick                  # 4 tables for ~20 s
     python bench/bench_tables.py --tables 200 --layer core --duration 60
+    python bench/bench_tables.py --tables 100 --servers 1 --soak 60     # one daphne process
     python bench/bench_tables.py --json                   # one JSON object on stdout (progress on stderr)
 
 Needs PostgreSQL (``--pg``) and Redis (``--redis``). Every run **drops and recreates the database** ``--database``
@@ -11,8 +12,9 @@ Needs PostgreSQL (``--pg``) and Redis (``--redis``). Every run **drops and recre
 (``CHANNEL_LAYER_PREFIX``: Redis pub/sub ignores the DB index) whose keys are deleted at the end, and Celery a queue
 of its own. For each table count: the tables are created in the database (four human seats, each with a user and
 opened by its seat link, so no login is needed; the clock is set to an hour so that no bot moves), the ASGI server
-(daphne, ``config.asgi:application``, DEBUG off) is started as a subprocess with ``DATABASE_URL``/``REDIS_URL`` and
-``CHANNEL_LAYER`` (``--layer``), and a Celery worker beside it (``--no-worker``: none; four human seats give it
+(daphne, ``config.asgi:application``, DEBUG off) is started as ``--servers`` subprocesses (default one per CPU, each
+on its own port, the tables spread over them, all behind the one Redis layer) with ``DATABASE_URL``/``REDIS_URL`` and
+``CHANNEL_LAYER`` (``--layer``), and a Celery worker beside them (``--no-worker``: none; four human seats give it
 nothing to do). One asyncio process opens the four sockets of every table (``websockets``, ``?seat=<token>``,
 ``Origin`` of an allowed host). At each table, about once per ``--interval`` seconds (each table's phase random), the
 seat to move sends ``{"type": "act", "action", "version", "id"}`` with an action from its own frame's ``legal``
@@ -68,6 +70,8 @@ SIZES = {
     "full": {"tables": [100, 200, 500], "soak": 600.0, "duration": 60.0, "warmup": 15.0},
     "quick": {"tables": [4], "soak": 12.0, "duration": 12.0, "warmup": 3.0},
 }
+DEFAULT_SERVERS = os.cpu_count() or 1  # daphne processes: one per CPU, as an ASGI deployment runs them (one process
+# is held to one CPU by the GIL: measured on 2 CPUs, one process reached about 65-77 actions/s at 100 tables)
 SAMPLE_EVERY = 2.0  # s between two RSS/CPU samples of the server
 CONNECT_AT_ONCE = 10  # tables whose sockets are being opened at one time (the server does each one's database work
 # in turn, and daphne drops a handshake its application has not accepted within 5 s)
@@ -667,8 +671,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds an action may take to reach all four")
     parser.add_argument("--layer", choices=("pubsub", "core"), default="pubsub",
                         help="channels-redis layer: pubsub (RedisPubSubChannelLayer, the default) or core")
-    parser.add_argument("--servers", type=int, default=1,
-                        help="daphne processes; the tables' sockets are spread over them (default 1)")
+    parser.add_argument("--servers", type=int, default=DEFAULT_SERVERS,
+                        help="daphne processes behind the one Redis layer; the tables' sockets are spread over them "
+                             f"(default one per CPU: {DEFAULT_SERVERS} here)")
     parser.add_argument("--no-worker", action="store_true", help="no Celery worker beside the server")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG", DEFAULT_PG),
                         help=f"PostgreSQL server URL without a database (default {DEFAULT_PG}, or $BENCH_PG)")

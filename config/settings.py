@@ -141,7 +141,7 @@ if CHANNEL_LAYER not in ("pubsub", "core"):
     raise RuntimeError(f"CHANNEL_LAYER: {CHANNEL_LAYER!r} is not pubsub or core")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer" if CHANNEL_LAYER == "pubsub"
+        "BACKEND": "config.channel_layers.PubSubChannelLayer" if CHANNEL_LAYER == "pubsub"
         else "channels_redis.core.RedisChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNEL_LAYER_PREFIX", "allfours")},
     }}

@@ -41,15 +41,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import connection
+from django.db import DatabaseError, close_old_connections, connection
 
 from engine.errors import FieldError
 from tables import live, services, ticker
@@ -62,6 +66,51 @@ def parallel_database() -> bool:
     in order while different tables' wait for the database side by side (``bench/bench_tables.py``); SQLite takes
     one writer at a time, so there every action goes to Django's one database thread."""
     return connection.vendor != "sqlite"
+
+
+ACT_THREADS = 16
+"""Threads (each with its own database connection) in which a process's actions run side by side when
+:func:`parallel_database`: an action spends most of its time waiting for the database's round trips, so more
+actions than the event loop's default pool (CPUs + 4) wait at once; each table's row lock keeps its own in order."""
+_act_pool: ThreadPoolExecutor | None = None
+
+
+def act_pool() -> ThreadPoolExecutor:
+    global _act_pool
+    if _act_pool is None:
+        _act_pool = ThreadPoolExecutor(max_workers=ACT_THREADS, thread_name_prefix="tables-act")
+    return _act_pool
+
+
+FRESH_SECONDS = 5.0
+"""A connection an action used this recently, with no error since, is not health-checked again (see
+:class:`ActToAsync`)."""
+_last_used = threading.local()
+
+
+class ActToAsync(SyncToAsync):
+    """``database_sync_to_async`` for the actions' threads: old connections are closed before and after, as there,
+    but a connection this thread used successfully less than ``FRESH_SECONDS`` ago skips the health check Django
+    makes (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` before the first query of each call), a round trip on every
+    action of a busy table. A connection idle longer, or one that saw an error, is checked as before."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        if connection.connection is not None and not connection.errors_occurred \
+                and time.monotonic() - getattr(_last_used, "at", float("-inf")) < FRESH_SECONDS:
+            connection.health_check_done = True
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+            _last_used.at = time.monotonic()
+
+
+def run_act(*args: Any) -> Any:
+    """``services.act(*args)`` awaited: in :func:`act_pool` on PostgreSQL, else in Django's database thread."""
+    if parallel_database():
+        return ActToAsync(services.act, thread_sensitive=False, executor=act_pool())(*args)
+    return database_sync_to_async(services.act)(*args)
 
 MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
@@ -171,6 +220,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_state()
         ticker.ensure_running()
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` before every message: that is a hop into
+        Django's one database thread for each frame each socket forwards (four per action at a table), queued
+        behind every other socket's database work. Nothing here touches the database on the event loop: every
+        query runs through ``database_sync_to_async``, which closes old connections in its own thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
@@ -225,10 +284,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse("seat", "you are watching: take a seat to play")
             return
         try:
-            outcome = await database_sync_to_async(services.act, thread_sensitive=not parallel_database())(
-                self.table_id, self.seat, content.get("action"), content.get("version"), content.get("id") or "")
+            outcome = await run_act(self.table_id, self.seat, content.get("action"), content.get("version"),
+                                    content.get("id") or "")
         except FieldError as error:
             await self.refuse(error.field, error.reason, resync=error.conflict)
+            return
+        except DatabaseError:  # e.g. a deadlock the database broke: nothing was stored, the client may try again
+            logger.exception("table %s: an action of seat %s failed", self.table_id, self.seat)
+            await self.refuse("table", "the action could not be stored just now: try again", resync=True)
             return
         if getattr(outcome, "repeated", False):  # accepted before: nothing changed now, so nothing is published
             await self.send_state()

@@ -18,10 +18,12 @@ app's ``TablesConfig.ready`` calls it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 
@@ -117,33 +119,102 @@ def missed_actions(table: Table, since: Any) -> list[dict[str, Any]] | None:
     return [{"version": row["seq"], "seat": row["seat"], "action": row["action"], "by": row["by"]} for row in rows]
 
 
-def frames(table_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """Each group of the table with its readers' frame, read now: a seat's own view to its group only."""
-    table = load_table(table_id)
-    if table is None:
-        return []
-    action = last_action(table_id, table.version) or {}
-    views = services.all_views(table)  # every seat's frame and the spectators', from one read of the table
+def frames(table_id: int, views: dict[int | None, dict[str, Any]] | None = None,
+           action: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Each group of the table with its readers' frame: a seat's own view to its group only. ``views``
+    (``services.all_views``' answer) and ``action`` (who did what, ``None``: no action) when the change that
+    publishes built them; else read now."""
+    if views is None:
+        table = load_table(table_id)
+        if table is None:
+            return []
+        action = last_action(table_id, table.version)
+        views = services.all_views(table)  # every seat's frame and the spectators', from one read of the table
+    action = action or {}
     out = [(table_group(table_id), {"type": "event", **action, **views[None]})]
-    out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]}) for seat in range(table.players)]
+    out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]})
+            for seat in sorted(reader for reader in views if reader is not None)]
     return out
 
 
 # ----------------------------------------------------------------------------- sending
 async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each ``(group, message)`` to its group: in one round trip when the layer can (``group_send_many``,
+    ``config.channel_layers``), else one ``group_send`` each, side by side."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None or not messages:
+        return
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:
+        await many(messages)
+    else:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
-def publish(sender: Any = None, table_id: int | None = None, version: int | None = None, **kwargs: Any) -> None:
-    """``table_changed``'s receiver: every reader of the table gets its frame. Never raises: the change is
-    committed whatever the sockets do, and a reader that missed a frame resyncs."""
+_batches: dict[asyncio.AbstractEventLoop, list[tuple[list[tuple[str, dict[str, Any]]], str]]] = {}
+"""Per event loop: the sends handed over by database threads and not sent yet (``_enqueue``)."""
+
+
+def _enqueue(loop: asyncio.AbstractEventLoop, messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
+    """On the loop: queue ``messages``; the loop's flusher, started unless it runs, sends what is queued."""
+    batch = _batches.get(loop)
+    if batch is not None:  # a flusher runs: it takes these with the next batch
+        batch.append((messages, what))
+        return
+    _batches[loop] = [(messages, what)]
+    loop.create_task(_flush(loop))
+
+
+async def _flush(loop: asyncio.AbstractEventLoop) -> None:
+    """Send the queued messages, a batch at a time (everything queued while the batch before was on its way), in
+    the order queued, until none is left: under load many tables' changes share a round trip to Redis."""
+    try:
+        while _batches.get(loop):
+            batch, _batches[loop] = _batches[loop], []
+            try:
+                await _send_all([message for messages, _ in batch for message in messages])
+            except Exception:
+                logger.exception("sending %s failed", ", ".join(what for _, what in batch))
+    finally:
+        _batches.pop(loop, None)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the ASGI server this thread works for (a ``sync_to_async`` thread of it), if it runs."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or not loop.is_running() or loop.is_closed():
+        return None
+    with contextlib.suppress(RuntimeError):
+        if asyncio.get_running_loop() is loop:
+            return None
+    return loop
+
+
+def send(messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
+    """Send ``messages`` (``(group, message)``) through the channel layer. From a database thread of the ASGI
+    server the sends are handed to its event loop and not waited for: the thread (and the table's actions waiting
+    for it) is not held up by the round trips to Redis, and the loop sends them in the order they were handed
+    over, in batches (``_flush``). Elsewhere (a view, a worker, a test) they are sent before this returns."""
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_enqueue, loop, messages, what)
+    else:
+        async_to_sync(_send_all)(messages)
+
+
+def publish(sender: Any = None, table_id: int | None = None, version: int | None = None,
+            views: dict[int | None, dict[str, Any]] | None = None, action: dict[str, Any] | None = None,
+            **kwargs: Any) -> None:
+    """``table_changed``'s receiver: every reader of the table gets its frame (built from ``views`` and ``action``
+    when the change sends them, else read now). Never raises: the change is committed whatever the sockets do, and
+    a reader that missed a frame resyncs."""
     if table_id is None:
         return
     try:
-        messages = [(group, {"type": FRAME, "frame": frame}) for group, frame in frames(table_id)]
-        async_to_sync(_send_all)(messages)
+        messages = [(group, {"type": FRAME, "frame": frame}) for group, frame in frames(table_id, views, action)]
+        send(messages, f"table {table_id} at version {version}")
     except Exception:
         logger.exception("publishing table %s at version %s failed", table_id, version)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -85,15 +85,22 @@ def _locked(table: Table | int) -> Table:
         raise TableError("table", f"there is no table {table_id}") from None
 
 
-def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None) -> None:
-    """After the commit: keep the state for its version and tell the live layer."""
+def _publish(table: Table, hand: TableHand | None = None, state: HandState | None = None, *,
+             seats: dict[int, Seat] | None = None, action: dict[str, Any] | None = None) -> None:
+    """After the commit: keep the state for its version and tell the live layer. With ``seats`` (every seat row of
+    the table as this transaction read it under the lock, with its user, and saved it since) and a hand in play,
+    the readers' frames are built from what the change already holds (``views``, and ``action``: who did what) —
+    no second read of the table, its seats or its last action; the live layer reads them itself otherwise."""
     table_id, version = table.pk, table.version
     kept = state.copy() if state is not None and hand is not None else None  # kept as it is now: one copy
+    rows = [seats[index] for index in sorted(seats)] if seats is not None and len(seats) == table.players else None
 
     def committed() -> None:
         if kept is not None:
             live.remember(table_id, version, hand, kept, copy=False)
-        table_changed.send(sender=Table, table_id=table_id, version=version)
+        views = all_views(table, hand=hand, state=kept, seats=rows) if kept is not None and rows is not None \
+            else None
+        table_changed.send(sender=Table, table_id=table_id, version=version, views=views, action=action)
 
     transaction.on_commit(committed)
 
@@ -536,12 +543,24 @@ def act(table_id: int, seat: int, action_text: str, version: int, action_id: str
     if by not in (TableAction.PLAYER, TableAction.BOT, TableAction.CLOCK, TableAction.COVER):
         raise TableError("by", f"unknown mover {by!r}")
     action_id = _checked_id(action_id)
+    try:
+        return _act(table_id, seat, action_text, version, action_id, by)
+    except (TableError, IntegrityError):
+        # A repeated id is answered with its stored outcome, whatever else is wrong with the request now. It is
+        # looked for only here, when the action was refused or its insert met the unique (table, action id): an
+        # accepted action pays no query for it, and the refused one changed nothing (its transaction rolled back).
+        if action_id:
+            with transaction.atomic():
+                table = _locked(table_id)
+                done = TableAction.objects.filter(table=table, action_id=action_id).select_related("hand").first()
+                if done is not None:
+                    return _repeated(table, done, seat)
+        raise
+
+
+def _act(table_id: int, seat: int, action_text: str, version: int, action_id: str, by: str) -> Outcome:
     with transaction.atomic():
         table = _locked(table_id)
-        if action_id:
-            done = TableAction.objects.filter(table=table, action_id=action_id).first()
-            if done is not None:
-                return _repeated(table, done, seat)
         if table.status != Table.PLAYING:
             raise TableError("table", f"the table is {table.get_status_display().lower()}, not playing")
         if not isinstance(version, int) or isinstance(version, bool) or version != table.version:
@@ -565,10 +584,14 @@ def _seat_index(table: Table, index: Any) -> int:
 
 
 def _seats(table: Table, index: Any) -> dict[int, Seat]:
-    """Every seat of the table, locked, by index (one query: the mover's row and the next mover's); ``index``
-    checked as ``_seat`` checks it."""
+    """Every seat of the table with its user, by index (one query: the mover's row, the next mover's, and what the
+    frames show); ``index`` checked as ``_seat`` checks it. Read under the table's row lock, not locked themselves:
+    every change of a seat is made under its table's lock (the heartbeat's ``seen_at`` aside, which no action
+    reads), so this read, a statement after the lock was granted, sees each seat as the last change left it. Not
+    locking them keeps an action from holding four seat rows at once, which with the heartbeat's update of many
+    seats made deadlocks (``bench/bench_tables.py``, 100 tables)."""
     _seat_index(table, index)
-    return {row.index: row for row in table.seats.select_for_update()}
+    return {row.index: row for row in table.seats.select_related("user")}
 
 
 def _checked_id(action_id: Any) -> str:
@@ -590,6 +613,29 @@ def _repeated(table: Table, done: TableAction, seat: int) -> Outcome:
 
 _PLAY_FIELDS = ["version", "last_activity_at", "turn", "turn_started_at", "deadline_at", "updated_at"]
 """The table's columns an action inside a hand changes (a hand's end may change any: the whole row is saved)."""
+
+
+def _save_play(table: Table, logged: TableAction) -> None:
+    """Store an action inside a hand: its log row inserted and the table's ``_PLAY_FIELDS`` updated — on
+    PostgreSQL in one statement (an ``INSERT`` in a ``WITH`` before the ``UPDATE``: one round trip, not two), else
+    as two. A repeated action id fails the insert with the unique constraint's ``IntegrityError`` either way."""
+    table.updated_at = timezone.now()
+    if connection.vendor != "postgresql":
+        logged.save(force_insert=True)
+        table.save(update_fields=_PLAY_FIELDS)
+        return
+    log_fields = [TableAction._meta.get_field(name) for name in
+                  ("table", "seq", "hand", "seat", "action", "action_id", "by", "created_at")]
+    play_fields = [Table._meta.get_field(name) for name in _PLAY_FIELDS]
+    quote = connection.ops.quote_name
+    sql = (f"WITH logged AS (INSERT INTO {quote(TableAction._meta.db_table)} "
+           f"({', '.join(quote(f.column) for f in log_fields)}) VALUES ({', '.join(['%s'] * len(log_fields))})) "
+           f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in play_fields)} "
+           f"WHERE {quote(Table._meta.pk.column)} = %s")
+    params = [field.get_db_prep_save(getattr(logged, field.attname), connection) for field in log_fields]
+    params += [field.get_db_prep_save(getattr(table, field.attname), connection) for field in play_fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, table.pk])
 
 
 def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: str, now: datetime, *,
@@ -618,18 +664,19 @@ def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: 
     state.apply(action, row.index)
     _spend_time(table, row, by, now)
     _touch(table, now)
-    TableAction.objects.create(table=table, seq=table.version, hand=hand, seat=row.index, action=str(action),
-                               action_id=action_id, by=by)
+    logged = TableAction(table=table, seq=table.version, hand=hand, seat=row.index, action=str(action),
+                         action_id=action_id, by=by, created_at=now)
     outcome = Outcome(table.pk, table.version, row.index, str(action), by)
     if state.phase is OVER:
+        logged.save(force_insert=True)
         result = state.result()
         hand, state = _end_hand(table, hand, state, now)
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
         table.save()
     else:
         _deadline(table, now, state, seats=seats)
-        table.save(update_fields=_PLAY_FIELDS)
-    _publish(table, hand, state)
+        _save_play(table, logged)
+    _publish(table, hand, state, seats=seats, action={"seat": row.index, "action": str(action), "by": by})
     return outcome
 
 
@@ -784,7 +831,14 @@ def heartbeat(seats: Iterable[tuple[int, int]], now: datetime | None = None) -> 
     condition = Q()
     for table_id, indexes in by_table.items():
         condition |= Q(table_id=table_id, index__in=sorted(indexes))
-    return Seat.objects.filter(condition, connected__gt=0).update(seen_at=now or timezone.now())
+    with transaction.atomic():
+        # the rows locked in one order (by id) before the update: an UPDATE of many seats locks them in whatever
+        # order it finds them, and two such heartbeats (two processes) could each wait for a row the other holds.
+        # Every other writer of seats holds one seat's row at a time (under the table's lock), so none can close
+        # a cycle with this one.
+        ids = list(Seat.objects.filter(condition, connected__gt=0).order_by("pk").select_for_update()
+                   .values_list("pk", flat=True))
+        return Seat.objects.filter(pk__in=ids).update(seen_at=now or timezone.now()) if ids else 0
 
 
 def expire_presence(now: datetime | None = None) -> list[tuple[int, int]]:
@@ -882,12 +936,16 @@ def spectator_view(table: Table) -> dict[str, Any]:
     return all_views(table, [None])[None]
 
 
-def all_views(table: Table, readers: list[int | None] | None = None) -> dict[int | None, dict[str, Any]]:
+def all_views(table: Table, readers: list[int | None] | None = None, *, hand: TableHand | None = None,
+              state: HandState | None = None, seats: list[Seat] | None = None) -> dict[int | None, dict[str, Any]]:
     """The frame of each reader (a seat, or ``None`` for the spectators; default: every seat and the spectators)
-    from one read of the table: what the live layer sends after a change."""
+    from one read of the table: what the live layer sends after a change. ``hand`` and ``state`` (the table's
+    current ones at ``table.version``, not changed by the caller after) and ``seats`` (the seat rows in index order,
+    with their users) when the caller holds them: nothing is read again."""
     readers = list(range(table.players)) + [None] if readers is None else readers
-    hand, state = live.current(table)
-    seats, info = seats_info(table), table_info(table)
+    if state is None or hand is None:
+        hand, state = live.current(table)
+    seats, info = seats_info(table, seats), table_info(table)
     extra = None
     if state is not None:
         # the result of the hand before the current one (or of the current one once over): tricks and points, no
@@ -909,11 +967,13 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
     return view
 
 
-def seats_info(table: Table) -> list[dict[str, Any]]:
+def seats_info(table: Table, rows: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
+    """Each seat as every reader sees it, from ``rows`` (the seats in index order, with their users) or read."""
+    rows = table.seats.select_related("user").order_by("index") if rows is None else rows
     return [{"index": row.index, "name": _seat_name(row), "bot": row.bot or None, "covering": row.covering,
              "away": row.away_since is not None, "connected": row.connected > 0, "bank_left": row.bank_left,
              "user_id": row.user_id}
-            for row in table.seats.select_related("user").order_by("index")]
+            for row in rows]
 
 
 def _seat_name(row: Seat) -> str:

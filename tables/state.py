@@ -24,10 +24,13 @@ from engine.hand import HandState
 from engine.rules import Ruleset
 from tables.models import Table, TableAction, TableHand
 
-CACHE_SIZE = 512
+CACHE_SIZE = 4096
+"""Tables whose live hand a process keeps (about one entry a table: a version remembered drops the one before it),
+and as many results of the hand before a table's current one: room for the 500 tables of ``bench/bench_tables.py``
+many times over, and a memory that stops growing with the tables, not with their actions."""
 _system_random = secrets.SystemRandom()
 _cache: OrderedDict[tuple[int, int], tuple[TableHand, HandState]] = OrderedDict()
-_results: dict[tuple[int, int], dict | None] = {}
+_results: dict[int, tuple[int, dict | None]] = {}  # table id → (its current hand's id, the result before it)
 
 
 def new_pack() -> list[int]:
@@ -98,13 +101,13 @@ def current(table: Table) -> tuple[TableHand | None, HandState | None]:
 def result_before(table: Table, hand: TableHand) -> dict | None:
     """The result of the hand dealt before ``hand`` at the table (``None`` for the first): stored once that hand
     ended and never changed after, so kept once read (shared: the caller must not change it)."""
-    key = (table.pk, hand.pk)
-    if key not in _results:
-        _results[key] = table.hands.filter(number__lt=hand.number).order_by("-number").values_list(
-            "result", flat=True).first()
+    kept = _results.get(table.pk)
+    if kept is None or kept[0] != hand.pk:
+        kept = _results[table.pk] = (hand.pk, table.hands.filter(number__lt=hand.number).order_by("-number")
+                                     .values_list("result", flat=True).first())
         while len(_results) > CACHE_SIZE:
             del _results[next(iter(_results))]
-    return _results[key]
+    return kept[1]
 
 
 def remember(table_id: int, version: int, hand: TableHand, state: HandState, *, copy: bool = True) -> None:
@@ -112,6 +115,7 @@ def remember(table_id: int, version: int, hand: TableHand, state: HandState, *, 
     when the caller hands over a copy of its own, which nobody changes any more."""
     _cache[(table_id, version)] = (copied(hand), state.copy() if copy else state)
     _cache.move_to_end((table_id, version))
+    _cache.pop((table_id, version - 1), None)  # the version before is nobody's current one any more
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
 
