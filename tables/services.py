@@ -37,7 +37,7 @@ from games.models import Hand, Match
 from games.services import EntryError, MatchHeldError, enter_hand, next_hand
 from league.permissions import can_enter_hands, is_organiser
 from tables import state as live
-from tables.models import Seat, Table, TableAction, TableHand
+from tables.models import Seat, Table, TableAction, TableHand, default_bot_pace
 from tables.signals import table_changed
 
 AWAY_SECONDS = 60
@@ -119,9 +119,11 @@ def _seat(table: Table, index: Any) -> Seat:
 # ----------------------------------------------------------------------------- creating and seating
 def create_table(user, players: int = 4, ruleset: dict | None = None, visibility: str = Table.PUBLIC,
                  bots: dict[int, str] | None = None, *, seat: int | None = None, turn_seconds: int = 30,
-                 bank_seconds: int = 60, bot_pace: float = 1.0) -> Table:
+                 bank_seconds: int = 60, bot_pace: float | None = None) -> Table:
     """A casual table in the lobby; ``bots`` fills seats with bots (``{seat: "random"|"heuristic"|"montecarlo"}``)
-    and ``seat`` seats its creator."""
+    and ``seat`` seats its creator. ``bot_pace`` defaults to the ``TABLES_BOT_PACE`` setting."""
+    if bot_pace is None:
+        bot_pace = default_bot_pace()
     if players not in (2, 4) or isinstance(players, bool):
         raise TableError("players", f"must be 2 or 4, got {players!r}")
     if visibility not in (Table.PUBLIC, Table.PRIVATE):

@@ -50,6 +50,12 @@ def test_a_table_made_in_the_lobby_is_paced_by_the_setting_and_its_bots_move_on_
         assert services.play_due(table.pk, now=table.deadline_at) is not None
 
 
+@override_settings(TABLES_BOT_PACE=0.25)
+def test_a_table_made_by_the_service_takes_the_setting_unless_given_its_own():
+    assert services.create_table(make_user()).bot_pace == 0.25
+    assert services.create_table(make_user(), bot_pace=3).bot_pace == 3.0
+
+
 @override_settings(TABLES_BOT_PACE=2.5)
 def test_a_fixtures_table_takes_the_setting_too():
     scene = make_scene("Paced", organiser="p-org", scorekeeper="p-keeper", match_format=Competition.SINGLE)
