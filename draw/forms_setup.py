@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from engine.numbers import whole_number
 from league.entries import SetupError, check_competition
+from league.forms import add_setup_error
 from league.models import (
     MAX_GROUPS,
     MAX_PLANNED_ROUNDS,
@@ -44,12 +45,6 @@ BYE_RULE_WORDS = (  # the choices of each column's rule: a number (the field bes
 
 def ordinal(n: int) -> str:
     return ORDINALS[n - 1] if n <= len(ORDINALS) else f"{n}th"
-
-
-def add_setup_error(form: forms.Form, error: SetupError, aliases: dict[str, str] | None = None) -> None:
-    """Put a service's error next to the form's field of that name (or an alias), else at the form's top."""
-    field = (aliases or {}).get(error.field, error.field)
-    form.add_error(field if field in form.fields else None, error.reason)
 
 
 # ----------------------------------------------------------------------------- the tiebreak chooser

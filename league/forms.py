@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from league.entries import SetupError
 from league.models import Club, Player
 
 
@@ -39,6 +40,7 @@ class MergeForm(forms.Form):
                                              .exclude(pk=player.pk).order_by("name", "id"))
 
 
-def put_error(form: forms.Form, error) -> None:
-    """A service's ``SetupError`` next to the form's field of that name, else at the form's top."""
-    form.add_error(error.field if error.field in form.fields else None, error.reason)
+def add_setup_error(form: forms.Form, error: SetupError, aliases: dict[str, str] | None = None) -> None:
+    """Put a service's error next to the form's field of that name (or an alias), else at the form's top."""
+    field = (aliases or {}).get(error.field, error.field)
+    form.add_error(field if field in form.fields else None, error.reason)

@@ -3,6 +3,8 @@ edited, linked to a login, merged). Thin views over ``league.people``."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -12,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from league import people
 from league.entries import SetupError
-from league.forms import ClubForm, LoginLinkForm, MergeForm, OrganiserForm, PlayerForm, put_error
+from league.forms import ClubForm, LoginLinkForm, MergeForm, OrganiserForm, PlayerForm, add_setup_error
 from league.models import Club, ClubRole, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import is_organiser
@@ -20,29 +22,18 @@ from league.permissions import is_organiser
 PLAYERS_PER_PAGE = 50
 
 
-def _organised_club(request: HttpRequest, club_slug: str) -> Club:
-    club = get_object_or_404(Club, slug=club_slug)
-    if not request.user.is_authenticated:
-        raise _LogIn
-    if not is_organiser(request.user, club):
-        raise PermissionDenied(f"Only organisers of {club.name} run its pages.")
-    return club
-
-
-class _LogIn(Exception):
-    pass
-
-
 def organiser_page(view):
+    """Resolve the club from the URL and let only its organisers through (a visitor is sent to log in)."""
+
+    @wraps(view)
     def wrapper(request: HttpRequest, club_slug: str, *args, **kwargs) -> HttpResponse:
-        try:
-            club = _organised_club(request, club_slug)
-        except _LogIn:
+        club = get_object_or_404(Club, slug=club_slug)
+        if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if not is_organiser(request.user, club):
+            raise PermissionDenied(f"Only organisers of {club.name} run its pages.")
         return view(request, club, *args, **kwargs)
 
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
     return wrapper
 
 
@@ -58,7 +49,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         try:
             club = people.create_club_for(user=request.user, **form.cleaned_data)
         except SetupError as error:
-            put_error(form, error)
+            add_setup_error(form, error)
         else:
             messages.success(request, f"{club.name} is made: you are its organiser.")
             return redirect("club_people", club.slug)
@@ -108,7 +99,7 @@ def _act(request, club, action, details, organiser, player) -> HttpResponse | No
         if form is None:  # a button with no form of its own (remove): the reason at the top of the page
             messages.error(request, error.reason)
             return redirect("club_people", club.slug)
-        put_error(form, error)
+        add_setup_error(form, error)
         return None
     return redirect("club_people", club.slug)
 
@@ -143,7 +134,7 @@ def player_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
             messages.success(request, f"{name}'s record is merged into {player.name}: its results are theirs now.")
             return redirect("club_player", club.slug, player.pk)
     except SetupError as error:
-        put_error({"details": details, "login": login, "merge": merge}[action], error)
+        add_setup_error({"details": details, "login": login, "merge": merge}[action], error)
     return render(request, "league/clubs/player.html", {
         "club": club, "player": player, "details": details, "login": login, "merge": merge,
     }, status=_status(details, login, merge))

@@ -149,7 +149,6 @@ def exact_number(value: Any) -> int | float | None:
 
 
 HUNDREDTHS = Decimal("0.01")
-_shown = shown_figure
 
 
 def _css(column: Column) -> str:
@@ -159,8 +158,8 @@ def _css(column: Column) -> str:
 def _cell(row: StandingRow, column: Column) -> str:
     metrics = row.metrics or {}
     if column.attr is not None:
-        return _shown(getattr(row, column.attr))
-    return _shown(metrics.get(column.key))
+        return shown_figure(getattr(row, column.attr))
+    return shown_figure(metrics.get(column.key))
 
 
 def _players(row: StandingRow) -> list[tuple[str, int]]:
