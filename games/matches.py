@@ -11,7 +11,7 @@ from league.models import Competition, Entry, Partnership, Round, new_token
 
 
 def create_match(*, competition: Competition, side_a: Partnership, side_b: Partnership, round: Round | None = None,
-                 table: str = "", scheduled_at=None, first_dealer: int = 0) -> Match:
+                 table: str = "", venue: str = "", scheduled_at=None, first_dealer: int = 0) -> Match:
     """A match between two entrants of the competition; the sides' names are kept as they are today."""
     if side_a.pk == side_b.pk:
         raise EntryError("side_b", "a side cannot play itself")
@@ -23,7 +23,7 @@ def create_match(*, competition: Competition, side_a: Partnership, side_b: Partn
         raise EntryError("round", f"{round} is not a round of {competition}")
     return Match.objects.create(competition=competition, side_a=side_a, side_b=side_b,
                                 side_a_name=side_a.display_name, side_b_name=side_b.display_name, round=round,
-                                table=table, scheduled_at=scheduled_at, first_dealer=first_dealer)
+                                table=table, venue=venue, scheduled_at=scheduled_at, first_dealer=first_dealer)
 
 
 def _check_side(field: str, side: Partnership, competition: Competition) -> None:

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from engine.numbers import is_digits
-from league.models import Competition, Partnership, Round, Team, new_token
+from league.models import Competition, Partnership, Round, Team, new_token, validate_plain_text
 
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
@@ -47,6 +47,9 @@ class TeamMatch(models.Model):
     team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_b")
     team_a_name = models.CharField(max_length=160)
     team_b_name = models.CharField(max_length=160)
+    venue = models.CharField(max_length=80, blank=True, validators=[validate_plain_text],
+                             help_text="Where the match is played (e.g. the home team's bar)")
+    scheduled_at = models.DateTimeField(null=True, blank=True)
     tables = models.PositiveSmallIntegerField(default=3)
     mode = models.CharField(max_length=6, choices=Competition.TEAM_MODES, default=Competition.TEAM_RACE)
     target = models.PositiveSmallIntegerField(default=22)
@@ -93,6 +96,8 @@ class Match(models.Model):
     side_a_name = models.CharField(max_length=160, help_text="The name at the time of the match")
     side_b_name = models.CharField(max_length=160, help_text="The name at the time of the match")
     table = models.CharField(max_length=40, blank=True)
+    venue = models.CharField(max_length=80, blank=True, validators=[validate_plain_text],
+                             help_text="Where the match is played (a club's own fixture list names it)")
     scheduled_at = models.DateTimeField(null=True, blank=True)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=12, choices=STATUSES, default=SCHEDULED)

@@ -127,9 +127,9 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = ["id", "competition", "round", "side_a", "side_b", "side_a_name", "side_b_name", "table",
-                  "scheduled_at", "first_dealer", "status", "games_a", "games_b", "winner", "outcome", "result_level",
-                  "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b", "team_match", "table_number",
-                  "created_at"]
+                  "venue", "scheduled_at", "first_dealer", "status", "games_a", "games_b", "winner", "outcome",
+                  "result_level", "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b",
+                  "team_match", "table_number", "created_at"]
         read_only_fields = fields
 
 
@@ -230,7 +230,8 @@ class TeamMatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TeamMatch
-        fields = ["id", "competition", "round", "team_a", "team_b", "team_a_name", "team_b_name", "tables", "mode",
+        fields = ["id", "competition", "round", "team_a", "team_b", "team_a_name", "team_b_name", "venue",
+                  "scheduled_at", "tables", "mode",
                   "target", "games_per_table", "result_level", "outcome", "status", "bullseyes_a", "bullseyes_b",
                   "chalks_a", "chalks_b", "chalks_known", "hang_jacks_a", "hang_jacks_b", "winner", "created_at"]
         read_only_fields = fields

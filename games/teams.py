@@ -50,7 +50,7 @@ TableLineUp = Sequence[tuple[Partnership, Partnership]]
 
 # ----------------------------------------------------------------------------- creating
 def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, round: Round | None = None,
-                      tables: TableLineUp | None = None) -> TeamMatch:
+                      tables: TableLineUp | None = None, venue: str = "", scheduled_at=None) -> TeamMatch:
     """A team match between two teams of the competition, its mode, target and games a table copied from the
     competition. ``tables``: one ``(pair of team A, pair of team B)`` per table, ``competition.team_tables`` of
     them; each becomes a ``Match`` (side A team A's pair). Without ``tables`` the team match has none yet: set
@@ -69,8 +69,9 @@ def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, r
     with transaction.atomic():
         team_match = TeamMatch.objects.create(
             competition=competition, round=round, team_a=team_a, team_b=team_b, team_a_name=team_a.name,
-            team_b_name=team_b.name, tables=competition.team_tables, mode=competition.team_mode,
-            target=competition.team_target, games_per_table=competition.team_games_per_table)
+            team_b_name=team_b.name, venue=venue, scheduled_at=scheduled_at, tables=competition.team_tables,
+            mode=competition.team_mode, target=competition.team_target,
+            games_per_table=competition.team_games_per_table)
         if tables is not None:
             _create_tables(team_match, tables)
     return team_match
