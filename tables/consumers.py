@@ -337,5 +337,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_frame(message["frame"])
 
     async def tables_logout(self, message: dict[str, Any]) -> None:
-        """``live.LOGOUT``: the user logged out; the socket made with their session closes."""
+        """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a
+        ``seat_token``) the seat's link was revoked or renewed, and the socket closes if it came with that link."""
+        if "seat_token" in message and message["seat_token"] != self.seat_token:
+            return
         await self.close(code=CLOSE_LOGGED_OUT)

@@ -5,10 +5,9 @@ holds it plays the seat with no login. A link handed to the wrong person, or los
 replaced by a fresh one that nobody is shown (``Seat.link_revoked``), so the old link is refused by the table page
 (404) and by the socket (``tables.live.seat_for_socket`` finds no seat for it: closed with 4403) — or renewed: a new
 token, the old link refused the same way, the new one shown on the match's online page to hand out. Both are
-idempotent for the caller (a double tap revokes once more, harmlessly). A socket already open with the old link
-and no login behind its seat is closed at once (``tables.live.LOGOUT`` to the seat's group: its page says it is
-closed and does not reconnect); a seat whose player has a login keeps that player's sockets, which cannot be told
-apart from a link's.
+idempotent for the caller (a double tap revokes once more, harmlessly). A socket already open with the old link is
+closed at once (``tables.live.LOGOUT`` to the seat's group, naming the old token: its page says it is closed and
+does not reconnect); the sockets its player opened with their login stay open.
 """
 
 from __future__ import annotations
@@ -57,20 +56,21 @@ def _change(table: Table | int, seat: Any, user: Any, *, revoked: bool) -> Seat:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
             raise TableError("seat", f"must be a seat from 1 to {table.players}, got {seat!r}")
         row = Seat.objects.select_for_update().get(table=table, index=seat)
+        old_token = row.seat_token
         row.seat_token = new_table_token()  # the old link finds no seat any more (page and socket)
         row.link_revoked = revoked
         row.save(update_fields=["seat_token", "link_revoked"])
-        if row.user_id is None:  # every socket of the seat came with its link: close them once this commits
-            group = seat_group(table.pk, row.index)
-            transaction.on_commit(lambda: _close_sockets(group))
+        group = seat_group(table.pk, row.index)  # the sockets opened with the old link close once this commits
+        transaction.on_commit(lambda: _close_sockets(group, old_token))
     return row
 
 
-def _close_sockets(group: str) -> None:
-    """After the commit; never raises (the link is changed whatever the sockets do)."""
+def _close_sockets(group: str, old_token: str) -> None:
+    """After the commit; never raises (the link is changed whatever the sockets do). Only the seat's sockets that
+    came with ``old_token`` close: its player's, opened with their login, stay."""
     try:
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(group, {"type": LOGOUT})
+            async_to_sync(layer.group_send)(group, {"type": LOGOUT, "seat_token": old_token})
     except Exception:
         logger.exception("closing the sockets of %s failed", group)

@@ -172,3 +172,36 @@ async def test_the_socket_refuses_a_revoked_link_and_closes_one_open_with_it(mon
     finally:
         consumers._held.clear()
         await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_revoked_link_closes_its_socket_but_not_the_one_the_seats_player_opened_with_a_login(monkeypatch):
+    from tables import consumers, ticker
+
+    monkeypatch.setattr(ticker, "ensure_running", lambda: None)
+    monkeypatch.setattr(consumers, "ensure_heartbeat", lambda: None)
+    try:
+        scene = await sync_to_async(fixture_scene)("login")
+        table = scene["table"]
+        player = await sync_to_async(make_user)("seat-four-player")
+        await sync_to_async(Seat.objects.filter(table=table, index=3).update)(user=player)
+        old = await sync_to_async(token_of)(table, 3)
+        app = URLRouter(websocket_urlpatterns)
+
+        by_link = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/?seat={old}")
+        by_link.scope["user"] = None
+        by_login = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/")
+        by_login.scope["user"] = player
+        for communicator in (by_link, by_login):
+            assert (await communicator.connect())[0]
+            assert (await communicator.receive_json_from(5))["type"] == "state"
+        await sync_to_async(seat_links.revoke_seat_link)(table, 3, scene["organiser"])
+        assert (await frames_until_closed(by_link))[1] == 4001
+        assert await by_login.receive_nothing(0.5)  # the player's own socket stays open on the seat
+        await by_login.send_json_to({"type": "ping"})
+        assert (await by_login.receive_json_from(5)) == {"type": "pong"}
+        await by_login.disconnect()
+    finally:
+        consumers._held.clear()
+        await sync_to_async(connections.close_all)()
