@@ -108,9 +108,16 @@ class ActToAsync(SyncToAsync):
 
 def run_act(*args: Any) -> Any:
     """``services.act(*args)`` awaited: in :func:`act_pool` on PostgreSQL, else in Django's database thread."""
+    return in_database(services.act, *args)
+
+
+def in_database(function: Any, *args: Any) -> Any:
+    """``function(*args)`` awaited in :func:`act_pool` on PostgreSQL, else in Django's one database thread. A
+    socket's opening and closing go there too: in the one thread, hundreds of sockets opening at once waited for
+    each other's reads one by one (``bench/bench_tables.py``, 500 tables: handshakes dropped after 5 s)."""
     if parallel_database():
-        return ActToAsync(services.act, thread_sensitive=False, executor=act_pool())(*args)
-    return database_sync_to_async(services.act)(*args)
+        return ActToAsync(function, thread_sensitive=False, executor=act_pool())(*args)
+    return database_sync_to_async(function)(*args)
 
 MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
@@ -200,8 +207,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat_token = seat_token
         await self.accept()
         try:
-            self.seat = await database_sync_to_async(live.seat_for_socket)(self.table_id, self.user, seat_token,
-                                                                           invite_token)
+            self.seat = await in_database(live.seat_for_socket, self.table_id, self.user, seat_token, invite_token)
         except live.Refused as refused:
             await self.send_json({"type": "refused", "field": "table", "reason": refused.reason, "version": None})
             await self.close(code=refused.code)
@@ -212,12 +218,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.join(live.seat_group(self.table_id, self.seat))
         if getattr(self.user, "is_authenticated", False):
             await self.join(live.user_group(self.user.pk))
+        frame = await in_database(live.opened_frame, self.table_id, self.seat)
         if self.seat is not None:
-            await database_sync_to_async(services.mark_back)(self.table_id, self.seat)
             self.counted = True
             _held[(self.table_id, self.seat)] += 1
             ensure_heartbeat()
-        await self.send_state()
+        await self.send_frame(frame, force=True)
         ticker.ensure_running()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -243,7 +249,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             _held[key] -= 1
             if _held[key] <= 0:
                 del _held[key]
-            await database_sync_to_async(services.mark_away)(self.table_id, self.seat)
+            await in_database(services.mark_away, self.table_id, self.seat)
 
     # ------------------------------------------------------------------------- from the client
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -333,8 +339,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------------------- from the channel layer
     async def table_frame(self, message: dict[str, Any]) -> None:
-        """``live.FRAME``: the frame of this socket's group (its seat's own view, or the spectators')."""
-        await self.send_frame(message["frame"])
+        """``live.FRAME``: the frame of this socket's group (its seat's own view, or the spectators'), as JSON text
+        with its version (``live.frame_message``); one older than what the client has is not sent."""
+        version = message["version"]
+        if version <= self.version:
+            return
+        self.version = version
+        await self.send(text_data=message["text"])
 
     async def tables_logout(self, message: dict[str, Any]) -> None:
         """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 from typing import Any
@@ -85,6 +86,14 @@ def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str
     if seat is None and table.visibility == Table.PRIVATE and invite_token != table.invite_token:
         raise Refused(4403, "a private table: open it with its invite link")
     return seat
+
+
+def opened_frame(table_id: int, seat: int | None) -> dict[str, Any]:
+    """A socket has opened (and joined its groups): its seat, if it holds one, is counted present
+    (``services.mark_back``), then the full state is read for it — one trip to the database thread, not two."""
+    if seat is not None:
+        services.mark_back(table_id, seat)
+    return state_frame(table_id, seat)
 
 
 GAP_MAX = 64
@@ -204,6 +213,14 @@ def send(messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
         async_to_sync(_send_all)(messages)
 
 
+def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+    """A group's frame as the channel layer carries it: its JSON text, made once here, and its version. Each socket
+    of the group sends the text as it is — no decoding and encoding again in every reader's consumer (measured by
+    ``bench/bench_tables.py``: packing the frames' dicts for Redis, unpacking them and encoding each again as JSON
+    were a sixth of the server's CPU)."""
+    return {"type": FRAME, "version": frame.get("version", -1), "text": json.dumps(frame, separators=(",", ":"))}
+
+
 def publish(sender: Any = None, table_id: int | None = None, version: int | None = None,
             views: dict[int | None, dict[str, Any]] | None = None, action: dict[str, Any] | None = None,
             **kwargs: Any) -> None:
@@ -213,7 +230,7 @@ def publish(sender: Any = None, table_id: int | None = None, version: int | None
     if table_id is None:
         return
     try:
-        messages = [(group, {"type": FRAME, "frame": frame}) for group, frame in frames(table_id, views, action)]
+        messages = [(group, frame_message(frame)) for group, frame in frames(table_id, views, action)]
         send(messages, f"table {table_id} at version {version}")
     except Exception:
         logger.exception("publishing table %s at version %s failed", table_id, version)

@@ -117,6 +117,18 @@ def tap_if_mine(page) -> bool:
     return False
 
 
+def table_status(page) -> str | None:
+    """The table's status as the page shows it; ``None`` while the page reloads (table.js reloads it when the
+    status changes, and a look at that moment finds no page to read)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return page.evaluate("document.getElementById('table') && document.getElementById('table').dataset.status")
+    except PlaywrightError:
+        page.wait_for_load_state()
+        return None
+
+
 def api(site: Site, username: str) -> requests.Session:
     session = requests.Session()
     token = session.post(f"{site.url}/api/auth/token/", json={"username": username, "password": PASSWORD})
@@ -204,8 +216,7 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
     taps, shot_mid = 0, False
     ends = time.monotonic() + 600
     while time.monotonic() < ends:
-        if players[0].evaluate("document.getElementById('table') && document.getElementById('table')"
-                               ".dataset.status") == "finished":
+        if table_status(players[0]) == "finished":
             break
         for page in players:
             if tap_if_mine(page):

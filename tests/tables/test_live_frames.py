@@ -7,6 +7,7 @@ messages in one round trip, in order."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import uuid
 
@@ -63,7 +64,7 @@ def test_an_actions_frames_equal_the_frames_read_back_from_the_database(tap):
         else:
             services.play_due(table.pk, now=table.deadline_at)
         moves += 1
-        sent = sorted((group, message["frame"]) for group, message in tap.sent)
+        sent = sorted((group, json.loads(message["text"])) for group, message in tap.sent)
         cache.forget_all()  # read back from the stored pack and action log alone
         assert sent == sorted(live.frames(table.pk)), f"move {moves}"
         table = fresh(table)

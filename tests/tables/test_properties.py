@@ -175,7 +175,8 @@ class Prober:
         last = seen[3][0]  # (seq, action, action id, seat, by) of the last action
         face_up = public_cards(previous) | ({CARD_NAMES[card] for card in state.plays} if state else set())
         for group, message in sent:
-            reader, frame = readers[group], dict(message["frame"])
+            reader, frame = readers[group], json.loads(message["text"])
+            assert message["version"] == frame["version"]
             assert frame["type"] == "event" and frame["version"] == table.version
             if last is not None and last[0] == table.version:  # an action's event says who did what
                 assert (frame["seat"], frame["action"], frame["by"]) == (last[3], last[1], last[4])
