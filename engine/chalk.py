@@ -312,21 +312,24 @@ def _replay_opening(entry: ChalkEntry) -> HandState:
 def _stand_in_hand(entry: ChalkEntry) -> HandState:
     """A hand with the entry's kicks in place and stand-in cards for the deal, which the chalk does not show.
 
-    Only the kicks a 52-card pack can reach are placed; the engine declares the redeal (R12) before
-    it needs more. The dealer's stand-ins are of the begged suit: the chalk cannot show that the
-    dealer held no trump, so a give passes ``give_one_needs_trump`` (R8).
+    Only the kicks a 52-card pack can reach are placed (under ``last_card_kick`` also the pack's last card,
+    kicked with nothing dealt); the engine declares the redeal (R12) before it needs more. The dealer's and
+    the eldest's stand-ins are of the begged suit: the chalk cannot show that the dealer or the eldest held
+    no trump, so a give passes ``give_one_needs_trump`` (R8) and a stand ``stand_needs_trump`` (R7).
     """
     players, dealer = entry.players, entry.dealer
     deal, run = HAND_SIZE * players, RUN_SIZE * players
-    kicks = [card.index for j, card in enumerate(entry.kicks) if deal + (run + 1) * j + 1 <= len(CARDS)]
+    runs = (len(CARDS) - deal - 1) // (run + 1)  # the most runs the pack supplies (R12)
+    last = entry.ruleset.last_card_kick and deal + 1 + (run + 1) * runs < len(CARDS)
+    kicks = [card.index for card in entry.kicks[:1 + runs + last]]
     begged = kicks[0] // 13
     spare = sorted((i for i in range(len(CARDS)) if i not in kicks), key=lambda i: i // 13 != begged)
     hands = [0] * players
-    for k, seat in enumerate(sorted(range(players), key=lambda s: s != dealer)):
+    for k, seat in enumerate(sorted(range(players), key=lambda s: (s != dealer, s != entry.eldest))):
         hands[seat] = mask_of(spare[HAND_SIZE * k:HAND_SIZE * (k + 1)])
     stock: list[int] = []
     for j, kick in enumerate(kicks[1:]):
-        stock += [*spare[deal + run * j:deal + run * (j + 1)], kick]
+        stock += [*spare[deal + run * j:deal + run * (j + 1)], kick] if j < runs else [kick]  # the last: no cards
     return HandState(players, dealer, hands, kicks[0], stock, entry.ruleset, entry.score_before)
 
 
@@ -340,7 +343,10 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
         raise RecordError("beg", "missing: the eldest stands, or begs and the dealer gives one or runs the pack: "
                                  "one of stand, give, run (R7–R9)")
     if beg == "stand":
-        state.apply("stand")
+        try:
+            state.apply("stand")
+        except IllegalActionError as error:
+            raise RecordError("beg", f"the eldest may not stand: {error}") from None
         return
     state.apply("beg")
     if beg == "give":
@@ -356,6 +362,10 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
         if last == 0:
             raise RecordError("kicks", 'one kick, but with beg "run" the pack is run and a new card kicked: '
                                        "give each run's kick too (R9)") from None
+        if state.pack_left < RUN_SIZE * state.players + 1:  # only the pack's last card is left (last_card_kick)
+            raise RecordError(f"kicks[{last}]", f"{entry.kicks[last]} is the begged suit again and the pack cannot "
+                                                "supply another run, so its last card is kicked (R12, "
+                                                "last_card_kick), but no further kick is given") from None
         raise RecordError(f"kicks[{last}]", f"{entry.kicks[last]} is the begged suit again, so the pack is run "
                                             "again (R11), but no further kick is given") from None
 
@@ -363,6 +373,8 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
 def _why_no_more_kicks(state: HandState) -> str:
     if state.beg in ("stand", "give"):
         return f'with beg "{state.beg}" the first kick names trumps; only running the pack turns another (R7–R9)'
+    if state.redeal and state.last_kick:
+        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal (R12)"
     if state.redeal:
         return "the pack could not supply another run: the hand is a redeal (R12)"
     if state.trump >= 0 and state.winner is None:  # a kick that won the game names trumps too (R23)
@@ -398,6 +410,7 @@ def _check_play(entry: ChalkEntry, state: HandState) -> None:
     _check_holding(entry.high, "high", trump, kicked)
     _check_holding(entry.low, "low", trump, kicked)
     _check_high_low(entry, trump, kicked, complete)
+    _check_stood_with_trump(entry, trump, kicked, complete)
     _check_jack(entry, trump, complete)
     if entry.game is not None:
         _check_game(entry, kicked)
@@ -433,6 +446,22 @@ def _check_high_low(entry: ChalkEntry, trump: int, kicked: int, complete: bool) 
     both = _high_and_low(high, low, SUIT_MASKS[trump] & ~kicked)
     if both is not None and low.team != high.team:
         raise RecordError("low.team", f"{both}, so the same team scores High and Low (R19)")
+
+
+def _check_stood_with_trump(entry: ChalkEntry, trump: int, kicked: int, complete: bool) -> None:
+    """R7 ``stand_needs_trump``: the eldest stood, so held a trump: a trump was in play (High and Low were scored),
+    and when it was the only trump in play it was the eldest's side's."""
+    if entry.beg != "stand" or not entry.ruleset.stand_needs_trump:
+        return
+    high, low, eldest = entry.high, entry.low, entry.eldest % 2
+    why = "the eldest stood and stand_needs_trump is on, so the eldest held a trump"
+    if high is None:
+        if complete:
+            raise RecordError("high", f"missing: {why}: a trump was in play and scores High and Low (R7, R18, R19)")
+        return
+    both = None if low is None else _high_and_low(high, low, SUIT_MASKS[trump] & ~kicked)
+    if both is not None and high.team != eldest:
+        raise RecordError("high.team", f"{both}, and {why}: that trump was {side(eldest)}'s (R7, R18)")
 
 
 def _high_and_low(high: Holding, low: Holding, possible: int) -> str | None:

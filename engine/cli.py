@@ -661,9 +661,9 @@ class PlaySession:
                            f"{self.who(hand.eldest)} {'are' if hand.eldest == self.human else 'is'} eldest ==="))
         self.announce_kicks(hand, 0)
 
-    def announce_kicks(self, hand: HandState, start: int) -> None:
+    def announce_kicks(self, hand: HandState, start: int, stop: int | None = None) -> None:
         dealer_team = hand.dealer % 2
-        for kick in hand.kicks[start:]:
+        for kick in hand.kicks[start:stop]:
             points = hand.ruleset.kick_points[kick % 13]
             gain = f": {self.scores(dealer_team, points)}" if points else ""
             self.say(f"Kicked {self.card(kick)}{gain}.")
@@ -688,7 +688,11 @@ class PlaySession:
             self.say(f"{self.does(seat, 'run')} the pack: 3 more cards each.")
         result = game.apply(action, seat)
         if kind == "run":
-            self.announce_kicks(hand, kicks)
+            runs_end = len(hand.kicks) - hand.last_kick
+            self.announce_kicks(hand, kicks, runs_end)
+            if hand.last_kick:
+                self.say("The pack cannot supply another round: its last card is kicked (R12, last_card_kick).")
+                self.announce_kicks(hand, runs_end)
             if hand.trump >= 0 and hand.winner is None:  # a kick that won the game: show_result names trumps
                 self.say(f"{self.suit(hand.trump)} is trump; hands of {hand.hand_size} cards.")
             elif hand.redeal:
@@ -792,6 +796,9 @@ class PlaySession:
                 self.say(f"Kicked {self.card(kick)}: {self.suit(kick // 13)} is proposed as trump.")
                 labels = {"stand": f"stand ({self.suit(kick // 13)} is trump)",
                           "beg": "beg (the dealer gives you one point or runs the pack)"}
+                why = hand.can_stand()
+                if why is not None:
+                    self.say(f"  You may not stand: {why}.")
             else:
                 trumps = view.hand & SUIT_MASKS[view.begged]
                 count = trumps.bit_count()

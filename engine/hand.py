@@ -116,6 +116,7 @@ STAND, BEG_ACTION, GIVE_ACTION, RUN = (_NAMED[k] for k in Action.KINDS)
 _BEG_ACTIONS = (STAND, BEG_ACTION)
 _GIVE_ACTIONS = (GIVE_ACTION, RUN)
 _RUN_ONLY = (RUN,)
+_BEG_ONLY = (BEG_ACTION,)
 
 
 def plays_of(mask: int) -> list[Action]:
@@ -150,7 +151,7 @@ class HandState:
     __slots__ = (
         "ruleset", "players", "dealer", "score_before", "score", "points", "winner",
         "initial_hands", "hands", "dealt", "stock", "stock_pos", "used",
-        "kicks", "kick_points", "beg_points", "begged", "trump", "beg", "runs",
+        "kicks", "kick_points", "beg_points", "begged", "trump", "beg", "runs", "last_kick",
         "phase", "turn", "leader", "trick", "tricks", "won",
         "plays", "redeal", "high", "low", "jack", "game", "_legal", "_views",
     )
@@ -190,6 +191,7 @@ class HandState:
         self.trump = -1
         self.beg: str | None = None
         self.runs = 0
+        self.last_kick = False  # R12 last_card_kick: the pack's last card was kicked (no cards dealt with it)
         self.phase = BEG
         self.turn = self.leader = (dealer + 1) % players
         self.trick: list[int] = []
@@ -318,6 +320,17 @@ class HandState:
                                               self.ruleset.undertrump_ban)
         return legal
 
+    def can_stand(self) -> str | None:
+        """Why the eldest may not stand now (R7), or ``None`` when standing is allowed."""
+        if self.phase is not BEG:
+            return "the eldest has already stood or begged"
+        if self.ruleset.stand_needs_trump:
+            suit = self.kicks[-1] // 13
+            if not self.hands[self.eldest] & SUIT_MASKS[suit]:
+                return (f"the eldest holds no trump ({SUIT_NAMES[suit]}, the kicked suit) and stand_needs_trump is on: "
+                        "the eldest must beg")
+        return None
+
     def can_give(self) -> str | None:
         """Why the dealer may not give one now (R8), or ``None`` when giving is allowed."""
         if self.phase is not GIVE:
@@ -340,7 +353,7 @@ class HandState:
             return []
         phase = self.phase
         if phase is BEG:
-            return list(_BEG_ACTIONS)
+            return list(_BEG_ACTIONS if self.can_stand() is None else _BEG_ONLY)
         if phase is GIVE:
             return list(_GIVE_ACTIONS if self.can_give() is None else _RUN_ONLY)
         return []
@@ -363,6 +376,8 @@ class HandState:
         if self.phase is BEG and action.kind not in ("stand", "beg"):
             return (f"the eldest ({seat_name(seat)}) must stand or beg; {action.kind} is the dealer's choice "
                     "after a beg")
+        if self.phase is BEG and action.kind == "stand":
+            return self.can_stand()
         if self.phase is GIVE:
             if action.kind == "give":
                 return self.can_give()
@@ -429,7 +444,7 @@ class HandState:
                         return self._end_trick()
             elif phase is BEG:
                 kind = action.kind
-                if kind == "stand":
+                if kind == "stand" and self.can_stand() is None:
                     return self.stand()
                 if kind == "beg":
                     return self._beg()
@@ -512,13 +527,17 @@ class HandState:
         self._start_play(self.begged)
 
     def run_pack(self) -> None:
-        """R9–R12: deal 3 more each and kick again until a new suit turns up, or redeal."""
+        """R9–R12: deal 3 more each and kick again until a new suit turns up, or redeal (or, under
+        ``last_card_kick``, kick the pack's last card first)."""
         self._changing()
         self.beg = "run"
         players, dealer, stock, hands, dealt = self.players, self.dealer, self.stock, self.hands, self.dealt
         need = RUN_SIZE * players + 1
         while True:
-            if 52 - self.used < need:  # pack_left
+            left = 52 - self.used  # pack_left
+            if left < need:
+                if left and self.ruleset.last_card_kick:
+                    return self._kick_last_card()
                 self.redeal = True
                 self.phase = OVER
                 return
@@ -542,6 +561,26 @@ class HandState:
             if suit != self.begged:
                 self._start_play(suit)
                 return
+
+    def _kick_last_card(self) -> None:
+        """R12 ``last_card_kick``: the pack cannot supply another round but still holds cards; its next card is
+        turned as a last kick (scoring under R6) with no cards dealt. A new suit is trump and play begins with the
+        hands as they are; the begged suit again is a redeal."""
+        pos = self.stock_pos
+        if pos >= len(self.stock):
+            raise StockExhausted("the pack's last card must be kicked but it is not given")
+        self.stock_pos = pos + 1
+        self.last_kick = True
+        kick = self.stock[pos]
+        suit = kick // 13
+        if self._turn_kick(kick):  # the kick decided the game (R23): its suit is the last turned up
+            self.trump = suit
+            return
+        if suit != self.begged:
+            self._start_play(suit)
+            return
+        self.redeal = True
+        self.phase = OVER
 
     def winning_card(self) -> int:
         """The card index winning the current trick so far (R17), or -1 before the lead."""
@@ -862,6 +901,8 @@ class HandState:
                     pos += 3
                 runs.append({"extra": extra, "kick": CARD_NAMES[self.kicks[r + 1]]})
                 pos += 1
+            if self.last_kick:  # R12 last_card_kick: the pack's last card, turned with nothing dealt
+                runs.append({"extra": [[] for _ in range(players)], "kick": CARD_NAMES[self.kicks[-1]]})
             record["runs"] = runs
         record["plays"] = [CARD_NAMES[c] for c in self.plays]
         return record

@@ -38,16 +38,22 @@ BEG_POINTS = 1
 
 
 # ----------------------------------------------------------------------------- one hand
-def kicks_in_hand(players: int = 4) -> int:
+def kicks_in_hand(players: int = 4, ruleset: Ruleset = DEFAULT_RULESET) -> int:
     """The most cards a hand can kick: the first (R5), then one each time the pack is run, as long as the pack
-    can supply 3 more cards a player and a kick (R9, R12).
+    can supply 3 more cards a player and a kick (R9, R12); under ``last_card_kick`` one more, the pack's last
+    card, when the runs leave cards in the pack (R12: one in 4-player after two runs, four in All Twos after
+    five).
 
     >>> kicks_in_hand(4), kicks_in_hand(2)
     (3, 6)
+    >>> kicks_in_hand(4, Ruleset(last_card_kick=True)), kicks_in_hand(2, Ruleset(last_card_kick=True))
+    (4, 7)
     """
     _check_players(players)
-    runs = (PACK - HAND_SIZE * players - 1) // (RUN_SIZE * players + 1)
-    return 1 + runs
+    dealt = HAND_SIZE * players + 1
+    runs = (PACK - dealt) // (RUN_SIZE * players + 1)
+    last = ruleset.last_card_kick and dealt + (RUN_SIZE * players + 1) * runs < PACK
+    return 1 + runs + last
 
 
 def most_kick_points(ruleset: Ruleset = DEFAULT_RULESET) -> int:
@@ -89,9 +95,11 @@ def most_points_in_hand(ruleset: Ruleset = DEFAULT_RULESET, players: int = 4) ->
     14
     >>> most_points_in_hand(Ruleset(), players=2)
     15
+    >>> most_points_in_hand(Ruleset(last_card_kick=True))  # JS, 6S, AS, then the last card 6H: 6 + 2, and 7
+    15
     """
     values = sorted(ruleset.kick_points, reverse=True)
-    kicks = kicks_in_hand(players)
+    kicks = kicks_in_hand(players, ruleset)
     begged_again = sum(values[:kicks - 1])
     dealer = begged_again + max(points + _after_last_trick(ruleset, jack_in_play=rank != JACK)
                                 for rank, points in enumerate(ruleset.kick_points))

@@ -22,7 +22,7 @@ from typing import Any
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
 from engine.cards import CARD_NAMES, parse_card_index
 from engine.errors import InvalidCardError, RecordError, RulesetError
-from engine.hand import BEG, OVER, PLAY, HandState, StockExhausted
+from engine.hand import BEG, HAND_SIZE, OVER, PLAY, RUN_SIZE, HandState, StockExhausted
 from engine.rules import Ruleset
 from engine.words import seat_index_range, side
 
@@ -106,10 +106,14 @@ def replay_record(data: Any) -> HandState:
             raise RecordError("runs", f"only a record with beg \"run\" has runs (beg is {beg!r})")
         if not isinstance(runs, list):
             raise RecordError("runs", f"must be a list of runs of the pack, got {_kind(runs)}")
+        need = RUN_SIZE * players + 1
+        left = 52 - HAND_SIZE * players - 1  # the pack after the deal and the first kick
         for r, run in enumerate(runs):
-            seen = _run(run, f"runs[{r}]", players, dealer, seen, stock)
+            last = ruleset.last_card_kick and 0 < left < need  # R12: only the pack's last card is kicked
+            seen = _run(run, f"runs[{r}]", players, dealer, seen, stock, last, left)
+            left = 0 if last else left - need  # after the last card, nothing is left to kick
     state = HandState(players, dealer, hands, kick, stock, ruleset, score)
-    if beg == "stand" and state.phase == BEG:
+    if beg == "stand" and state.phase == BEG and state.can_stand() is None:
         state.stand()
     else:
         _replay_beg(state, beg, len(runs))
@@ -125,6 +129,9 @@ def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
     if beg not in BEGS:
         raise RecordError("beg", f"must be one of {', '.join(BEGS)}, got {beg!r}")
     if beg == "stand":
+        reason = state.can_stand()
+        if reason is not None:
+            raise RecordError("beg", f"the eldest may not stand: {reason}")
         state.stand()
         return
     state._beg()
@@ -139,15 +146,22 @@ def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
     except StockExhausted:
         kick = CARD_NAMES[state.kicks[-1]]
         field = "runs" if runs_given == 0 else f"runs[{runs_given - 1}].kick"
+        if state.pack_left < RUN_SIZE * state.players + 1:  # only the last card is left to kick (last_card_kick)
+            raise RecordError(field, f"{kick} is the begged suit again and the pack cannot supply another run, so "
+                                     f"its last card is kicked (R12, last_card_kick), but run {runs_given + 1} "
+                                     "with that kick is missing") from None
         raise RecordError(field, f"{kick} is the begged suit again; the pack must be run again "
                                  f"but run {runs_given + 1} is missing (R11)") from None
-    if state.runs < runs_given:
-        raise RecordError(f"runs[{state.runs}]", _why_run_stopped(state))
+    turned = state.runs + state.last_kick
+    if turned < runs_given:
+        raise RecordError(f"runs[{turned}]", _why_run_stopped(state))
 
 
 def _why_run_stopped(state: HandState) -> str:
     if state.phase == OVER and state.winner is not None:
         return "the game was won by a kick; no further run is played (R23)"
+    if state.redeal and state.last_kick:
+        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal (R12)"
     if state.redeal:
         return "the pack could not supply another run: the hand is a redeal (R12)"
     return f"{CARD_NAMES[state.kicks[-1]]} turned up a new suit and became trump; the pack is not run again (R10)"
@@ -226,10 +240,22 @@ def _not_a_card(text: Any) -> str:
     return f"{text!r} is not a card"
 
 
-def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list[int]) -> int:
+def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list[int], last: bool = False,
+         left: int = 0) -> int:
+    """One run of the pack read into ``stock``; with ``last`` (R12 ``last_card_kick``), the pack's last card
+    kicked with nothing dealt, written with an empty list of extra cards for every seat."""
     if not isinstance(run, Mapping) or len(run) != 2 or set(run) != _RUN_FIELDS:
         raise RecordError(field, 'must be an object with "extra" (3 cards a seat) and "kick"')
     extra = run["extra"]
+    if last:
+        if extra != [[]] * players:
+            empty = ", ".join(["[]"] * players)
+            raise RecordError(f"{field}.extra", f"the pack holds {left} card{'s' if left != 1 else ''}, too few "
+                                                f"for another run of 3 a seat and a kick, so its last card is kicked "
+                                                f"with nothing dealt: write [{empty}] (R12, last_card_kick)")
+        kick, seen = _card(run["kick"], f"{field}.kick", seen)
+        stock.append(kick)
+        return seen
     if not isinstance(extra, list) or len(extra) != players:
         raise RecordError(f"{field}.extra", f"must hold 3 cards for each of the {players} seats")
     by_seat = []

@@ -25,7 +25,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "renege_penalty": ("standard", "lose_game", "one_point", "fourteen_points"),
     "misdeal": ("redeal_same_dealer", "deal_passes"),
 }
-BOOLEANS = ("give_one_needs_trump", "give_one_to_win", "undertrump_ban")
+BOOLEANS = ("stand_needs_trump", "give_one_needs_trump", "give_one_to_win", "undertrump_ban", "last_card_kick")
 POINT_KEYS = {"target": (1, 1000), "hang_jack_points": (0, 100), "game_points": (0, 100)}
 DEFAULT_KICK_POINTS = {"A": 1, "6": 2, "J": 3}
 
@@ -43,13 +43,15 @@ def _kick_table(points: Mapping[str, int]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The variant keys of RULES.md (R3, R6, R8, R16, R21, R22, R24, R25, R27)."""
+    """The variant keys of RULES.md (R3, R6, R7, R8, R12, R16, R21, R22, R24, R25, R27)."""
 
     first_dealer: str = "high_cut"
     kick_points: tuple[int, ...] = field(default_factory=_default_kick_points)
+    stand_needs_trump: bool = False
     give_one_needs_trump: bool = False
     give_one_to_win: bool = True
     undertrump_ban: bool = False
+    last_card_kick: bool = False
     hang_jack_points: int = 3
     game_points: int = 1
     game_tie: str = "none"

@@ -143,8 +143,8 @@ def chalk_entry_schema() -> Schema:
     fields: Schema = {
         **_context("2 or 4 players"),
         "kicks": {"type": "array", "items": card_schema(), "minItems": 1,
-                  "description": "The first kick, then the kick of each run of the pack, in order (R5, R9); "
-                                 "absent only for a misdeal"},
+                  "description": "The first kick, then the kick of each run of the pack, in order (R5, R9), and "
+                                 "under last_card_kick the pack's last card (R12); absent only for a misdeal"},
         "beg": nullable_enum({"type": "string", "enum": list(chalk.BEGS),
                 "description": "The eldest stands, or begs and the dealer gives one or runs the pack (R7–R9); "
                                "absent when a kick took a side to the target"}),
@@ -188,9 +188,13 @@ def hand_record_schema() -> Schema:
                  "items": {"type": "object", "required": ["extra"], "additionalProperties": False,
                            "properties": {
                                "extra": {"type": "array", "minItems": 2, "maxItems": 4,
-                                         "items": cards_schema(RUN_SIZE, f"The {RUN_SIZE} cards more dealt to "
-                                                                         "one seat"),
-                                         "description": "The cards more dealt to each seat, by seat index"},
+                                         "items": {**cards_schema(RUN_SIZE, f"The {RUN_SIZE} cards more dealt "
+                                                                            "to one seat, or none for the "
+                                                                            "pack's last card"), "minItems": 0},
+                                         "description": "The cards more dealt to each seat, by seat index; "
+                                                        "an empty list for every seat when the pack's last "
+                                                        "card is kicked with nothing dealt (R12, "
+                                                        "last_card_kick)"},
                                "kick": card_schema("The run's new kick; absent when the pack ran out (R12)")}}},
         "plays": {"type": "array", "items": card_schema(),
                   "description": "Every card played, trick by trick, from the eldest's lead (R13)"},

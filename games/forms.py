@@ -15,13 +15,16 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 
+from engine.errors import RulesetError
 from engine.limits import kicks_in_hand
+from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.words import SIDE_LETTERS, seat
 from games.models import MAX_NUMBER, Match
 from games.scoresheet import seat_names
 
-MAX_RUNS = kicks_in_hand(2) - 1
-"""Runs of the pack a chalk entry can hold: two at a 4-player table, up to five in All Twos (R9, R12)."""
+MAX_RUNS = kicks_in_hand(2, Ruleset(last_card_kick=True)) - 1
+"""Kicks after the first a chalk entry can hold: one a run of the pack, two at a 4-player table, up to five in All
+Twos (R9, R12), and under ``last_card_kick`` one more, the pack's last card (R12)."""
 MAX_RECORD_BYTES = 200_000
 MAX_BOX = 99_999
 """The largest count a results box takes: above any match's chalks under any sensible ruleset."""
@@ -36,6 +39,15 @@ GAME_CHOICES = [("a", "A"), ("b", "B"), ("tie", "Tie"), ("", "Nobody")]
 PENALTY_CHOICES = [("", "None"), ("renege", "Renege"), ("misdeal", "Misdeal")]
 TEAM = {"a": 0, "b": 1}
 SIDE = {0: "a", 1: "b"}
+
+
+def _ruleset_of(match: Match | None) -> Ruleset:
+    if match is None:
+        return DEFAULT_RULESET
+    try:
+        return Ruleset.from_dict(match.competition.ruleset or None)
+    except RulesetError:  # a competition's rules are checked at setup; the entry names a bad key itself
+        return DEFAULT_RULESET
 
 
 def normalise_card(text: str) -> str:
@@ -161,7 +173,11 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
                 field = self.fields[name]
                 field.choices = [(value, f"{label} · {names[value]}" if value in names else label)
                                  for value, label in field.choices]
-        self.runs = kicks_in_hand(match.competition.players if match is not None else 2) - 1
+        ruleset = _ruleset_of(match)
+        players = match.competition.players if match is not None else 2
+        self.runs = kicks_in_hand(players, ruleset) - 1  # the table size and rules decide (R9, R12)
+        if self.runs > kicks_in_hand(players) - 1:  # R12 last_card_kick: the pack's last card
+            self.fields[f"run_kick_{self.runs}"].label = "Last card kicked"
         self.add_dealer_field(match)
 
     @property

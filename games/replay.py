@@ -79,6 +79,7 @@ class Run:
     kick: CardView
     kick_points: int
     last: bool
+    last_card: bool = False  # R12 last_card_kick: the pack's last card, kicked with nothing dealt
 
     @property
     def kicks(self) -> list[CardView]:
@@ -271,10 +272,12 @@ def build_record_replay(record: dict[str, Any], stored_result: Any, *, where: st
     written = final.to_record()  # the engine's own writing of the record: card names as it spells them
     dealt = [SeatCards(seats[s], in_order([Card.parse(c) for c in written["hands"][s]])) for s in range(players)]
     runs = []
-    for run_number, run in enumerate(written.get("runs") or [], start=1):
+    written_runs = written.get("runs") or []
+    for run_number, run in enumerate(written_runs, start=1):
         kick = Card.parse(run["kick"])
         runs.append(Run(run_number, [SeatCards(seats[s], [view(c) for c in run["extra"][s]]) for s in range(players)],
-                        view(kick), final.ruleset.kick_points_for(kick), run_number == final.runs))
+                        view(kick), final.ruleset.kick_points_for(kick), run_number == len(written_runs),
+                        last_card=not any(run["extra"])))
 
     # step through the tricks: the same deal and decisions, then the record's cards one at a time
     actions = final.actions()

@@ -48,7 +48,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase == BEG:
-            return STAND if should_stand(view, self.stand_at) else BEG_ACTION
+            return STAND if STAND in legal and should_stand(view, self.stand_at) else BEG_ACTION
         if view.phase == GIVE:
             return GIVE_ACTION if GIVE_ACTION in legal and should_give(view, self.give_at) else RUN
         return Action.play(CARDS[choose_card(view)])

@@ -255,9 +255,12 @@ def sample_hands(view: SeatView, rng: random.Random) -> tuple[list[int], list[in
 def rebuild(view: SeatView, hands: Sequence[int], pack: Sequence[int]) -> HandState:
     """A full ``HandState`` at the view's position, with the given current hands and undealt pack.
 
-    Built with the public constructor and ``apply`` so it follows the engine exactly: the deal is
-    reconstructed (each seat's dealt cards are its hand plus what it played; how they split
-    between the first six and the runs does not matter), then the beg and the plays are replayed.
+    Built with the public constructor so it follows the engine exactly: the deal is reconstructed
+    (each seat's dealt cards are its hand plus what it played; how they split between the first six
+    and the runs does not matter), then the beg and the plays are replayed. The beg was legal at the
+    table, so it is replayed without the variants' checks of the hands: a sample need not give the
+    eldest a trump after a stand under ``stand_needs_trump`` (R7), nor the dealer one after a give
+    under ``give_one_needs_trump`` (R8).
     """
     players = view.players
     played = played_masks(view)
@@ -268,10 +271,11 @@ def rebuild(view: SeatView, hands: Sequence[int], pack: Sequence[int]) -> HandSt
         for i in range(1, players + 1):
             stock.extend(extras[(view.dealer + i) % players][run])
         stock.append(view.kicks[run + 1])
+    stock.extend(view.kicks[1 + view.runs:])  # the pack's last card, kicked with nothing dealt (R12 last_card_kick)
     stock.extend(pack)
     state = HandState(players, view.dealer, list(firsts), view.kicks[0], stock, view.ruleset, view.score_before)
     for action in _beg_actions(view):
-        state.apply(action)
+        _REPLAY_BEG[action](state)
     for card in view.plays:
         state.play_index(card)
     return state
@@ -284,6 +288,9 @@ def _split_dealt(dealt: int, runs: int) -> tuple[int, list[list[int]]]:
         first |= 1 << card
     rest = cards[HAND_SIZE:]
     return first, [rest[RUN_SIZE * r:RUN_SIZE * (r + 1)] for r in range(runs)]
+
+
+_REPLAY_BEG = {"stand": HandState.stand, "beg": HandState._beg, "give": HandState.give, "run": HandState.run_pack}
 
 
 def _beg_actions(view: SeatView) -> list[str]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.cards import CARD_NAMES, FULL_PACK, Card, mask_of
 from engine.errors import IllegalActionError
 from engine.game import GameState
-from engine.hand import PLAY, HandState
+from engine.hand import BEG, PLAY, HandState
 from engine.record import score_record
 from engine.rules import Ruleset
 from tests.engine.helpers import assert_view_is_private, json_roundtrip, oracle_legal
@@ -41,6 +41,8 @@ def setups(draw):
         "game_points": draw(st.sampled_from([1, 2])),
         "give_one_to_win": draw(st.booleans()),
         "give_one_needs_trump": draw(st.booleans()),
+        "stand_needs_trump": draw(st.booleans()),
+        "last_card_kick": draw(st.booleans()),
     }
     kick_table = draw(st.sampled_from(KICK_TABLES))
     if kick_table is not None:
@@ -101,6 +103,10 @@ def play_checked(hand: HandState, rng: random.Random, stop_after: int | None = N
             hand.apply(card, seat)
             assert len(hand.plays) == played + 1 and hand.plays[-1] == card.card.index
         else:
+            if hand.phase == BEG:  # R7 stand_needs_trump: only an eldest holding the kicked suit may stand
+                kicked = CARD_NAMES[hand.kicks[-1]][1]
+                holds = any(str(c)[1] == kicked for c in hand.hand_of(hand.eldest))
+                assert ("stand" in map(str, hand.legal_actions())) == (holds or not hand.ruleset.stand_needs_trump)
             hand.apply(rng.choice(hand.legal_actions()))
 
 
@@ -125,7 +131,7 @@ def check_cards_conserved(hand: HandState) -> None:
     seen = [c for h in record["hands"] for c in h] + [record["kick"]]
     for run in record.get("runs", []):
         seen += [c for extra in run["extra"] for c in extra] + [run["kick"]]
-    assert len(seen) == len(set(seen)) == 6 * players + 1 + hand.runs * (3 * players + 1)
+    assert len(seen) == len(set(seen)) == 6 * players + 1 + hand.runs * (3 * players + 1) + hand.last_kick
     dealt = dealt_by_seat(record)
     played = [CARD_NAMES[c] for c in hand.plays]
     assert len(played) == len(set(played))
