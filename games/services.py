@@ -22,11 +22,12 @@ from games.matches import create_match, renew_entry_link, revoke_entry_link
 from games.results import enter_game_result, record_forfeit, record_match_totals
 from games.scoring import FILLED_FIELDS
 from games.settle import settle_backlog, settle_match
-from games.teams import create_team_match, record_team_totals, set_team_tables
+from games.teams import create_team_match, record_team_forfeit, record_team_totals, set_team_tables, team_winner
 
 __all__ = [
     "FILLED_FIELDS", "FORFEIT_WINNER", "EntryError", "MatchHeldError",
     "correct_hand", "create_match", "create_team_match", "enter_game_result",
-    "enter_hand", "format_winner", "next_hand", "record_forfeit", "record_match_totals", "record_team_totals",
-    "renew_entry_link", "revoke_entry_link", "set_team_tables", "settle_backlog", "settle_match", "undo_last_hand",
+    "enter_hand", "format_winner", "next_hand", "record_forfeit", "record_match_totals", "record_team_forfeit",
+    "record_team_totals", "renew_entry_link", "revoke_entry_link", "set_team_tables", "settle_backlog", "settle_match",
+    "team_winner", "undo_last_hand",
 ]

@@ -11,7 +11,7 @@ from importer.export import write_rows
 
 PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS = "players", "partnerships", "teams", "entries", "results"
 KINDS = (PLAYERS, PARTNERSHIPS, TEAMS, ENTRIES, RESULTS)
-MATCH_LEVEL, GAME_LEVEL = "match", "game"
+MATCH_LEVEL, GAME_LEVEL, TABLE_LEVEL = "match", "game", "table"
 KIND_LABELS = {PLAYERS: "Players", PARTNERSHIPS: "Partnerships", TEAMS: "Teams (team competitions)",
                ENTRIES: "Entries of a competition", RESULTS: "Past results (match totals or game by game)"}
 
@@ -58,11 +58,14 @@ COMPETITION = Column("competition", "competition's slug or name (blank: the one 
                      synonyms=("competition slug", "competition name", "league", "event", "tournament"))
 PARTNERSHIP = Column("partnership", "partnership's name, or its players as \"Ann & Bob\"", synonyms=(
     "partnership name", "pair", "pair name", "pairs", "partners"))
-ROUND = Column("round", "round number (blank: no round)", synonyms=(
+ROUND = Column("round", "round number (blank: no round; a bye needs one)", synonyms=(
     "round number", "round no", "rd", "week", "week no", "matchday", "fixture round"))
 DATE = Column("date", "date played: 2025-05-03, 03/05/2025 (day first) or 3 May 2025", synonyms=(
     "played on", "day", "match date", "date played"))
 TABLE = Column("table", "table", synonyms=("table number", "table no", "tbl"))
+VENUE = Column("venue", "where the match is played, e.g. the home team's bar (blank: not given)", synonyms=(
+    "bar", "where", "location", "played at"))
+BYE_HELP = "; \"bye\" (with no scores, and a round): side A sits the round out"
 SIDE_A = Column("side_a", "side A: partnership's name or \"Ann & Bob\"", True, SIDE_WORDS["a"])
 SIDE_B = Column("side_b", "side B: partnership's name or \"Ann & Bob\"", True, SIDE_WORDS["b"])
 HANG_A = Column("hang_jacks_a", "hang jacks won by side A (blank: 0)", synonyms=_per_side("a", HANG_JACK_WORDS))
@@ -99,7 +102,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     ),
 }
 MATCH_COLUMNS = (
-    ROUND, DATE, TABLE, SIDE_A, SIDE_B,
+    ROUND, DATE, VENUE, TABLE, SIDE_A, SIDE_B,
     Column("games_a", "games (bullseyes) won by side A; blank with games_b: a fixture not yet played", True,
            _per_side("a", GAMES_WORDS)),
     Column("games_b", "games (bullseyes) won by side B", True, _per_side("b", GAMES_WORDS)),
@@ -118,7 +121,7 @@ MATCH_COLUMNS = (
 GAME_COLUMNS = (
     Column("match", "a key that groups the rows of one match (blank: round and sides)", synonyms=(
         "match key", "match id", "match no", "match number", "fixture", "fixture no")),
-    ROUND, DATE, TABLE,
+    ROUND, DATE, VENUE, TABLE,
     Column("side_a", SIDE_A.help + " (may be blank after a match's first row when a match key is given)",
            True, SIDE_A.synonyms),
     Column("side_b", SIDE_B.help, True, SIDE_B.synonyms),
@@ -128,7 +131,45 @@ GAME_COLUMNS = (
     Column("score_a", "side A's chalks in the game (blank: not kept)", synonyms=_per_side("a", SCORE_WORDS)),
     Column("score_b", "side B's chalks in the game", synonyms=_per_side("b", SCORE_WORDS)),
 )
-GAME_HEADERS = GAME_COLUMNS[6].names()
+GAME_HEADERS = next(column for column in GAME_COLUMNS if column.key == "game").names()
+
+# a team competition's results: one row a team match (its overall totals, a forfeit, a fixture or a bye), or one
+# row a table of it (the pairs seated there and the table's totals) — a row with a pair is a table's
+TEAM_SIDE_WORDS = {side: tuple(word for word in words if "pair" not in word and "partnership" not in word)
+                   for side, words in SIDE_WORDS.items()}
+PAIR_WORDS = {
+    side: (f"pair {side}", f"partnership {side}", f"{home} pair", f"pair {n}", f"team {side} pair",
+           f"{home} team pair", f"pair of team {side}")
+    for side, home, n in (("a", "home", 1), ("b", "away", 2))
+}
+TEAM_COLUMNS = (
+    Column("match", "a key that groups the table rows of one team match (blank: round, date and teams)",
+           synonyms=GAME_COLUMNS[0].synonyms),
+    ROUND, DATE, VENUE,
+    Column("side_a", "team A: the team's name (headers team_a, home team, …)", True, TEAM_SIDE_WORDS["a"]),
+    Column("side_b", "team B: the team's name" + BYE_HELP.replace("side A", "team A"), True, TEAM_SIDE_WORDS["b"]),
+    Column("table", "a table's number, 1, 2, … (a table's row; blank: its place among its team match's rows)",
+           synonyms=TABLE.synonyms),
+    Column("team_a_pair", "team A's pair at the table: partnership's name or \"Ann & Bob\" (makes the row a table's)",
+           synonyms=PAIR_WORDS["a"]),
+    Column("team_b_pair", "team B's pair at the table", synonyms=PAIR_WORDS["b"]),
+    Column("games_a", "bullseyes (games won) of team A — at the table on a table's row, else over the team match; "
+                      "blank with games_b: not played yet", True, _per_side("a", GAMES_WORDS)),
+    Column("games_b", "bullseyes of team B", True, _per_side("b", GAMES_WORDS)),
+    Column("chalks_a", "chalks of team A (blank: not kept)", synonyms=_per_side("a", CHALK_WORDS)),
+    Column("chalks_b", "chalks of team B", synonyms=_per_side("b", CHALK_WORDS)),
+    Column("hang_jacks_a", "hang jacks won by team A (blank: 0)", synonyms=_per_side("a", HANG_JACK_WORDS)),
+    Column("hang_jacks_b", "hang jacks won by team B (blank: 0)", synonyms=_per_side("b", HANG_JACK_WORDS)),
+    Column("winner", "A or B or a team's name, or draw (optional: checked against the bullseyes)",
+           synonyms=WINNER_WORDS),
+    Column("outcome", "played (blank), or a team's no-show: forfeit_a, forfeit_b, double_forfeit", synonyms=(
+        "result type", "forfeit")),
+    Column("level", "as exported; not read", synonyms=("result level",)),
+    Column("status", "as exported: a team match or table scheduled or in progress is imported without its score",
+           synonyms=("match status",)),
+)
+PAIR_HEADERS = {name for column in TEAM_COLUMNS if column.key in ("team_a_pair", "team_b_pair")
+                for name in column.names()}
 
 TEMPLATES: dict[str, tuple[str, tuple[Column, ...]]] = {
     PLAYERS: (PLAYERS, COLUMNS[PLAYERS]),
@@ -136,7 +177,9 @@ TEMPLATES: dict[str, tuple[str, tuple[Column, ...]]] = {
     TEAMS: (TEAMS, COLUMNS[TEAMS]),
     ENTRIES: (ENTRIES, COLUMNS[ENTRIES]),
     "results": (RESULTS, MATCH_COLUMNS[:-2]),
-    "results-games": (RESULTS, GAME_COLUMNS),
+    "results-games": (RESULTS, tuple(column for column in GAME_COLUMNS if column is not VENUE)),  # a match's venue:
+    # read from a game-level file too, but its template stays the games' own columns
+    "results-teams": (RESULTS, TEAM_COLUMNS[:-2]),
 }
 
 

@@ -17,6 +17,12 @@ kind                      columns (``*`` required; headers match case-insensitiv
 ``results`` (game level)  side_a*, side_b*, game*, winner*, round, date, table, match, hang_jacks_a,
                           hang_jacks_b, score_a, score_b — one row a game; a file is game level when
                           it has a ``game`` column
+``results`` (teams)       side_a* (team A; header team_a, home team …), side_b*, games_a*, games_b*
+                          (bullseyes), round, date, venue, chalks_a, chalks_b, hang_jacks_a,
+                          hang_jacks_b, winner (or draw), outcome — one row a team match; with
+                          table, team_a_pair, team_b_pair one row a table (``importer.team_results``)
+any ``results``           venue (bar, where, location); a row whose side_b is "bye" and whose scores
+                          are blank is a bye of side_a in its round (``importer.byes``)
 ========================  =================================================================================
 
 References are by name, never by id, and must already be stored: players of the importing club (by
@@ -89,9 +95,12 @@ from importer.columns import (
     KINDS,
     MATCH_COLUMNS,
     MATCH_LEVEL,
+    PAIR_HEADERS,
     PARTNERSHIPS,
     PLAYERS,
     RESULTS,
+    TABLE_LEVEL,
+    TEAM_COLUMNS,
     TEAMS,
     TEMPLATES,
     Column,
@@ -101,6 +110,7 @@ from importer.entries import import_entries, import_teams
 from importer.export import (
     RESULTS_COLUMNS,
     STANDINGS_COLUMNS,
+    TEAM_RESULTS_COLUMNS,
     export_results,
     export_standings,
     results_table,
@@ -121,19 +131,30 @@ from importer.reading import (
 )
 from importer.report import MAX_LISTED_ERRORS, ImportReport
 from importer.results import MAX_RESULT_ROWS, import_results
+from importer.team_results import import_team_results
 from league.models import Club, Competition
 
 __all__ = [
     "COLUMNS", "ENCODINGS", "ENTRIES", "GAME_COLUMNS", "GAME_LEVEL", "IMPORTERS", "KINDS", "KIND_LABELS",
     "MATCH_COLUMNS", "MATCH_LEVEL", "MAX_IMPORT_BYTES", "MAX_LISTED_ERRORS", "MAX_RESULT_ROWS", "PARTNERSHIPS",
-    "PLAYERS", "RESULTS", "RESULTS_COLUMNS", "STANDINGS_COLUMNS", "TEAMS", "TEMPLATES", "CellError", "Column",
+    "PLAYERS", "RESULTS", "RESULTS_COLUMNS", "STANDINGS_COLUMNS", "TABLE_LEVEL", "TEAMS", "TEAM_COLUMNS",
+    "TEAM_RESULTS_COLUMNS", "TEMPLATES", "CellError", "Column",
     "FileError", "ImportReport", "escape_cell", "export_results", "export_standings", "import_csv", "normalise",
     "results_table", "standings_table", "template_csv", "unescape_cell", "write_rows",
 ]
 
+def _of_teams(competition: Competition | None) -> bool:
+    return competition is not None and competition.entrant_kind == Competition.TEAMS
+
+
+def _import_results(job: ImportJob) -> None:
+    """A team competition's results by team match or by table; any other's by match or by game."""
+    (import_team_results if _of_teams(job.competition) else import_results)(job)
+
+
 IMPORTERS: dict[str, Callable[[ImportJob], None]] = {
     PLAYERS: import_players, PARTNERSHIPS: import_partnerships, TEAMS: import_teams, ENTRIES: import_entries,
-    RESULTS: import_results,
+    RESULTS: _import_results,
 }
 
 
@@ -163,7 +184,15 @@ def import_csv(*, club: Club, kind: str, data: Source, competition: Competition 
         report.notes.append(f"The file was read as {table.encoding}; CSV UTF-8 is the safest format.")
     if table.delimiter != ",":
         report.notes.append(f"Cells are separated by {'tabs' if table.delimiter == chr(9) else table.delimiter!r}.")
-    if kind == RESULTS:
+    if kind == RESULTS and _of_teams(competition):
+        if any(normalise(h) in GAME_HEADERS for h in table.header):
+            report.error(table.header_line, "", "game-by-game results are imported for competitions of partnerships; "
+                                                "for a team competition give each team match's totals, or each "
+                                                "table's (columns table, team_a_pair, team_b_pair, games_a, games_b)")
+            return report
+        report.level = TABLE_LEVEL if any(normalise(h) in PAIR_HEADERS for h in table.header) else MATCH_LEVEL
+        columns = TEAM_COLUMNS
+    elif kind == RESULTS:
         report.level = GAME_LEVEL if any(normalise(h) in GAME_HEADERS for h in table.header) else MATCH_LEVEL
         columns = GAME_COLUMNS if report.level == GAME_LEVEL else MATCH_COLUMNS
     else:

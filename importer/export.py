@@ -17,9 +17,9 @@ from typing import Any, TextIO
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Match
+from games.models import HAND_LEVEL, Match, TeamMatch
 from importer.cells import UTF8_BOM, escape_cell
-from league.models import Competition, StandingRow
+from league.models import Bye, Competition, StandingRow
 from league.permissions import published_round_filter
 from standings.tables import exact_number
 
@@ -29,6 +29,10 @@ STANDINGS_COLUMNS = ("rank", "entrant", "played", "won", "drawn", "lost", "match
 COVERED_METRICS = {*STANDINGS_COLUMNS, "wins", "draws", "losses", "withdrawn", "coarse"}  # metrics with a column
 RESULTS_COLUMNS = ("round", "date", "table", "side_a", "side_b", "games_a", "games_b", "chalks_a", "chalks_b",
                    "hang_jacks_a", "hang_jacks_b", "level", "outcome", "status", "winner")
+TEAM_RESULTS_COLUMNS = ("round", "date", "venue", "table", "team_a", "team_b", "team_a_pair", "team_b_pair", "games_a",
+                        "games_b", "chalks_a", "chalks_b", "hang_jacks_a", "hang_jacks_b", "level", "outcome",
+                        "status", "winner")
+BYE_STATUS = "bye"
 
 
 def write_rows(rows: Iterable[Iterable[Any]], out: TextIO | None = None, *, bom: bool = True) -> str:
@@ -86,29 +90,114 @@ def standings_table(competition: Competition) -> list[list[Any]]:
 
 
 def results_table(competition: Competition, *, include_drafts: bool = False) -> list[list[Any]]:
-    """Every match of the competition as rows of cells, the header first, with the import's column names. A
-    match not yet played has blank scores; chalks are blank when they were not kept. Matches of draft rounds
-    only with ``include_drafts`` (for the club's organisers)."""
-    matches = Match.objects.filter(competition=competition)
+    """Every match of the competition, and every bye, as rows of cells, the header first, with the import's column
+    names, so that the file imports into another competition of the same entrants with the same results. A match
+    not yet played has blank scores; chalks are blank when they were not kept; a bye is a row whose side B is
+    "bye". A team competition's team match is one row (its overall totals) or, when it has tables, one row a
+    table (its pairs and the table's totals, from which the team's follow). The venue column is there when a
+    match has a venue (always for team competitions). Draft rounds only with ``include_drafts`` (organisers)."""
+    if competition.entrant_kind == Competition.TEAMS:
+        return _team_results_table(competition, include_drafts=include_drafts)
+    matches = Match.objects.filter(competition=competition, team_match__isnull=True)
     if not include_drafts:
         matches = matches.filter(published_round_filter())
-    matches = matches.select_related("round").order_by(F("round__number").asc(nulls_last=True), "table_number", "id")
-    table: list[list[Any]] = [list(RESULTS_COLUMNS)]
+    matches = list(matches.select_related("round")
+                   .order_by(F("round__number").asc(nulls_last=True), "table_number", "id"))
+    venues = any(match.venue for match in matches)
+    rows: list[tuple[tuple, list[Any]]] = []
     for match in matches:
         played = match.status != Match.SCHEDULED or match.outcome != Match.PLAYED
-        when = timezone.localdate(match.scheduled_at) if match.scheduled_at else \
-            (match.round.starts_on if match.round else None)
         chalks = played and match.chalks_known
-        table.append([
-            match.round.number if match.round else "", when.isoformat() if when else "",
+        rows.append((_order(match.round, 1), [
+            match.round.number if match.round else "", _when(match), *([match.venue] if venues else []),
             match.table or (match.table_number or ""), match.side_a_name, match.side_b_name,
             match.games_a if played else "", match.games_b if played else "",
             match.chalks_a if chalks else "", match.chalks_b if chalks else "",
             match.hang_jacks_a if played else "", match.hang_jacks_b if played else "",
             match.result_level, match.outcome, match.status,
             match.side_name(match.winner) if match.winner in ("a", "b") else "",
-        ])
-    return table
+        ]))
+    for bye in _byes(competition, include_drafts):
+        rows.append((_order(bye.round, 0), [bye.round.number, _iso(bye.round.starts_on), *([""] if venues else []),
+                                            "", bye.entry.display_name, BYE_STATUS, *[""] * 8, BYE_STATUS, ""]))
+    header = list(RESULTS_COLUMNS)
+    if venues:
+        header.insert(header.index("date") + 1, "venue")
+    return [header, *(cells for _, cells in sorted(rows, key=lambda item: item[0]))]
+
+
+def _order(round_: Any, kind: int) -> tuple:
+    """Rows by round (those without one last), a round's byes before its matches (a bye's date is its round's:
+    the import makes a round with the first date its rows give); stable within."""
+    return (round_ is None, round_.number if round_ is not None else 0, kind)
+
+
+def _iso(day: Any) -> str:
+    return day.isoformat() if day else ""
+
+
+def _when(match: Match | TeamMatch) -> str:
+    when = timezone.localdate(match.scheduled_at) if match.scheduled_at else \
+        (match.round.starts_on if match.round else None)
+    return _iso(when)
+
+
+def _byes(competition: Competition, include_drafts: bool) -> list[Bye]:
+    byes = Bye.objects.filter(round__competition=competition)
+    if not include_drafts:
+        byes = byes.filter(published_round_filter())
+    return list(byes.select_related("round", "entry__partnership__player_one", "entry__partnership__player_two",
+                                    "entry__team", "entry__player").order_by("round__number", "id"))
+
+
+def _team_results_table(competition: Competition, *, include_drafts: bool) -> list[list[Any]]:
+    """A team competition's results: a team match without tables on one row (its overall totals, a forfeit, or
+    blank scores), one with tables on a row a table (the team's totals follow from them on import)."""
+    team_matches = TeamMatch.objects.filter(competition=competition)
+    if not include_drafts:
+        team_matches = team_matches.filter(published_round_filter())
+    team_matches = (team_matches.select_related("round").prefetch_related("table_matches")
+                    .order_by(F("round__number").asc(nulls_last=True), "id"))
+    rows: list[tuple[tuple, list[Any]]] = []
+    for team_match in team_matches:
+        head = [team_match.round.number if team_match.round else "", _when(team_match), team_match.venue]
+        tables = sorted(team_match.table_matches.all(), key=lambda t: (t.table_number or 0, t.id))
+        if not tables:
+            played = team_match.status != TeamMatch.SCHEDULED or team_match.outcome != Match.PLAYED
+            chalks = played and team_match.chalks_known
+            rows.append((_order(team_match.round, 1), [
+                *head, "", team_match.team_a_name, team_match.team_b_name, "", "",
+                *_figures(played, chalks, team_match.bullseyes_a, team_match.bullseyes_b, team_match.chalks_a,
+                          team_match.chalks_b, team_match.hang_jacks_a, team_match.hang_jacks_b),
+                team_match.result_level, team_match.outcome, team_match.status,
+                _team_winner_name(team_match.winner, team_match.team_a_name, team_match.team_b_name),
+            ]))
+        for table in tables:
+            scored = team_match.outcome == Match.PLAYED and (
+                table.result_level != HAND_LEVEL or table.games_a + table.games_b > 0)
+            rows.append((_order(team_match.round, 1), [
+                *head, table.table_number or "", team_match.team_a_name, team_match.team_b_name, table.side_a_name,
+                table.side_b_name,
+                *_figures(scored, scored and table.chalks_known, table.games_a, table.games_b, table.chalks_a,
+                          table.chalks_b, table.hang_jacks_a, table.hang_jacks_b),
+                table.result_level, team_match.outcome, table.status,
+                _team_winner_name(table.winner, table.side_a_name, table.side_b_name) if scored else "",
+            ]))
+    for bye in _byes(competition, include_drafts):
+        rows.append((_order(bye.round, 0), [bye.round.number, _iso(bye.round.starts_on), "", "",
+                                            bye.entry.display_name, BYE_STATUS, *[""] * 10, BYE_STATUS, ""]))
+    return [list(TEAM_RESULTS_COLUMNS), *(cells for _, cells in sorted(rows, key=lambda item: item[0]))]
+
+
+def _figures(played: bool, chalks: bool, games_a: int, games_b: int, chalks_a: int, chalks_b: int, hang_a: int,
+             hang_b: int) -> list[Any]:
+    """The score cells: games, chalks (blank when not kept), hang jacks — all blank when not played."""
+    return [games_a if played else "", games_b if played else "", chalks_a if chalks else "",
+            chalks_b if chalks else "", hang_a if played else "", hang_b if played else ""]
+
+
+def _team_winner_name(winner: str, name_a: str, name_b: str) -> str:
+    return {"a": name_a, "b": name_b, TeamMatch.DRAW: "draw"}.get(winner, "")
 
 
 def export_standings(competition: Competition, out: TextIO | None = None, *, bom: bool = True) -> str:

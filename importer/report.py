@@ -77,6 +77,8 @@ SUMMARY_WORDS = {
     "entries": ("entry", "entries", "created"), "rounds": ("round", "rounds", "created"),
     "matches": ("match", "matches", "created"), "results": ("result", "results", "recorded"),
     "games": ("game", "games", "entered"), "forfeits": ("forfeit", "forfeits", "recorded"),
+    "team matches": ("team match", "team matches", "created"),
+    "table results": ("table's result", "tables' results", "recorded"), "byes": ("bye", "byes", "added"),
 }
 
 

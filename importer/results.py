@@ -6,7 +6,10 @@ side twice), then ``record_match_totals`` (a finished result under the match for
 or ``enter_game_result`` for each game in order (a game the rules allow, none after the match is decided), or
 ``record_forfeit``. A service's ``EntryError`` is an error of the row that gave the value, in the column that
 holds its field, and rolls back that match alone (a savepoint), so that one upload reports every problem. The
-settle task that follows each stored result refreshes the standings.
+settle task that follows each stored result refreshes the standings. A match's venue is stored with it; a round
+the file makes takes the first date its rows give (``importer.byes.round_dates``), through
+``draw.fixtures.get_or_add_round``; a bye row (side B "bye") is stored after the matches (``importer.byes``). A
+team competition's results are ``importer.team_results``'.
 
 What is the importer's own: reading the cells, finding the sides by name, grouping a game-level file's rows into
 matches, and refusing a file that would store a match twice or over a result already stored.
@@ -23,8 +26,11 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from draw.errors import RoundError
+from draw.fixtures import get_or_add_round
 from games import services
 from games.models import Match
+from importer.byes import ByeRow, bye_side, read_bye, round_dates, store_byes
 from importer.cells import (
     CellError,
     check_length,
@@ -37,7 +43,7 @@ from importer.cells import (
     parse_side,
 )
 from importer.columns import MATCH_LEVEL
-from importer.job import ImportJob
+from importer.job import ImportJob, refresh_after_commit
 from importer.lookup import NotFound, PartnershipIndex, club_partnerships
 from importer.reading import HEADER_LINE, Row
 from league.models import Competition, Partnership, Round
@@ -63,6 +69,7 @@ class _Match:
     round: int | None = None
     date: date | None = None
     table: str = ""
+    venue: str = ""
     totals: dict[str, Any] | None = None
     games: list[_Game] = field(default_factory=list)
     forfeit: str = ""
@@ -100,18 +107,36 @@ def import_results(job: ImportJob) -> None:
     sides = PartnershipIndex(entered, f"entered in {competition.name}")
     club_sides = PartnershipIndex(club_partnerships(job.club, chosen_by=job.club), f"of {job.club.name}")
     job.rows = _limited(job, job.rows)
+    byes: list[ByeRow] = []
+    job.rows = _without_byes(job, job.rows, byes, sides, club_sides)
     matches = (_match_rows if job.report.level == MATCH_LEVEL else _game_rows)(job, sides, club_sides)
     _check_duplicates(job, matches, competition)
     rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
+    dates = round_dates(matches, byes)
     bad_lines = {error["line"] for error in job.report.errors}
     for match in matches:
         if match.bad or bad_lines.intersection(match.lines):
             continue
         try:
             with transaction.atomic():
-                _store_match(job, competition, match, rounds)
+                _store_match(job, competition, match, rounds, dates)
         except _MatchFailed:
             rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
+    if store_byes(job, competition, byes, dates):
+        refresh_after_commit([competition.pk])  # no settle follows a bye
+
+
+def _without_byes(job: ImportJob, rows: Iterable[Row], byes: list[ByeRow], sides: PartnershipIndex,
+                  club_sides: PartnershipIndex) -> Iterator[Row]:
+    """The rows that are not byes; each bye row is read into ``byes``."""
+    for row in rows:
+        key = bye_side(row)
+        if not key:
+            yield row
+            continue
+        bye = read_bye(job, row, key, lambda r, k: _read_side(job, r, k, sides, club_sides, job.competition))
+        if bye is not None:
+            byes.append(bye)
 
 
 def _read_side(job: ImportJob, row: Row, key: str, sides: PartnershipIndex, club_sides: PartnershipIndex,
@@ -136,11 +161,12 @@ def _read_common(job: ImportJob, row: Row, match: _Match, sides: PartnershipInde
     match.round = job.cell(row, "round", lambda t: parse_round(t, maximum=db_max(Round, "number")))
     match.date = job.cell(row, "date", parse_date)
     match.table = job.cell(row, "table", lambda t: check_length(t, Match._meta.get_field("table").max_length), "")
+    match.venue = job.cell(row, "venue", lambda t: check_length(t, VENUE_MAX), "")
     for key in ("side_a", "side_b"):
         if job.required(row, key, f"side {key[-1].upper()}"):
             setattr(match, key, _read_side(job, row, key, sides, club_sides, competition))
     if match.side_a is None or match.side_b is None or (row["round"] and match.round is None) \
-            or (row["date"] and match.date is None) or match.table is None:
+            or (row["date"] and match.date is None) or match.table is None or match.venue is None:
         match.bad = True
 
 
@@ -215,6 +241,7 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
 MAX_GAMES = db_max(Match, "games_a")
 MAX_CHALKS = db_max(Match, "chalks_a")
 MAX_HANG_JACKS = db_max(Match, "hang_jacks_a")
+VENUE_MAX = Match._meta.get_field("venue").max_length
 
 
 def _hang_jacks(text: str) -> int:
@@ -305,7 +332,7 @@ def _same_match(job: ImportJob, row: Row, match: _Match, sides: PartnershipIndex
             if side is not None and side.pk != getattr(match, key).pk:
                 job.fail(row, key, f"match {row['match']!r} is {match.side_a.display_name} v "
                                    f"{match.side_b.display_name} on line {first.line}")
-    for key in ("round", "date", "table"):
+    for key in ("round", "date", "table", "venue"):
         if row[key] and first[key] and row[key] != first[key]:
             job.fail(row, key, f"the match's first row (line {first.line}) says {first[key]!r}")
 
@@ -369,11 +396,21 @@ def _has_result(match: Any) -> bool:
         or match.games.exists()
 
 
+def _fill_blanks(stored: Any, **values: str) -> None:
+    """A fixture already stored takes the file's table and venue where it has none."""
+    changed = [name for name, value in values.items() if value and not getattr(stored, name)]
+    for name in changed:
+        setattr(stored, name, values[name])
+    if changed:
+        stored.save(update_fields=[*changed, "updated_at"])
+
+
 class _MatchFailed(Exception):  # noqa: N818 — rolls back the savepoint of one match
     pass
 
 
-def _store_match(job: ImportJob, competition: Competition, match: _Match, rounds: dict[int, Round]) -> None:
+def _store_match(job: ImportJob, competition: Competition, match: _Match, rounds: dict[int, Round],
+                 dates: dict[int, date]) -> None:
     """Create (or find, when the round already has the fixture) one match and store its result through the
     services; an ``EntryError`` becomes an error of the row and rolls back this match's savepoint."""
     assert match.side_a is not None and match.side_b is not None
@@ -381,9 +418,14 @@ def _store_match(job: ImportJob, competition: Competition, match: _Match, rounds
     if match.round is not None:
         round_ = rounds.get(match.round)
         if round_ is None:
-            round_ = rounds[match.round] = Round.objects.create(competition=competition, number=match.round,
-                                                                starts_on=match.date)
-            job.report.count("rounds")
+            try:
+                round_, made = get_or_add_round(competition, match.round, starts_on=dates.get(match.round))
+            except RoundError as error:
+                job.fail(match.row, "round", error.reason)
+                raise _MatchFailed from None
+            rounds[match.round] = round_
+            if made:
+                job.report.count("rounds")
     scheduled_at = None
     if match.date is not None and (round_ is None or round_.starts_on != match.date):
         scheduled_at = timezone.make_aware(datetime.combine(match.date, time(0, 0)))
@@ -395,11 +437,11 @@ def _store_match(job: ImportJob, competition: Competition, match: _Match, rounds
     try:
         if stored is None:
             stored = services.create_match(competition=competition, side_a=match.side_a, side_b=match.side_b,
-                                           round=round_, table=match.table, scheduled_at=scheduled_at)
+                                           round=round_, table=match.table, venue=match.venue,
+                                           scheduled_at=scheduled_at)
             job.report.count("matches")
-        elif match.table and not stored.table:
-            stored.table = match.table
-            stored.save(update_fields=["table", "updated_at"])
+        else:
+            _fill_blanks(stored, table=match.table, venue=match.venue)
         if match.totals is not None:
             services.record_match_totals(stored, user=job.user, author_label=job.author_label, **match.totals)
             job.report.count("results")

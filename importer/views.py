@@ -89,7 +89,8 @@ class ImportForm(forms.Form):
 
 def _kinds_help() -> list[dict]:
     """Each template file with its columns, for the page's reference."""
-    labels = {"results": "Results, one row a match", "results-games": "Results, one row a game"}
+    labels = {"results": "Results, one row a match", "results-games": "Results, one row a game",
+              "results-teams": "Results of a team competition, one row a team match or a table"}
     return [{"name": name, "label": labels.get(name, csv_io.KIND_LABELS[kind]), "columns": columns}
             for name, (kind, columns) in csv_io.TEMPLATES.items()]
 
