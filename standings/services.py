@@ -46,7 +46,7 @@ def standings_rows(competition_id: int) -> list[dict]:
     entries = list(Entry.objects.filter(competition_id=competition_id)
                    .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
-    matches = results_for_standings(competition_id)
+    matches = [m for m in results_for_standings(competition_id) if _begun(m)]
     if competition.system == Competition.GROUPS_KNOCKOUT:
         matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
     byes = list(Bye.objects.filter(round__competition_id=competition_id, round__status=Round.PUBLISHED)
@@ -60,7 +60,7 @@ def standings_rows(competition_id: int) -> list[dict]:
                 if b["entry_id"] in entrant_of_entry]
     if kind == Competition.TEAMS:
         teams = [_result(row, "team_a_id", "team_b_id", bullseyes=True)
-                 for row in team_results_for_standings(competition_id)]
+                 for row in team_results_for_standings(competition_id) if _begun(row)]
         rows = _rows(entrants, teams, bye_list, competition_settings(competition, team_ranking=True), key)
         tables = [m for m in matches if m.get("team_match_id")]
         pairs = sorted({m["side_a_id"] for m in tables} | {m["side_b_id"] for m in tables})
@@ -79,6 +79,12 @@ def _players_of(matches: list[dict]) -> dict[int, tuple[int, ...]]:
     ids = {m["side_a_id"] for m in matches} | {m["side_b_id"] for m in matches}
     return {p["id"]: tuple(filter(None, (p["player_one_id"], p["player_two_id"])))
             for p in Partnership.objects.filter(id__in=ids).values("id", "player_one_id", "player_two_id")}
+
+
+def _begun(row: dict) -> bool:
+    """A match or team match that has begun or has a result: a fixture not yet played counts for nothing, not
+    even as a result whose chalks were kept (a season of totals without chalks shows its chalks as "—")."""
+    return row["status"] != "scheduled" or (row.get("outcome") or "played") != "played"
 
 
 def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict | None = None) -> standings.Result:

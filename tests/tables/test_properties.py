@@ -12,8 +12,9 @@ new version, and that a refusal sent none.
 Each game: 2 or 4 seats, a ``random`` or ``heuristic`` bot on each, a ruleset drawn per game (the target from 2, 3,
 4 or 6 — whole games of a few hands each, so that many games see deals, hand ends, the next deal, a game won, also
 by a kick at the deal, without the ~5× length of a 14-point game — and the variant keys that change what is legal:
-``undertrump_ban``, ``give_one_needs_trump``, ``give_one_to_win``, ``misdeal``). The mover's bot moves, mostly
-through the clock's path (``play_due``), sometimes as a client with an action id (kept to be sent again).
+``undertrump_ban``, ``give_one_needs_trump``, ``give_one_to_win``, ``misdeal``, ``stand_needs_trump``,
+``last_card_kick``). The mover's bot moves, mostly through the clock's path (``play_due``), sometimes as a client
+with an action id (kept to be sent again).
 
 The quick run (in the suite) plays whole games until ``QUICK_ACTIONS`` actions are accepted
 (``TABLES_PROPERTY_ACTIONS`` overrides it). The slow one plays ``SLOW_GAMES`` games (``TABLES_PROPERTY_GAMES``)
@@ -93,7 +94,8 @@ class Prober:
         bots = {seat: rng.choice(("random", "random", "heuristic")) for seat in range(players)}
         ruleset = {"target": rng.choice((2, 3, 4, 6)), "undertrump_ban": rng.random() < 0.5,
                    "give_one_needs_trump": rng.random() < 0.5, "give_one_to_win": rng.random() < 0.5,
-                   "misdeal": rng.choice(("redeal_same_dealer", "deal_passes"))}
+                   "misdeal": rng.choice(("redeal_same_dealer", "deal_passes")),
+                   "stand_needs_trump": rng.random() < 0.5, "last_card_kick": rng.random() < 0.5}
         table = services.create_table(None, players, ruleset, Table.PUBLIC, bots, bot_pace=0.0)
         self.scan_frames(table.pk)
         services.start(table)
