@@ -55,8 +55,8 @@ def test_the_team_page_shows_its_season_line_and_matches(client, seasons):
     assert "1 of 3" in shown or "2 of 3" in shown
     assert "2 played: 1 won, 0 drawn, 1 lost" in shown
     assert "bullseyes 42–39" in shown and "hang jacks 2–1" in shown
-    assert "Red House Blue Dollar Bar 22–17 Won" in shown
-    assert "Green Lantern Green Lantern 20–22 Lost" in shown
+    assert "Red House at Blue Dollar Bar Won 22–17" in shown
+    assert "Green Lantern at Green Lantern Lost 20–22" in shown
     assert "Blue Dollar 1" in shown  # its pairs
 
 
