@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from draw.errors import RoundError
 from draw.fixtures import add_bye, get_or_add_round
@@ -73,6 +74,30 @@ def read_bye(job: ImportJob, row: Row, key: str, find: Callable[[Row, str], Any]
     if not ok or entrant is None or number is None or (row["date"] and when is None):
         return None
     return ByeRow(row, key, entrant, number, when)
+
+
+def fixture_round(job: ImportJob, competition: Competition, row: Row, number: int | None, when: date | None,
+                  rounds: dict[int, Round], dates: dict[int, date],
+                  failed: type[Exception]) -> tuple[Round | None, datetime | None]:
+    """The round a fixture of the file goes in — made when the competition has no round ``number`` yet, dated by
+    the file's first date for it (``dates``), and counted — and the fixture's own time when its date is not the
+    round's. A round that cannot be made is the row's error, raising ``failed`` (the caller's savepoint)."""
+    round_ = None
+    if number is not None:
+        round_ = rounds.get(number)
+        if round_ is None:
+            try:
+                round_, made = get_or_add_round(competition, number, starts_on=dates.get(number))
+            except RoundError as error:
+                job.fail(row, "round", error.reason)
+                raise failed from None
+            rounds[number] = round_
+            if made:
+                job.report.count("rounds")
+    scheduled_at = None
+    if when is not None and (round_ is None or round_.starts_on != when):
+        scheduled_at = timezone.make_aware(datetime.combine(when, time(0, 0)))
+    return round_, scheduled_at
 
 
 def round_dates(*read: Iterable[Any]) -> dict[int, date]:

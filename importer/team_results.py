@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import date
 from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from draw.errors import RoundError
-from draw.fixtures import get_or_add_round
 from games import services
 from games.models import HAND_LEVEL, Match, TeamMatch
-from importer.byes import ByeRow, bye_side, read_bye, round_dates, store_byes
+from importer.byes import ByeRow, bye_side, fixture_round, read_bye, round_dates, store_byes
 from importer.cells import (
     CellError,
     check_length,
@@ -412,21 +410,8 @@ def _store(job: ImportJob, competition: Competition, match: _TeamMatch, rounds: 
     """Create (or find, when the round already has the fixture) one team match, seat its tables, and store its
     result through the services; an ``EntryError`` becomes an error of the row and rolls back this team match."""
     assert match.team_a is not None and match.team_b is not None
-    round_ = None
-    if match.round is not None:
-        round_ = rounds.get(match.round)
-        if round_ is None:
-            try:
-                round_, made = get_or_add_round(competition, match.round, starts_on=dates.get(match.round))
-            except RoundError as error:
-                job.fail(match.row, "round", error.reason)
-                raise _Failed from None
-            rounds[match.round] = round_
-            if made:
-                job.report.count("rounds")
-    scheduled_at = None
-    if match.date is not None and (round_ is None or round_.starts_on != match.date):
-        scheduled_at = timezone.make_aware(datetime.combine(match.date, time(0, 0)))
+    round_, scheduled_at = fixture_round(job, competition, match.row, match.round, match.date, rounds, dates,
+                                         _Failed)
     stored = None
     if round_ is not None:
         stored = TeamMatch.objects.filter(competition=competition, round=round_, team_a=match.team_a,
