@@ -1,7 +1,8 @@
 """The API of a club's own fixture list: a competition's rounds (``/api/competitions/<id>/rounds/``, an action of
 the competitions' API joined to it in ``config.api_urls``), a round (``/api/rounds/<id>/``: its date and name,
 publishing it) and its byes; and the matches' and team matches' create, which in a competition whose fixtures are
-set by hand goes through ``draw.fixtures.add_fixture`` (an entrant plays once a round).
+set by hand goes through ``draw.fixtures.add_fixture`` (an entrant plays once a round), and their delete, which
+takes such a fixture off the list while it has no result.
 
 Reading follows the competition (``visible_competitions``), and a draft round is the organisers' alone: for
 anyone else it does not exist (404). Writing is for the club's organisers. A refusal is a 400 naming the field.
@@ -30,6 +31,7 @@ from draw.serializers import (
     RoundUpdateSerializer,
 )
 from games import api as games_api
+from games.models import Match, TeamMatch
 from games.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
@@ -190,6 +192,19 @@ class MatchViewSet(games_api.MatchViewSet):
                                      table=data.get("table", ""))
         return Response(MatchSerializer(match).data, status=201)
 
+    @extend_schema(request=None, responses={204: None, **games_api.WRITE_ERRORS})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Take a fixture of a competition whose fixtures are set by hand off its list (organisers of the club),
+        while nothing has been entered in it."""
+        return _remove(request, self.get_object())
+
+
+def _remove(request: Request, fixture: Match | TeamMatch) -> Response:
+    require_organiser(request.user, fixture.competition.club, "take fixtures off its list")
+    fixtures.require_manual(fixture.competition)
+    fixtures.remove_fixture(fixture)
+    return Response(status=204)
+
 
 class TeamMatchViewSet(games_api.TeamMatchViewSet):
     """The team matches' API, whose create puts a hand-set fixture through the draw's checks."""
@@ -216,3 +231,9 @@ class TeamMatchViewSet(games_api.TeamMatchViewSet):
             if data.get("tables") is not None:
                 set_team_tables(team_match, data["tables"])
         return Response(self._detail(team_match), status=201)
+
+    @extend_schema(request=None, responses={204: None, **games_api.WRITE_ERRORS})
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        """Take a team match of a competition whose fixtures are set by hand off its list (organisers of the
+        club), while nothing has been entered in it or its tables."""
+        return _remove(request, self.get_object())

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from draw.fixtures import add_bye, add_fixture, add_round
 from games.models import Match, TeamMatch
+from games.results import record_match_totals
 from league.models import Bye, Competition, Entry, Round, Team
 from tests.factories import make_club, make_organiser, make_partnership, make_user
 
@@ -197,3 +198,38 @@ def test_an_unpublished_competitions_rounds_are_hidden_from_the_public(api, leag
     assert public.get(rounds_url(league)).status_code == 404
     assert public.get(f"/api/rounds/{round_.pk}/").status_code == 404
     assert api.get(f"/api/rounds/{round_.pk}/").status_code == 200
+
+
+def test_a_fixture_without_a_result_is_deleted_and_one_with_a_result_or_of_a_paired_competition_stays(api, league,
+                                                                                                       club):
+    one, two, three, four = entries(league)
+    round_ = add_round(league)
+    open_match, played = add_fixture(round_, one, two), add_fixture(round_, three, four)
+    record_match_totals(played, games_a=1, games_b=0)
+    stranger = APIClient()
+    stranger.force_login(make_user("stranger"))
+    assert stranger.delete(f"/api/matches/{open_match.pk}/").status_code == 403
+    assert api.delete(f"/api/matches/{open_match.pk}/").status_code == 204
+    refused = api.delete(f"/api/matches/{played.pk}/")
+    assert refused.status_code == 400 and fields(refused) == ["match"]
+    assert "a result of Pair 3 v Pair 4 was entered" in refused.json()["errors"][0]["reason"]
+    assert list(Match.objects.values_list("pk", flat=True)) == [played.pk]
+    paired = Competition.objects.create(club=club, name="Swiss", slug="swiss", published=True,
+                                        system=Competition.SWISS)
+    side_a, side_b = (Entry.objects.create(competition=paired, partnership=make_partnership(club=club)).partnership
+                      for _ in range(2))
+    other = Match.objects.create(competition=paired, side_a=side_a, side_b=side_b)
+    refused = api.delete(f"/api/matches/{other.pk}/")
+    assert refused.status_code == 400 and fields(refused) == ["system"]
+
+
+def test_a_team_fixture_without_a_result_is_deleted(api, club):
+    competition = Competition.objects.create(club=club, name="Teams", slug="teams", published=True,
+                                             system=Competition.MANUAL, entrant_kind=Competition.TEAMS, team_tables=2)
+    sides = []
+    for name in ("Blue", "Red"):
+        team = Team.objects.create(competition=competition, club=club, name=name)
+        sides.append(Entry.objects.create(competition=competition, team=team))
+    team_match = add_fixture(add_round(competition), *sides)
+    assert api.delete(f"/api/team-matches/{team_match.pk}/").status_code == 204
+    assert not TeamMatch.objects.exists()
