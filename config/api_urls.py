@@ -4,7 +4,8 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from games.api import CompetitionMatchesActions, GameViewSet, HandViewSet, MatchViewSet, TeamMatchViewSet
+from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
+from games.api import CompetitionMatchesActions, GameViewSet, HandViewSet
 from league import api as league_api
 from league.api import ClubViewSet, PartnershipViewSet, PlayerViewSet
 from league.api_errors import not_found
@@ -12,9 +13,11 @@ from league.auth import TokenView
 from standings.api import CompetitionStandingsActions
 
 
-class CompetitionViewSet(CompetitionStandingsActions, CompetitionMatchesActions, league_api.CompetitionViewSet):
-    """A competition in the API: league's competition and its entries, games' matches of it, its standings. Each
-    app gives its part and none imports the layers above it."""
+class CompetitionViewSet(CompetitionStandingsActions, CompetitionRoundsActions, CompetitionMatchesActions,
+                         league_api.CompetitionViewSet):
+    """A competition in the API: league's competition and its entries, games' matches of it, the draw's rounds,
+    its standings. Each app gives its part and none imports the layers above it (the matches' and team matches'
+    view sets are the draw's, which put a hand-set fixture through its checks)."""
 
 app_name = "api"
 
@@ -25,6 +28,7 @@ router.register("partnerships", PartnershipViewSet, basename="partnership")
 router.register("competitions", CompetitionViewSet, basename="competition")
 router.register("matches", MatchViewSet, basename="match")
 router.register("team-matches", TeamMatchViewSet, basename="team-match")
+router.register("rounds", RoundViewSet, basename="round")
 router.register("games", GameViewSet, basename="game")
 router.register("hands", HandViewSet, basename="hand")
 

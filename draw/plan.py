@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.urls import reverse
 
 from draw.errors import DrawBugError, RoundError
 from draw.field import is_active, seed_key, unit_id
@@ -66,7 +67,9 @@ def plan_round(competition: Competition, number: int) -> Plan:
     """How round ``number`` is paired, or :class:`RoundError` when it cannot be (yet)."""
     system = competition.system
     if system == Competition.MANUAL:
-        raise RoundError("system", "the fixtures of this competition are set by hand: there is nothing to pair")
+        page = reverse("competition_fixture_list", args=[competition.club.slug, competition.slug])
+        raise RoundError("system", "the fixtures of this competition are set by hand: there is nothing to pair. "
+                                   f"Enter its rounds, fixtures and byes on its fixture list ({page})")
     if number < 1:
         raise RoundError("round", "rounds are numbered from 1")
     _check_order(competition, number)

@@ -400,6 +400,11 @@ class PublicRound:
         return str(self.round)
 
     @property
+    def has_venues(self) -> bool:
+        """Some fixture names where or when it is played (a club's own list): the pairings show a column."""
+        return any(getattr(m.obj, "venue", "") or getattr(m.obj, "scheduled_at", None) for m in self.matches)
+
+    @property
     def groups(self) -> list[tuple[str, list[Fixture]]]:
         grouped: dict[str, list[Fixture]] = {}
         for match in self.matches:

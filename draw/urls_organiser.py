@@ -1,9 +1,9 @@
-"""The organiser's pages: create and edit a competition, publish it, its entries and teams; a round's page
-(pair, review, edit, publish) and its pairing status (JSON)."""
+"""The organiser's pages: create and edit a competition, publish it, its entries and teams; the fixture list of
+one whose fixtures are set by hand; a round's page (pair, review, edit, publish) and its pairing status (JSON)."""
 
 from django.urls import path
 
-from draw import views, views_setup
+from draw import views, views_fixtures, views_setup
 
 COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path(f"{COMPETITION}entries/", views_setup.competition_entries, name="competition_entries"),
     path(f"{COMPETITION}teams/new/", views_setup.team_create, name="team_create"),
     path(f"{COMPETITION}teams/<int:team_pk>/", views_setup.team_edit, name="team_edit"),
+    path(f"{COMPETITION}fixtures/edit/", views_fixtures.fixture_list, name="competition_fixture_list"),
     path(f"{COMPETITION}rounds/<int:number>/manage/", views.manage, name="round_manage"),
     path(f"{COMPETITION}rounds/<int:number>/pairing-status/", views.pairing_status, name="round_pairing_status"),
 ]

@@ -19,6 +19,7 @@ from league.permissions import visible_competitions
 MAX_COUNT = 2**31 - 1
 """The largest count of chalks or hang jacks the database holds; the rules allow far fewer (``engine.limits``,
 checked by ``games.checks`` with the competition's ruleset, which a serializer does not know)."""
+MAX_ROUND_NUMBER = 32767  # the largest round number the database holds (a small-integer column)
 BOUNDED_BY_RULES = "at most what the competition's rules allow (the reason is given)"
 ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
               '"score_before" and "ruleset" are filled in from the match.')
@@ -166,13 +167,43 @@ class MatchDetailSerializer(MatchSerializer):
         return NextHandSerializer(upcoming).data if upcoming is not None else None
 
 
-class MatchCreateSerializer(serializers.Serializer):
+def venue_field() -> serializers.CharField:
+    return serializers.CharField(max_length=Match._meta.get_field("venue").max_length, required=False,
+                                 allow_blank=True, help_text="Where the fixture is played (a club's own list)")
+
+
+class FixtureCreateSerializer(serializers.Serializer):
+    """What a match and a team match are created with: the competition, its round (by id, or by its number in
+    the competition: ``round_number``), where and when it is played."""
+
     competition = VisibleCompetitionField()
+    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True,
+                                               help_text="The round's id")
+    round_number = serializers.IntegerField(min_value=1, max_value=MAX_ROUND_NUMBER,
+                                            required=False, allow_null=True, write_only=True,
+                                            help_text="Or the round's number in the competition (instead of round)")
+    venue = venue_field()
+    scheduled_at = serializers.DateTimeField(required=False, allow_null=True, help_text="When it is played")
+
+    def validate(self, data: dict) -> dict:
+        number = data.pop("round_number", None)
+        if number is None:
+            return data
+        if data.get("round") is not None:
+            raise serializers.ValidationError({"round_number": "give the round's id (round) or its number "
+                                                               "(round_number), not both"})
+        competition = data["competition"]
+        round_ = Round.objects.filter(competition=competition, number=number).first()
+        if round_ is None:
+            raise serializers.ValidationError({"round_number": f"{competition.name} has no round {number}"})
+        data["round"] = round_
+        return data
+
+
+class MatchCreateSerializer(FixtureCreateSerializer):
     side_a = serializers.PrimaryKeyRelatedField(queryset=Partnership.objects.all())
     side_b = serializers.PrimaryKeyRelatedField(queryset=Partnership.objects.all())
-    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True)
     table = serializers.CharField(max_length=40, required=False, allow_blank=True)
-    scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False,
                                             help_text="The seat that deals the first hand: a seat index 0–3 "
                                                       "(seat 1 to 4)")
@@ -251,11 +282,9 @@ def table_pairs() -> serializers.ListField:
                                  min_length=2, max_length=2)
 
 
-class TeamMatchCreateSerializer(serializers.Serializer):
-    competition = VisibleCompetitionField()
+class TeamMatchCreateSerializer(FixtureCreateSerializer):
     team_a = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
     team_b = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
-    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True)
     tables = serializers.ListField(child=table_pairs(), required=False, allow_null=True,
                                    help_text="[[pair of team A, pair of team B], …], one per table")
 

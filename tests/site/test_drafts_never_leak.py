@@ -278,6 +278,8 @@ def fillers(s: Scene) -> dict:
         "teams": list(Team.objects.values_list("pk", flat=True)),
         "entries": list(Entry.objects.values_list("pk", flat=True)),
         "clubs": [club.pk for club in s.clubs.values()],
+        "rounds": [r.pk for r in s.draft_rounds] + list(Round.objects.filter(status=Round.PUBLISHED)
+                                                        .values_list("pk", flat=True)[:2]),
     }
 
 
@@ -374,6 +376,8 @@ def draft_url(url: str, s: Scene) -> bool:
         return numbers[0] in drafts_games
     if url.startswith("/api/partnerships/"):
         return numbers[0] in s.draft_partnerships
+    if url.startswith("/api/rounds/"):
+        return numbers[0] in {r.pk for r in s.draft_rounds}
     secret = s.competitions["secret"]
     return f"/{secret.slug}/" in url or url.startswith(f"/api/competitions/{secret.pk}/")
 
