@@ -213,6 +213,8 @@ SPECTACULAR_SETTINGS = {
         "TablePlayersEnum": [(2, 2), (4, 4)],
         "SideEnum": "games.models.SIDES",
         "ResultWinnerEnum": "games.serializers.RESULT_WINNERS",
+        "MatchStatusEnum": "games.models.Match.STATUSES",  # a team match's are the same three
+        "RoundStatusEnum": "league.models.Round.STATUSES",
     },
 }
 

@@ -19,7 +19,7 @@ from draw.views_setup import organiser_view
 from engine.errors import FieldError
 from engine.numbers import whole_number
 from games.models import Match, TeamMatch
-from league.forms import add_setup_error
+from league.forms import add_setup_error, form_status
 from league.models import Bye, Competition, Round
 
 
@@ -45,11 +45,10 @@ def fixture_list(request: HttpRequest, competition: Competition) -> HttpResponse
     page_rounds = round_selectors.results_by_round(rounds)
     for item in page_rounds:
         item.edit_form = edit_forms[item.round.number]
-    bound = [form for form in (*forms.values(), *edit_forms.values()) if form.is_bound]
     return render(request, "league/setup/fixtures.html", {
         "club": competition.club, "competition": competition, "rounds": page_rounds, "entries": len(entries),
         **forms,
-    }, status=422 if any(form.errors for form in bound) else 200)
+    }, status=form_status(*forms.values(), *edit_forms.values()))
 
 
 def _act(request: HttpRequest, competition: Competition, rounds: list[Round], entries, forms: dict[str, Any],

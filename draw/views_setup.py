@@ -34,6 +34,7 @@ from draw.forms_setup import (
 from engine.numbers import whole_number
 from league import entries as setup
 from league import selectors, services
+from league.forms import form_status
 from league.models import Club, Competition, Entry, Team
 from league.pagination import paginate, search, search_text
 from league.permissions import can_view_competition, is_organiser
@@ -69,10 +70,6 @@ def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapper
 
 
-def _status(*forms: Any) -> int:
-    return 422 if any(form is not None and form.is_bound and form.errors for form in forms) else 200
-
-
 # ----------------------------------------------------------------------------- a competition
 @require_http_methods(["GET", "POST"])
 def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
@@ -86,7 +83,7 @@ def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
         return redirect("competition_entries", club.slug, competition.slug)
     return render(request, "league/setup/competition_form.html", {
         "club": club, "competition": None, "form": form,
-    }, status=_status(form))
+    }, status=form_status(form))
 
 
 @require_http_methods(["GET", "POST"])
@@ -105,7 +102,7 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
     return render(request, "league/setup/competition_form.html", {
         "club": competition.club, "competition": competition, "form": form,
         "publish_form": PublishForm(initial={"published": not competition.published}),
-    }, status=_status(form))
+    }, status=form_status(form))
 
 
 @organiser_view
@@ -123,7 +120,7 @@ def competition_copy(request: HttpRequest, competition: Competition) -> HttpResp
             return redirect("competition_edit", new.club.slug, new.slug)
     return render(request, "league/setup/season_copy.html", {
         "club": competition.club, "competition": competition, "form": form,
-    }, status=_status(form))
+    }, status=form_status(form))
 
 
 @require_POST
@@ -230,7 +227,7 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
         "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
         "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
         "active": competition.entries.filter(withdrawn=False).count(), "teams": teams,
-    }, status=_status(add_form, arrange_form))
+    }, status=form_status(add_form, arrange_form))
 
 
 # ----------------------------------------------------------------------------- teams
@@ -263,7 +260,7 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
             return redirect("competition_entries", competition.club.slug, competition.slug)
     return render(request, "league/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": None, "form": form,
-    }, status=_status(form))
+    }, status=form_status(form))
 
 
 @require_http_methods(["GET", "POST"])
@@ -283,6 +280,6 @@ def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> H
             return redirect("competition_entries", competition.club.slug, competition.slug)
     return render(request, "league/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": team, "form": form,
-    }, status=_status(form))
+    }, status=form_status(form))
 
 

@@ -40,6 +40,12 @@ class MergeForm(forms.Form):
                                              .exclude(pk=player.pk).order_by("name", "id"))
 
 
+def form_status(*forms_shown: forms.Form | None) -> int:
+    """A setup page's HTTP status: 422 when a form the organiser sent has errors (shown next to its fields), else
+    200."""
+    return 422 if any(form is not None and form.is_bound and form.errors for form in forms_shown) else 200
+
+
 def add_setup_error(form: forms.Form, error: SetupError, aliases: dict[str, str] | None = None) -> None:
     """Put a service's error next to the form's field of that name (or an alias), else at the form's top."""
     field = (aliases or {}).get(error.field, error.field)

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from league import people
 from league.entries import SetupError
-from league.forms import ClubForm, LoginLinkForm, MergeForm, OrganiserForm, PlayerForm, add_setup_error
+from league.forms import ClubForm, LoginLinkForm, MergeForm, OrganiserForm, PlayerForm, add_setup_error, form_status
 from league.models import Club, ClubRole, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import is_organiser
@@ -37,10 +37,6 @@ def organiser_page(view):
     return wrapper
 
 
-def _status(*forms) -> int:
-    return 422 if any(form.is_bound and form.errors for form in forms) else 200
-
-
 @login_required
 def club_create(request: HttpRequest) -> HttpResponse:
     """A new club; whoever makes it is its first organiser."""
@@ -53,7 +49,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{club.name} is made: you are its organiser.")
             return redirect("club_people", club.slug)
-    return render(request, "league/clubs/club_form.html", {"form": form}, status=_status(form))
+    return render(request, "league/clubs/club_form.html", {"form": form}, status=form_status(form))
 
 
 @organiser_page
@@ -75,7 +71,7 @@ def club_people(request: HttpRequest, club: Club) -> HttpResponse:
     return render(request, "league/clubs/people.html", {
         "club": club, "details": details, "organiser_form": organiser, "player_form": player,
         "organisers": organisers, "players": list(players), "page": players, "q": q,
-    }, status=_status(details, organiser, player))
+    }, status=form_status(details, organiser, player))
 
 
 def _act(request, club, action, details, organiser, player) -> HttpResponse | None:
@@ -137,5 +133,5 @@ def player_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
         add_setup_error({"details": details, "login": login, "merge": merge}[action], error)
     return render(request, "league/clubs/player.html", {
         "club": club, "player": player, "details": details, "login": login, "merge": merge,
-    }, status=_status(details, login, merge))
+    }, status=form_status(details, login, merge))
 
