@@ -115,7 +115,10 @@ CELERY_RESULT_EXPIRES = 3600
 SWEEP_EVERY = 15.0  # s
 CELERY_IMPORTS = ["config.sweep"]
 CELERY_BEAT_SCHEDULE = {"sweep": {"task": "config.sweep.sweep_task", "schedule": SWEEP_EVERY,
-                                  "options": {"expires": SWEEP_EVERY}}}
+                                  "options": {"expires": SWEEP_EVERY}},
+                        # the answers kept under Idempotency-Keys, a week after (games.idempotency)
+                        "idempotency-keys": {"task": "games.tasks.clear_idempotency_keys_task",
+                                             "schedule": 24 * 3600.0, "options": {"expires": 3600}}}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # tests give each run a queue of its own
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -8,11 +8,14 @@ club's organisers, the match's scorekeepers and holders of its private link (the
 ``?token=`` also works but is discouraged: URLs end up in histories and logs) while it is not revoked; so
 are game results and match totals. Forfeits and team matches (creating them, their overall totals) are for
 the club's organisers. Every operation goes through the app's services (``games.entry``, ``games.results``,
-``games.matches``, ``games.teams``).
+``games.matches``, ``games.teams``). Entering a hand, a game result or the match totals may carry an
+``Idempotency-Key`` header, which makes sending it again safe (``answered_once``, ``games.idempotency``).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404
@@ -22,11 +25,15 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.entry import NextHand, correct_hand, delete_hand, enter_hand, next_hand, undo_last_hand
+from games.common import EntryError
+from games.entry import DuplicateHandError, NextHand, correct_hand, delete_hand, enter_hand, next_hand, undo_last_hand
 from games.entry_schema import HAND_CORRECTION, HAND_ENTRY, HAND_ENTRY_EXAMPLES
+from games.idempotency import HEADER as IDEMPOTENCY_HEADER
+from games.idempotency import answer_once, check_key
 from games.matches import add_scorekeeper, create_match, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match, TeamMatch
 from games.results import (
@@ -44,6 +51,7 @@ from games.serializers import (
     ForfeitSerializer,
     GameResultSerializer,
     GameSerializer,
+    HandConflictSerializer,
     HandCorrectionSerializer,
     HandDeletionSerializer,
     HandEntrySerializer,
@@ -72,6 +80,7 @@ from games.teams import (
     set_team_tables,
 )
 from league.api import ID, require_organiser
+from league.api_errors import errors
 from league.permissions import can_enter_hands, can_view_match, is_organiser, visible_matches_filter
 from league.serializers import ErrorsSerializer
 
@@ -83,6 +92,15 @@ TOKEN_PARAMETERS = [
                                  "and proxies' logs, and may leave in a Referer header (the app's own logs redact "
                                  "it)"),
 ]
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    IDEMPOTENCY_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, pattern="^[A-Za-z0-9_-]{8,128}$",
+    description="A key the client makes for this request (8 to 128 of A-Z a-z 0-9 - _, e.g. a UUID), so that "
+                "sending it again is safe: the same key with the same body gets the first answer again (status and "
+                "body, with the header `Idempotent-Replayed: true`) and stores nothing more, even when the request "
+                "would now be refused; with another body, 409. A refusal by the service (400, 409) is kept and "
+                "given again; a bad key, a refused right (403, 404) or a malformed body is not. Keys are the "
+                "caller's own (the account, or the match's private link) and kept 7 days.")
+IDEMPOTENT_PARAMETERS = [*TOKEN_PARAMETERS, IDEMPOTENCY_PARAMETER]
 READ_ERRORS = {404: ErrorsSerializer}
 WRITE_ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}
 ENTRY_ERRORS = {**WRITE_ERRORS, 409: ErrorsSerializer}
@@ -158,6 +176,38 @@ def entry_page_url(request: Request, match: Match) -> str:
     return request.build_absolute_uri(path)
 
 
+def refusal(error: EntryError) -> Response:
+    """The service's refusal in the API's error shape; a hand whose number is taken comes with the stored hand."""
+    body = errors(error.field, error.reason)
+    if isinstance(error, DuplicateHandError) and error.existing is not None:
+        body["hand"] = HandSerializer(error.existing).data
+    return Response(body, status=409 if error.conflict else 400)
+
+
+def answered_once(request: Request, match: Match, endpoint: str, operation: Callable[[], Response]) -> Response:
+    """The answer of ``operation`` (a write of ``match``, run after the caller's rights and the body's shape were
+    checked); with an ``Idempotency-Key``, given once and stored under the key (``games.idempotency``)."""
+    def run() -> Response:
+        try:
+            return operation()
+        except EntryError as error:
+            return refusal(error)
+
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        return run()
+    key = check_key(key)
+
+    def run_as_json() -> tuple[int, Any]:
+        response = run()
+        return response.status_code, json.loads(JSONRenderer().render(response.data))
+
+    answer = answer_once(key=key, user=request.user, match=match, endpoint=endpoint, body=request.data,
+                         run=run_as_json)
+    return Response(answer.body, status=answer.status,
+                    headers={"Idempotent-Replayed": "true"} if answer.replayed else None)
+
+
 def upcoming_hand(match: Match) -> NextHand | None:
     """Where the next hand goes, or ``None`` when the match is over, is kept at another level than hand by hand
     (or forfeited), or a won game awaits settling."""
@@ -222,17 +272,22 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
                  .order_by("game__number", "number"))
         return Response(HandSerializer(hands, many=True).data)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=HAND_ENTRY, examples=HAND_ENTRY_EXAMPLES,
-                   responses={201: HandSerializer, **ENTRY_ERRORS})
+    @extend_schema(parameters=IDEMPOTENT_PARAMETERS, request=HAND_ENTRY, examples=HAND_ENTRY_EXAMPLES,
+                   responses={201: HandSerializer, **ENTRY_ERRORS, 409: HandConflictSerializer})
     @hands.mapping.post
     def enter_hand(self, request: Request, pk: str | None = None) -> Response:
-        """Enter the next hand as a chalk entry or a hand record; 409 when that hand is already entered."""
+        """Enter the next hand as a chalk entry or a hand record; 409 when that hand is already entered, with the
+        stored hand that holds its number (``hand``). Safe to send again with an ``Idempotency-Key``."""
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(HandEntrySerializer, request.data)
-        hand = enter_hand(match=match, user=request.user, **data)
-        hand.refresh_from_db()
-        return Response(HandSerializer(hand).data, status=201)
+
+        def enter() -> Response:
+            hand = enter_hand(match=match, user=request.user, **data)
+            hand.refresh_from_db()
+            return Response(HandSerializer(hand).data, status=201)
+
+        return answered_once(request, match, "hands", enter)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=UndoSerializer, responses={200: HandSerializer, **ENTRY_ERRORS})
     @action(detail=True, methods=["post"])
@@ -295,8 +350,8 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         return Response(self._link(request, match))
 
     # ------------------------------------------------------------------------- results at a coarser level
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=GameResultSerializer,
-                   responses={201: GameSerializer, **WRITE_ERRORS})
+    @extend_schema(parameters=IDEMPOTENT_PARAMETERS, request=GameResultSerializer,
+                   responses={201: GameSerializer, **ENTRY_ERRORS})
     @action(detail=True, methods=["post"], url_path="games")
     def game_results(self, request: Request, pk: str | None = None) -> Response:
         """Enter (or correct, with an entered game's number) a game's result: winner, hang jacks, and the final
@@ -304,8 +359,12 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(GameResultSerializer, request.data)
-        game = enter_game_result(match, user=request.user, **data)
-        return Response(GameSerializer(Game.objects.prefetch_related("hands").get(pk=game.pk)).data, status=201)
+
+        def enter() -> Response:
+            game = enter_game_result(match, user=request.user, **data)
+            return Response(GameSerializer(Game.objects.prefetch_related("hands").get(pk=game.pk)).data, status=201)
+
+        return answered_once(request, match, "games", enter)
 
     @extend_schema(parameters=[*TOKEN_PARAMETERS, OpenApiParameter("reason", OpenApiTypes.STR,
                                                                    description="Or in the body")],
@@ -319,8 +378,8 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         delete_game_result(match, number=int(number), reason=reason, user=request.user)
         return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
 
-    @extend_schema(parameters=TOKEN_PARAMETERS, request=MatchTotalsSerializer,
-                   responses={200: MatchSerializer, **WRITE_ERRORS})
+    @extend_schema(parameters=IDEMPOTENT_PARAMETERS, request=MatchTotalsSerializer,
+                   responses={200: MatchSerializer, **ENTRY_ERRORS})
     @action(detail=True, methods=["post"])
     def totals(self, request: Request, pk: str | None = None) -> Response:
         """Record only the match's totals (games, hang jacks, chalks when kept); the winner follows from the
@@ -328,8 +387,12 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
         match = self.get_object()
         require_entry_rights(request, match)
         data = validated(MatchTotalsSerializer, request.data)
-        record_match_totals(match, user=request.user, **data)
-        return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+        def record() -> Response:
+            record_match_totals(match, user=request.user, **data)
+            return Response(MatchSerializer(Match.objects.get(pk=match.pk)).data)
+
+        return answered_once(request, match, "totals", record)
 
     @extend_schema(parameters=TOKEN_PARAMETERS, request=None, responses={200: MatchSerializer, **WRITE_ERRORS})
     @totals.mapping.delete

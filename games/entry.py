@@ -26,9 +26,14 @@ from league.models import Competition
 
 
 class DuplicateHandError(EntryError):
-    """The hand was already entered (two scorekeepers submitting the same hand)."""
+    """The hand was already entered (two scorekeepers submitting the same hand); ``existing`` is the stored hand
+    that holds the number, when there is one, so that the scorekeeper can compare both versions."""
 
     conflict = True
+
+    def __init__(self, field: str, reason: str, existing: Hand | None = None) -> None:
+        super().__init__(field, reason)
+        self.existing = existing
 
 
 class StaleVersionError(EntryError):
@@ -118,7 +123,7 @@ def _store_once(match: Match, game: Game, number: int, **fields: Any) -> Hand:
             return _store_new_hand(game, number, **fields)
     except IntegrityError:
         existing = Hand.objects.filter(game__match=match, number=number).order_by("-game__number").first()
-        raise DuplicateHandError("number", _already_entered(number, existing)) from None
+        raise DuplicateHandError("number", _already_entered(number, existing), existing) from None
 
 
 def _dealer(competition: Competition, expected: int, given: int | None) -> tuple[int, bool]:
@@ -163,7 +168,7 @@ def _check_number(target: NextHand, number: Any) -> None:
         raise EntryError("number", f"must be the hand's number (1 or more), got {number!r}")
     if number < target.number:
         existing = Hand.objects.filter(game=target.game, number=number).first()
-        raise DuplicateHandError("number", _already_entered(number, existing))
+        raise DuplicateHandError("number", _already_entered(number, existing), existing)
     if number > target.number:
         raise EntryError("number", f"the next hand of game {target.game.number} is hand {target.number}, "
                                    f"not {number}")

@@ -248,3 +248,27 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} by {self.author_label}"
+
+
+class IdempotentRequest(models.Model):
+    """A write sent with an ``Idempotency-Key``: what it asked and what it was answered, so that a phone resending
+    it (its answer lost to a bar's bad signal) gets the same answer and nothing is stored twice. A key is the
+    caller's own (``caller``: ``user:<id>``, or ``link:<match id>`` for a match's private entry link), so two
+    scorekeepers who happen to pick the same key never see each other's answers."""
+
+    key = models.CharField(max_length=128)
+    caller = models.CharField(max_length=40, help_text="user:<id>, or link:<match id> for the private entry link")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="idempotent_requests")
+    endpoint = models.CharField(max_length=20, help_text="hands, games or totals")
+    body_sha256 = models.CharField(max_length=64, help_text="SHA-256 of the request's body as canonical JSON")
+    status = models.PositiveSmallIntegerField(default=0, help_text="The answer's HTTP status (0 while in progress)")
+    response = models.JSONField(null=True, blank=True, help_text="The answer's JSON body")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["caller", "key"], name="unique_idempotency_key_per_caller")]
+
+    def __str__(self) -> str:
+        return f"{self.endpoint} {self.key} by {self.caller}"

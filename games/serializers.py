@@ -14,6 +14,7 @@ from rest_framework import serializers
 from games.models import MAX_NUMBER, SIDE_A, SIDE_B, SIDES, Game, Hand, HandVersion, Match, TeamMatch
 from league.models import Partnership, Round, Team
 from league.permissions import visible_competitions
+from league.serializers import ErrorsSerializer
 
 """The largest game or hand number, and games won, the database holds (a small-integer column)."""
 MAX_COUNT = 2**31 - 1
@@ -55,6 +56,14 @@ class HandSerializer(serializers.ModelSerializer):
                   "points_b", "score_a_after", "score_b_after", "deleted", "void_reason", "counts", "version",
                   "entered_by", "created_at", "updated_at"]
         read_only_fields = fields
+
+
+class HandConflictSerializer(ErrorsSerializer):
+    """A hand refused because its number is taken (409): the error, and the stored hand that holds the number, so
+    that the phone can show both versions (the scorekeeper keeps the stored one, or corrects it with a reason)."""
+
+    hand = HandSerializer(required=False, allow_null=True,
+                          help_text="The stored hand holding that number (only when the number is taken)")
 
 
 class HandVersionSerializer(serializers.ModelSerializer):

@@ -23,6 +23,7 @@ from games.clock import (
     take_settle_request,
     tick_results_clock,
 )
+from games.idempotency import clear_old_requests
 from games.models import Match
 from games.settle import Settled, SettleFailed, settle_backlog
 from league.signals import ratings_stale
@@ -89,3 +90,9 @@ def sweep_settles(older_than: float = LOST_AFTER) -> dict:
             logger.exception("sweep: competition %s could not be settled", competition_id)
             failed.append(competition_id)
     return {"settled": sorted(waiting), "failed": failed}
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def clear_idempotency_keys_task() -> int:
+    """Forget the ``Idempotency-Key`` answers older than a week (celery beat, daily); how many were cleared."""
+    return clear_old_requests()
