@@ -80,6 +80,8 @@ PAGES = [  # (name, route) as they were before the split
     ('club_create', 'clubs/new/'),
     ('club_people', 'clubs/<slug:club_slug>/people/'),
     ('club_player', 'clubs/<slug:club_slug>/people/<int:pk>/'),
+    ('team', 'clubs/<slug:club_slug>/<slug:competition_slug>/team/<int:team_pk>/'),
+    ('competition_fixture_list', 'clubs/<slug:club_slug>/<slug:competition_slug>/fixtures/edit/'),
 ]
 API_NAMES = [
     'api-root',
@@ -92,6 +94,7 @@ API_NAMES = [
     'competition-list',
     'competition-matches',
     'competition-reinstate',
+    'competition-rounds',
     'competition-standings',
     'competition-withdraw',
     'docs',
@@ -113,6 +116,11 @@ API_NAMES = [
     'partnership-list',
     'player-detail',
     'player-list',
+    'round-byes',
+    'round-detail',
+    'round-publish',
+    'round-remove-bye',
+    'round-unpublish',
     'schema',
     'team-match-detail',
     'team-match-forfeit',
