@@ -20,7 +20,7 @@ from django.utils import timezone
 from draw.errors import RoundError
 from draw.fixtures import add_bye, get_or_add_round
 from importer.cells import db_max, normalise, parse_date, parse_round
-from importer.job import ImportJob
+from importer.job import ImportJob, refresh_after_commit
 from importer.reading import Row
 from league.models import Bye, Competition, Entry, Round
 
@@ -98,6 +98,25 @@ def fixture_round(job: ImportJob, competition: Competition, row: Row, number: in
     if when is not None and (round_ is None or round_.starts_on != when):
         scheduled_at = timezone.make_aware(datetime.combine(when, time(0, 0)))
     return round_, scheduled_at
+
+
+def store_file(job: ImportJob, competition: Competition, matches: list[Any], byes: list[ByeRow],
+               store: Callable[..., None], failed: type[Exception]) -> None:
+    """Store a results file's matches, each in a savepoint of its own (``store(job, competition, match, rounds,
+    dates)``; ``failed`` rolls back that match alone), skipping those with an error, then its byes."""
+    bad_lines = {error["line"] for error in job.report.errors}
+    rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
+    dates = round_dates(matches, byes)
+    for match in matches:
+        if match.bad or bad_lines.intersection(match.lines):
+            continue
+        try:
+            with transaction.atomic():
+                store(job, competition, match, rounds, dates)
+        except failed:
+            rounds = {r.number: r for r in Round.objects.filter(competition=competition)}  # rolled back with it
+    if store_byes(job, competition, byes, dates):
+        refresh_after_commit([competition.pk])  # no settle follows a bye
 
 
 def round_dates(*read: Iterable[Any]) -> dict[int, date]:

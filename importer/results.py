@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone
 
 from games import services
 from games.models import Match
-from importer.byes import ByeRow, bye_side, fixture_round, read_bye, round_dates, store_byes
+from importer.byes import ByeRow, bye_side, fixture_round, read_bye, store_file
 from importer.cells import (
     CellError,
     check_length,
@@ -41,7 +41,7 @@ from importer.cells import (
     parse_side,
 )
 from importer.columns import MATCH_LEVEL
-from importer.job import ImportJob, refresh_after_commit
+from importer.job import ImportJob
 from importer.lookup import NotFound, PartnershipIndex, club_partnerships
 from importer.reading import HEADER_LINE, Row
 from league.models import Competition, Partnership, Round
@@ -109,19 +109,7 @@ def import_results(job: ImportJob) -> None:
     job.rows = _without_byes(job, job.rows, byes, sides, club_sides)
     matches = (_match_rows if job.report.level == MATCH_LEVEL else _game_rows)(job, sides, club_sides)
     _check_duplicates(job, matches, competition)
-    rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-    dates = round_dates(matches, byes)
-    bad_lines = {error["line"] for error in job.report.errors}
-    for match in matches:
-        if match.bad or bad_lines.intersection(match.lines):
-            continue
-        try:
-            with transaction.atomic():
-                _store_match(job, competition, match, rounds, dates)
-        except _MatchFailed:
-            rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-    if store_byes(job, competition, byes, dates):
-        refresh_after_commit([competition.pk])  # no settle follows a bye
+    store_file(job, competition, matches, byes, _store_match, _MatchFailed)
 
 
 def _without_byes(job: ImportJob, rows: Iterable[Row], byes: list[ByeRow], sides: PartnershipIndex,

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone
 
 from games import services
 from games.models import HAND_LEVEL, Match, TeamMatch
-from importer.byes import ByeRow, bye_side, fixture_round, read_bye, round_dates, store_byes
+from importer.byes import ByeRow, bye_side, fixture_round, read_bye, store_file
 from importer.cells import (
     CellError,
     check_length,
@@ -38,7 +38,7 @@ from importer.cells import (
     parse_round,
     parse_side,
 )
-from importer.job import ImportJob, refresh_after_commit
+from importer.job import ImportJob
 from importer.lookup import NotFound, PartnershipIndex
 from importer.reading import Row
 from importer.results import MAX_CHALKS, MAX_HANG_JACKS, _limited, _two_counts, parse_outcome
@@ -115,19 +115,7 @@ def import_team_results(job: ImportJob) -> None:
     byes: list[ByeRow] = []
     matches = _read_rows(job, teams, _limited(job, job.rows), byes)
     _check_duplicates(job, matches, competition)
-    bad_lines = {error["line"] for error in job.report.errors}
-    rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-    dates = round_dates(matches, byes)
-    for match in matches:
-        if match.bad or bad_lines.intersection(match.lines):
-            continue
-        try:
-            with transaction.atomic():
-                _store(job, competition, match, rounds, dates)
-        except _Failed:
-            rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-    if store_byes(job, competition, byes, dates):
-        refresh_after_commit([competition.pk])  # no settle follows a bye
+    store_file(job, competition, matches, byes, _store, _Failed)
 
 
 # ----------------------------------------------------------------------------- reading
