@@ -329,23 +329,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat, since)
         await self.send_frame(frame, force=True)
 
-    async def send_frame(self, frame: dict[str, Any], *, force: bool = False) -> None:
-        """Send ``frame`` unless an event is older than what the client has (commits may publish out of order)."""
-        version = frame.get("version", -1)
+    def take_version(self, version: int, *, force: bool = False) -> bool:
+        """Whether a frame of ``version`` is to be sent: not when it is older than what the client has (commits may
+        publish out of order), unless ``force``d; the client's version moves on with it."""
         if not force and version <= self.version:
-            return
+            return False
         self.version = max(self.version, version)
-        await self.send_json(frame)
+        return True
+
+    async def send_frame(self, frame: dict[str, Any], *, force: bool = False) -> None:
+        """Send ``frame`` unless an event is older than what the client has."""
+        if self.take_version(frame.get("version", -1), force=force):
+            await self.send_json(frame)
 
     # ------------------------------------------------------------------------- from the channel layer
     async def table_frame(self, message: dict[str, Any]) -> None:
         """``live.FRAME``: the frame of this socket's group (its seat's own view, or the spectators'), as JSON text
         with its version (``live.frame_message``); one older than what the client has is not sent."""
-        version = message["version"]
-        if version <= self.version:
-            return
-        self.version = version
-        await self.send(text_data=message["text"])
+        if self.take_version(message["version"]):
+            await self.send(text_data=message["text"])
 
     async def tables_logout(self, message: dict[str, Any]) -> None:
         """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a
