@@ -42,10 +42,12 @@ INSTALLED_APPS = [
     "standings",
     "draw",
     "tables",
+    "live",
     "importer",
 ]
 
 MIDDLEWARE = [
+    "live.middleware.stamp_request",  # first: a live page's version is when its request began
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -71,6 +73,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "live.context_processors.live_version",
             ],
         },
     },

@@ -13,7 +13,7 @@ from draw.errors import RoundError
 from draw.state import BUSY, results_entered
 from league.entries import set_published
 from league.models import Competition, Round
-from league.signals import ratings_stale_after_commit
+from league.signals import publication_changed_after_commit, ratings_stale_after_commit
 from standings.services import refresh_standings_after_commit
 
 logger = logging.getLogger(__name__)
@@ -80,3 +80,4 @@ def _round_visibility_changed(round_: Round) -> None:
     them once the change commits."""
     refresh_standings_after_commit(round_.competition_id)
     ratings_stale_after_commit()
+    publication_changed_after_commit(round_.competition_id)

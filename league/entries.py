@@ -27,7 +27,11 @@ from django.db.models import Max, Q
 from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
 from engine.errors import FieldError
 from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team, validate_plain_text
-from league.signals import ratings_stale_after_commit, standings_stale_after_commit
+from league.signals import (
+    publication_changed_after_commit,
+    ratings_stale_after_commit,
+    standings_stale_after_commit,
+)
 
 __all__ = [
     "SetupError", "already_partners", "arrange", "check_competition", "create_partnership", "create_team", "edit_team",
@@ -220,6 +224,7 @@ def set_published(*, competition: Competition, published: bool) -> Competition:
         competition.save(update_fields=["published"])
         if changed:
             ratings_stale_after_commit()
+            publication_changed_after_commit(competition.pk)
     return competition
 
 

@@ -18,6 +18,16 @@ ratings_stale = Signal()
 ratings are to be rebuilt (the rebuild is debounced by its listener)."""
 
 
+publication_changed = Signal()
+"""``competition_id``: what visitors may see of the competition changed (it or one of its rounds was published or
+taken back to a draft), committed. The live pages re-render for their readers (a page a reader may no longer see
+tells them so)."""
+
+
+def publication_changed_after_commit(competition_id: int) -> None:
+    transaction.on_commit(lambda: publication_changed.send(sender=None, competition_id=competition_id), robust=True)
+
+
 def standings_stale_after_commit(competition_id: int) -> None:
     transaction.on_commit(lambda: standings_stale.send(sender=None, competition_id=competition_id))
 

@@ -18,6 +18,7 @@ from league.bulk import update_rows
 from league.entries import SetupError
 from league.models import Bye, Competition, Entry, Partnership, ResultsClock, Round, StandingRow
 from standings import metrics as standings
+from standings.signals import standings_refreshed
 
 COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for",
            "hang_jacks_against")
@@ -159,6 +160,8 @@ def refresh_standings(competition_id: int, wanted: int | None = None) -> int | N
         rows = standings_rows(competition_id)  # under the lock, so an older computation never lands last
         _write_rows(competition_id, rows)
         Competition.objects.filter(pk=competition_id).update(standings_version=clock)
+        transaction.on_commit(lambda: standings_refreshed.send(sender=None, competition_id=competition_id),
+                              robust=True)  # a listener that fails (the live layer down) fails no refresh
     return len(rows)
 
 

@@ -1,0 +1,92 @@
+"""The socket of a live page: ``ws/live/?path=<the page's path and query>`` (``live.routing``).
+
+On connect the page is found and checked (``live.pages.live_page``) and rendered for its reader
+(``live.hub``): a page the reader may not open is refused (close 4404). The socket joins its competition's group
+(``live.notices``) and is sent the page's last rendering; after that each notice that concerns the page brings its
+regions again. Server → client, JSON text:
+
+- ``{"type": "regions", "version": <ns>, "regions": {name: html}}``: the page's regions as a reload would show
+  them to this reader; a page keeps the highest version it applied and drops older ones.
+- ``{"type": "gone", "status": 404}``: the page is no longer there for this reader (a round taken back to a
+  draft, a competition unpublished); the socket closes (4404) and the page offers a reload.
+
+Client → server: ``{"type": "ping"}`` → ``{"type": "pong"}``; anything else, or a frame over ``MAX_FRAME`` bytes,
+closes the socket (4400).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from live import pages
+from live.hub import hub
+from live.notices import competition_group
+from live.render import Rendered, render_page
+
+logger = logging.getLogger(__name__)
+MAX_FRAME = 256
+GONE = 4404
+
+
+def _host(scope: dict) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            return value.decode("latin-1")
+    return "localhost"
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    page: pages.LivePage | None = None
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
+        user = self.scope.get("user")
+        self.page = await database_sync_to_async(pages.live_page)((query.get("path") or [""])[0], user)
+        if self.page is None:
+            await self.close(code=GONE)
+            return
+        reader = None if self.page.audience == pages.PUBLIC else user
+        host, path = _host(self.scope), self.page.path
+        render = database_sync_to_async(lambda: render_page(path, reader, host))
+        _, rendered = await hub().current(self.page.key, render)
+        if not rendered.shown:
+            hub().leave(self.page.key)
+            self.page = None
+            await self.close(code=GONE)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(competition_group(self.page.competition_id), self.channel_name)
+        hub().watch(self.page.key, self)
+        await self.rendered(*hub().last(self.page.key))  # or a newer one, made while this socket joined
+
+    async def disconnect(self, code: int) -> None:
+        if self.page is not None:
+            hub().leave(self.page.key, self)
+            await self.channel_layer.group_discard(competition_group(self.page.competition_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is not None and len(text_data) <= MAX_FRAME and text_data.replace(" ", "") == '{"type":"ping"}':
+            await self.send_json({"type": "pong"})
+            return
+        await self.close(code=4400)
+
+    async def live_notice(self, message: dict[str, Any]) -> None:
+        if self.page is not None and self.page.affected_by(message.get("matches")):
+            hub().changed(self.page.key, message["version"])
+
+    async def rendered(self, version: int, rendered: Rendered) -> None:
+        if rendered.shown:
+            await self.send_json({"type": "regions", "version": version, "regions": rendered.regions})
+            return
+        await self.send_json({"type": "gone", "status": rendered.status})
+        if self.page is not None:
+            hub().leave(self.page.key, self)
+            await self.channel_layer.group_discard(competition_group(self.page.competition_id), self.channel_name)
+            self.page = None
+        await self.close(code=GONE)
+

@@ -1,0 +1,57 @@
+"""The notices that make live pages render again, sent to a competition's group once a change is committed.
+
+``live.competition.<id>``: every open live page of the competition (``live.consumers.LiveConsumer``). A notice is
+``{"type": "live.notice", "version": <ns>, "matches": [ids] | None}``: ``matches`` names the matches whose hands
+changed (their scoresheets render at once); ``None`` means anything of the competition may have changed (its
+standings were refreshed after a settle, a publication changed what is public), and every page renders again.
+A notice carries nothing of the competition itself: each page renders what its reader may see.
+
+Sent from wherever the change commits — a request, the settle task in a worker, an online table's action — by
+``async_to_sync``: a notice that cannot be sent (the channel layer down) is logged and lost, and never fails the
+change; an open page then catches up at the next notice or when its socket reconnects.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.signals import results_changing
+from league.signals import publication_changed
+from standings.signals import standings_refreshed
+
+logger = logging.getLogger(__name__)
+NOTICE = "live.notice"
+
+
+def competition_group(competition_id: int) -> str:
+    return f"live.competition.{competition_id}"
+
+
+def notify(competition_id: int, matches: list[int] | None = None) -> None:
+    """Tell the competition's open pages that something changed (``matches``: only those matches' hands)."""
+    message = {"type": NOTICE, "version": time.time_ns(), "matches": matches}
+    try:
+        async_to_sync(get_channel_layer().group_send)(competition_group(competition_id), message)
+    except Exception:  # the layer down or full: the change is committed and stays; pages catch up later
+        logger.warning("live notice for competition %s not sent", competition_id, exc_info=True)
+
+
+def _hands_changed(sender: Any, *, match: Any, **kwargs: Any) -> None:
+    competition_id, match_id = match.competition_id, match.pk
+    transaction.on_commit(lambda: notify(competition_id, [match_id]), robust=True)
+
+
+def _everything_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    notify(competition_id)
+
+
+def connect() -> None:
+    results_changing.connect(_hands_changed, dispatch_uid="live.hands_changed")
+    standings_refreshed.connect(_everything_changed, dispatch_uid="live.standings_refreshed")
+    publication_changed.connect(_everything_changed, dispatch_uid="live.publication_changed")

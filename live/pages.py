@@ -1,0 +1,102 @@
+"""Which pages update in place, what each depends on, and as whom it is rendered for a reader.
+
+A live page is named by its path (with its query: a page of rounds is live too). It belongs to one competition,
+whose notices (``live.notices``) make it render again; a scoresheet also gets its own match's hands at once, before
+the settle task and the standings follow.
+
+A page is rendered for a reader either as a visitor (``PUBLIC``: one rendering for every such reader of a process)
+or as the reader themselves (``personal``): an organiser of the club (drafts, the organiser's links) and, on a
+scoresheet, the match's scorekeepers (the Correct and Delete links). What else a signed-in reader sees on these
+pages is what a visitor sees (``tests/live/test_pages.py`` holds it so), so they share the visitors' rendering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.urls import Resolver404, resolve
+
+from games.models import Match, TeamMatch
+from league.models import Competition
+from league.permissions import can_enter_hands, can_view_competition, can_view_match, is_organiser
+
+PUBLIC = "public"
+MAX_PATH = 512
+
+
+@dataclass(frozen=True)
+class LivePage:
+    """An open page that follows its competition: ``audience`` is ``PUBLIC`` or ``user:<id>`` (rendered as the
+    reader); ``match_id`` is the scoresheet's match."""
+
+    path: str
+    competition_id: int
+    audience: str
+    match_id: int | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.path, self.audience
+
+    def affected_by(self, matches: list[int] | None) -> bool:
+        """Whether a notice about ``matches`` (``None``: anything in the competition) changes this page."""
+        return matches is None or (self.match_id is not None and self.match_id in matches)
+
+
+def _by_slugs(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
+    competition = (Competition.objects.select_related("club")
+                   .filter(club__slug=kwargs.get("club_slug"), slug=kwargs.get("competition_slug")).first())
+    return competition, None
+
+
+def _sheet(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
+    match = Match.objects.select_related("competition", "round").filter(pk=kwargs.get("pk")).first()
+    return (match.competition if match else None), match
+
+
+def _team_match(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
+    team_match = TeamMatch.objects.select_related("competition").filter(pk=kwargs.get("pk")).first()
+    return (team_match.competition if team_match else None), None
+
+
+LIVE_PAGES: dict[str, Callable[[dict[str, Any]], tuple[Competition | None, Match | None]]] = {
+    "competition": _by_slugs,
+    "competition_standings": _by_slugs,
+    "competition_rounds": _by_slugs,
+    "round_detail": _by_slugs,
+    "competition_bracket": _by_slugs,
+    "team_matches": _by_slugs,
+    "team_match": _team_match,
+    "match_sheet": _sheet,
+}
+"""The URL names of the live pages, each with how to find what it shows from the URL's arguments."""
+
+
+def live_page(path: Any, user: Any) -> LivePage | None:
+    """The live page at ``path`` for ``user``, or ``None``: not a live page, or one the user may not see (the
+    page itself decides what they see of it; this only keeps a stranger off a draft's notices)."""
+    if not isinstance(path, str) or not path.startswith("/") or len(path) > MAX_PATH:
+        return None
+    try:
+        found = resolve(urlsplit(path).path)
+    except Resolver404:
+        return None
+    find = LIVE_PAGES.get(found.url_name or "")
+    if find is None:
+        return None
+    competition, match = find(found.kwargs)
+    if competition is None or not _may_follow(user, competition, match):
+        return None
+    personal = is_organiser(user, competition.club_id) or (match is not None and can_enter_hands(user, match))
+    audience = f"user:{user.pk}" if personal else PUBLIC
+    return LivePage(path=path, competition_id=competition.pk, audience=audience,
+                    match_id=match.pk if match is not None else None)
+
+
+def _may_follow(user: Any, competition: Competition, match: Match | None) -> bool:
+    if match is not None:
+        return can_view_match(user, match) or can_enter_hands(user, match)
+    return can_view_competition(user, competition)

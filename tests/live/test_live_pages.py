@@ -1,0 +1,202 @@
+"""Live pages (issue 13): the socket of an open page (``live.consumers``) sends its regions again, rendered for its
+reader, once a hand, a settle or a publication is committed; drafts stay private in every message.
+
+Real commits (``transaction=True``): a hand's commit queues the settle task, which runs in-process here, refreshes
+the standings and sends the competition's notice, as in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.urls import reverse
+
+from config.asgi import application
+from games.entry import enter_hand
+from league.models import Round
+from live import render
+from live.routing import websocket_urlpatterns
+from tests.factories import make_player, make_scene, make_user, sweep
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+db = sync_to_async
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def closed_connections():
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+def scene():
+    found = make_scene("Live Club", organiser="org", scorekeeper="keeper")
+    competition, match = found["competition"], found["match"]
+    found["standings"] = reverse("competition_standings", args=[competition.club.slug, competition.slug])
+    found["sheet"] = reverse("match_sheet", args=[match.pk])
+    return found
+
+
+async def open_page(path: str, user=None, app=None) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(app or URLRouter(websocket_urlpatterns), f"/ws/live/?path={path}")
+    socket.scope["user"] = user
+    return socket
+
+
+async def connected(path: str, user=None) -> tuple[WebsocketCommunicator, dict]:
+    socket = await open_page(path, user)
+    assert (await socket.connect())[0], f"{path} refused"
+    return socket, await socket.receive_json_from(5)
+
+
+async def refused(path: str, user=None) -> int:
+    socket = await open_page(path, user)
+    accepted, code = await socket.connect()
+    assert not accepted
+    return code
+
+
+async def regions_after(socket: WebsocketCommunicator, wanted, timeout: float = 5.0) -> dict:
+    """The first ``regions`` message whose content has ``wanted`` (a predicate on the content region)."""
+    async def wait():
+        while True:
+            message = await socket.receive_json_from(timeout)
+            if message["type"] == "regions" and wanted(message["regions"]["content"]):
+                return message
+    return await asyncio.wait_for(wait(), timeout)
+
+
+def enter_sweep(match, number: int, user):
+    return enter_hand(match=match, number=number, mode="chalk", entry=sweep(0), user=user)
+
+
+async def test_a_visitors_standings_and_scoresheet_follow_a_hand_as_a_reload_would_show_them():
+    found = await db(scene)()
+    standings, first = await connected(found["standings"])
+    sheet, first_sheet = await connected(found["sheet"])
+    assert first["type"] == "regions" and "No standings yet" in first["regions"]["content"]
+    assert "hand-1-1" not in first_sheet["regions"]["content"]
+
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
+    hand = await regions_after(sheet, lambda html: 'id="hand-1-1"' in html)
+    reload = await db(render.render_page)(found["sheet"])
+    assert hand["version"] > first_sheet["version"]
+    table = await regions_after(standings, lambda html: ">4<" in html)  # Lions' 4 chalks
+    assert table["regions"] == (await db(render.render_page)(found["standings"])).regions
+    assert reload.regions["content"].count('id="hand-1-1"') == 1
+    for socket in (standings, sheet):
+        await socket.disconnect()
+
+
+async def test_a_draft_is_never_sent_to_a_visitor_and_an_organiser_gets_it():
+    found = await db(scene)()
+    competition = found["competition"]
+    await db(type(competition).objects.filter(pk=competition.pk).update)(published=False)
+    assert await refused(found["standings"]) == 4404
+    assert await refused(found["sheet"]) == 4404
+    assert await refused(found["standings"], await db(make_user)("nosy")) == 4404
+    organiser_page, message = await connected(found["standings"], found["organiser"])
+    assert "draft" in message["regions"]["content"]
+    await organiser_page.disconnect()
+
+
+async def test_a_round_taken_back_to_a_draft_tells_its_open_pages_they_are_gone():
+    from draw.publishing import publish_round, unpublish_round
+
+    found = await db(scene)()
+    match, competition = found["match"], found["competition"]
+    round_ = await db(Round.objects.create)(competition=competition, number=1, status=Round.DRAFT)
+    await db(type(match).objects.filter(pk=match.pk).update)(round=round_)
+    await db(publish_round)(round_, found["organiser"])
+    detail = reverse("round_detail", args=[competition.club.slug, competition.slug, 1])
+    visitor, first = await connected(detail)
+    sheet, _ = await connected(found["sheet"])
+    organiser, _ = await connected(detail, found["organiser"])
+    assert "Lions" in first["regions"]["content"]
+
+    await db(unpublish_round)(await db(Round.objects.get)(pk=round_.pk), found["organiser"])
+    for socket in (visitor, sheet):
+        gone = await socket.receive_json_from(5)
+        assert gone == {"type": "gone", "status": 404}
+        assert (await socket.receive_output(5))["code"] == 4404
+    # the organiser's page of the round now redirects to its management page: not shown in place either
+    assert (await organiser.receive_json_from(5))["type"] == "gone"
+
+
+async def test_personal_readers_get_their_own_rendering_and_other_users_the_visitors():
+    found = await db(scene)()
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
+    visitor = await db(render.render_page)(found["sheet"])
+    keeper = await db(render.render_page)(found["sheet"], found["scorekeeper"])
+    assert "Correct" not in visitor.regions["content"] and "Correct" in keeper.regions["content"]
+    _, message = await connected(found["sheet"], found["scorekeeper"])
+    assert message["regions"] == keeper.regions
+
+
+def live_paths(found) -> list[str]:
+    competition, club = found["competition"], found["competition"].club
+    return [found["sheet"], found["standings"], reverse("competition", args=[club.slug, competition.slug]),
+            reverse("competition_rounds", args=[club.slug, competition.slug])]
+
+
+async def test_a_signed_in_player_with_no_role_sees_on_every_live_page_what_a_visitor_sees():
+    """Why such readers share the visitors' rendering (``live.pages``)."""
+    found = await db(scene)()
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
+    player = await db(make_user)("player")
+    await db(make_player)("A Player", club=found["club"], user=player)
+    for path in await db(live_paths)(found):
+        assert (await db(render.render_page)(path, player)).regions == (await db(render.render_page)(path)).regions
+
+
+async def test_many_readers_of_a_page_cost_one_rendering_per_notice(monkeypatch):
+    found = await db(scene)()
+    calls = []
+    real = render.render_page
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("live.consumers.render_page", counted)
+    readers = [await connected(found["sheet"]) for _ in range(5)]
+    assert len(calls) == 1  # the first reader's; the others got it
+    calls.clear()
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
+    for socket, _ in readers:
+        await regions_after(socket, lambda html: 'id="hand-1-1"' in html)
+    await asyncio.sleep(0.3)
+    # the hand's own notice, then the settle's: at most one rendering each, for all five readers
+    assert 1 <= len(calls) <= 2
+    for socket, _ in readers:
+        await socket.disconnect()
+
+
+async def test_a_page_that_is_not_live_or_a_bad_frame_is_refused():
+    found = await db(scene)()
+    assert await refused("/no/such/page/") == 4404
+    assert await refused(reverse("players")) == 4404
+    assert await refused("not-a-path") == 4404
+    socket, _ = await connected(found["standings"])
+    await socket.send_json_to({"type": "ping"})
+    assert await socket.receive_json_from(5) == {"type": "pong"}
+    await socket.send_to(text_data="x" * 300)
+    assert (await socket.receive_output(5))["code"] == 4400
+
+
+async def test_the_socket_is_refused_from_another_sites_page():
+    found = await db(scene)()
+    foreign = WebsocketCommunicator(application, f"/ws/live/?path={found['standings']}",
+                                    headers=[(b"origin", b"http://evil.example")])
+    assert not (await foreign.connect())[0]
+    ours = WebsocketCommunicator(application, f"/ws/live/?path={found['standings']}",
+                                 headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")])
+    assert (await ours.connect())[0]
+    assert (await ours.receive_json_from(5))["type"] == "regions"
+    await ours.disconnect()
+
