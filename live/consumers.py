@@ -8,7 +8,8 @@ regions again. Server → client, JSON text:
 - ``{"type": "regions", "version": <ns>, "regions": {name: html}}``: the page's regions as a reload would show
   them to this reader; a page keeps the highest version it applied and drops older ones.
 - ``{"type": "gone", "status": 404}``: the page is no longer there for this reader (a round taken back to a
-  draft, a competition unpublished); the socket closes (4404) and the page offers a reload.
+  draft, a competition unpublished); the socket closes (4404) and the page offers a reload. ``"status": 401``:
+  the reader logged out, and a page rendered for them closes (4401).
 
 Client → server: ``{"type": "ping"}`` → ``{"type": "pong"}``; anything else, or a frame over ``MAX_FRAME`` bytes,
 closes the socket (4400).
@@ -25,12 +26,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from live import pages
 from live.hub import hub
-from live.notices import competition_group
+from live.notices import competition_group, user_group
 from live.render import Rendered, render_page
 
 logger = logging.getLogger(__name__)
 MAX_FRAME = 256
 GONE = 4404
+LOGGED_OUT = 4401
 
 
 def _host(scope: dict) -> str:
@@ -61,13 +63,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         await self.channel_layer.group_add(competition_group(self.page.competition_id), self.channel_name)
+        if self.page.audience != pages.PUBLIC:
+            await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
         hub().watch(self.page.key, self)
         await self.rendered(*hub().last(self.page.key))  # or a newer one, made while this socket joined
 
     async def disconnect(self, code: int) -> None:
-        if self.page is not None:
-            hub().leave(self.page.key, self)
-            await self.channel_layer.group_discard(competition_group(self.page.competition_id), self.channel_name)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        page, self.page = self.page, None
+        if page is None:
+            return
+        hub().leave(page.key, self)
+        await self.channel_layer.group_discard(competition_group(page.competition_id), self.channel_name)
+        if page.audience != pages.PUBLIC:
+            await self.channel_layer.group_discard(user_group(int(page.audience.split(":")[1])), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is not None and len(text_data) <= MAX_FRAME and text_data.replace(" ", "") == '{"type":"ping"}':
@@ -84,9 +95,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "regions", "version": version, "regions": rendered.regions})
             return
         await self.send_json({"type": "gone", "status": rendered.status})
-        if self.page is not None:
-            hub().leave(self.page.key, self)
-            await self.channel_layer.group_discard(competition_group(self.page.competition_id), self.channel_name)
-            self.page = None
+        await self._leave()
         await self.close(code=GONE)
+
+    async def live_logout(self, message: dict[str, Any]) -> None:
+        """The reader logged out: their own rendering stops (the page offers a reload, as a visitor)."""
+        await self.send_json({"type": "gone", "status": 401})
+        await self._leave()
+        await self.close(code=LOGGED_OUT)
 

@@ -5,6 +5,9 @@
 changed (their scoresheets render at once); ``None`` means anything of the competition may have changed (its
 standings were refreshed after a settle, a publication changed what is public), and every page renders again.
 A notice carries nothing of the competition itself: each page renders what its reader may see.
+``live.user.<id>``: the pages a signed-in reader has open with their own rendering (an organiser's, a
+scorekeeper's), closed when the reader logs out (``{"type": "live.logout"}``): what their login showed does not
+go on arriving on a shared phone.
 
 Sent from wherever the change commits — a request, the settle task in a worker, an online table's action — by
 ``async_to_sync``: a notice that cannot be sent (the channel layer down) is logged and lost, and never fails the
@@ -19,6 +22,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 
 from games.signals import results_changing
@@ -29,8 +33,16 @@ logger = logging.getLogger(__name__)
 NOTICE = "live.notice"
 
 
+LOGOUT = "live.logout"
+
+
 def competition_group(competition_id: int) -> str:
     return f"live.competition.{competition_id}"
+
+
+def user_group(user_id: int) -> str:
+    """The live pages a signed-in reader has open with their own rendering: closed when they log out."""
+    return f"live.user.{user_id}"
 
 
 def notify(competition_id: int, matches: list[int] | None = None) -> None:
@@ -51,7 +63,17 @@ def _everything_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> N
     notify(competition_id)
 
 
+def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
+    if user is None or getattr(user, "pk", None) is None:
+        return
+    try:
+        async_to_sync(get_channel_layer().group_send)(user_group(user.pk), {"type": LOGOUT})
+    except Exception:
+        logger.warning("the live pages of user %s not closed at logout", user.pk, exc_info=True)
+
+
 def connect() -> None:
     results_changing.connect(_hands_changed, dispatch_uid="live.hands_changed")
     standings_refreshed.connect(_everything_changed, dispatch_uid="live.standings_refreshed")
     publication_changed.connect(_everything_changed, dispatch_uid="live.publication_changed")
+    user_logged_out.connect(_logged_out, dispatch_uid="live.logged_out")

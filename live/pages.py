@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.urls import Resolver404, resolve
 
@@ -25,6 +25,9 @@ from league.permissions import can_enter_hands, can_view_competition, can_view_m
 
 PUBLIC = "public"
 MAX_PATH = 512
+KEPT_QUERY = ("page", "rounds_page")
+"""The query parameters a live page's view reads (which page of a list); any other is dropped, so that a path
+cannot be made new at will (each new one costs a rendering)."""
 
 
 @dataclass(frozen=True)
@@ -80,10 +83,13 @@ def live_page(path: Any, user: Any) -> LivePage | None:
     page itself decides what they see of it; this only keeps a stranger off a draft's notices)."""
     if not isinstance(path, str) or not path.startswith("/") or len(path) > MAX_PATH:
         return None
+    split = urlsplit(path)
     try:
-        found = resolve(urlsplit(path).path)
+        found = resolve(split.path)
     except Resolver404:
         return None
+    kept = sorted((name, value) for name, value in parse_qsl(split.query) if name in KEPT_QUERY)
+    path = split.path + (f"?{urlencode(kept)}" if kept else "")
     find = LIVE_PAGES.get(found.url_name or "")
     if find is None:
         return None

@@ -129,7 +129,7 @@
       else if (message.type === "gone") { gone = true; show("gone", "This page has changed.", true); }
     };
     socket.onclose = function (event) {
-      if (gone || event.code === 4404) { gone = true; show("gone", "This page is no longer live.", true); return; }
+      if (gone || event.code === 4404 || event.code === 4401) { gone = true; show("gone", "This page is no longer live.", true); return; }
       show("off", "Live updates paused: reconnecting…", true);
       window.setTimeout(connect, retry);
       retry = Math.min(retry * 2, 30000);

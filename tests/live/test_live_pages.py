@@ -200,3 +200,76 @@ async def test_the_socket_is_refused_from_another_sites_page():
     assert (await ours.receive_json_from(5))["type"] == "regions"
     await ours.disconnect()
 
+
+
+def draft_round_with_a_secret_fixture(found) -> Round:
+    from tests.factories import make_match, make_partnership
+
+    competition, club = found["competition"], found["club"]
+    round_ = Round.objects.create(competition=competition, number=1, status=Round.DRAFT)
+    secret = make_match(competition, side_a=make_partnership(club=club, name="Secret Pair"),
+                        side_b=make_partnership(club=club, name="Hidden Pair"))
+    secret.round = round_
+    secret.save(update_fields=["round"])
+    return round_
+
+
+def fixtures_of(html: str) -> str:
+    """The page's "Fixtures and results" section (its standings list every entrant, drafts or not)."""
+    return html[html.index('<section id="fixtures">'):]
+
+
+async def test_a_draft_rounds_fixtures_reach_only_organisers_until_published_then_every_open_page():
+    """Drafts stay private in the live messages too; publication reaches the players' open pages."""
+    from draw.publishing import publish_round
+
+    found = await db(scene)()
+    round_ = await db(draft_round_with_a_secret_fixture)(found)
+    competition = found["competition"]
+    home = reverse("competition", args=[competition.club.slug, competition.slug])
+    visitor, first = await connected(home)
+    player_user = await db(make_user)("player")
+    player, _ = await connected(home, player_user)
+    organiser, organisers_first = await connected(home, found["organiser"])
+    assert "Secret Pair" not in fixtures_of(first["regions"]["content"])
+    assert "Secret Pair" in fixtures_of(organisers_first["regions"]["content"])
+
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])  # a public match's hand: every page renders
+    for socket in (visitor, player):
+        update = await regions_after(socket, lambda html: "In progress" in fixtures_of(html))
+        assert "Secret Pair" not in fixtures_of(update["regions"]["content"])
+    update = await regions_after(organiser, lambda html: "In progress" in fixtures_of(html))
+    assert "Secret Pair" in fixtures_of(update["regions"]["content"])
+
+    await db(publish_round)(round_, found["organiser"])
+    for socket in (visitor, player):
+        await regions_after(socket, lambda html: "Secret Pair" in fixtures_of(html))
+    for socket in (visitor, player, organiser):
+        await socket.disconnect()
+
+
+async def test_an_organisers_page_closes_when_they_log_out_and_a_visitors_does_not():
+    from django.test import Client
+
+    found = await db(scene)()
+    organiser, _ = await connected(found["standings"], found["organiser"])
+    visitor, _ = await connected(found["standings"])
+
+    def log_out():
+        browser = Client()
+        browser.force_login(found["organiser"])
+        assert browser.post(reverse("logout")).status_code == 302
+
+    await db(log_out)()
+    assert await organiser.receive_json_from(5) == {"type": "gone", "status": 401}
+    assert (await organiser.receive_output(5))["code"] == 4401
+    assert await visitor.receive_nothing(0.3)
+    await visitor.disconnect()
+
+
+async def test_a_query_the_page_does_not_read_does_not_make_a_new_page():
+    from live.pages import live_page
+
+    found = await db(scene)()
+    page = await db(live_page)(found["standings"] + "?x=1&rounds_page=2&y=2", None)
+    assert page.path == found["standings"] + "?rounds_page=2"
