@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "league", "games", "standings", "draw", "tables", "importer", "config")
+PACKAGES = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "config")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

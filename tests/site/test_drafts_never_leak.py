@@ -336,6 +336,7 @@ def every_url(s: Scene) -> list[str]:
 
 # ----------------------------------------------------------------------------- asking
 CSRF = re.compile(r"\b[A-Za-z0-9]{64}\b")  # a CSRF token, new in each page
+LIVE_VERSION = re.compile(r'data-live-version="\d+"')  # when a live page was rendered (live.middleware)
 
 
 def client_for(s: Scene, role: str) -> Client:
@@ -353,7 +354,7 @@ def answers(client: Client, urls: list[str]) -> dict[str, tuple[int, str]]:
         cache.clear()  # the API's throttles count each walk's requests: every URL is asked with a fresh count
         response = client.get(url)
         body = b"".join(response.streaming_content) if response.streaming else response.content
-        text = CSRF.sub("…", body.decode("utf-8", "replace"))
+        text = LIVE_VERSION.sub("…", CSRF.sub("…", body.decode("utf-8", "replace")))
         seen[url] = (response.status_code, text.replace(quote(url), "…").replace(url, "…"))
     return seen
 
