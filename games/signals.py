@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 results_settled = Signal()
-"""``competition_id``, ``wanted``: the settle task settled the competition's results up to results-clock version
-``wanted``. Sent inside the task, which fails if a listener fails (and is then retried): the standings refresh
-listens and runs in the same task, so a settled burst costs one refresh."""
+"""``competition_id``, ``wanted``, ``matches``: the settle task settled the competition's results up to results-clock
+version ``wanted``, recomputing ``matches`` (their ids). Sent inside the task, which fails if a listener fails (and
+is then retried): the standings refresh listens and runs in the same task, so a settled burst costs one refresh."""
 
 results_changing = Signal()
 """``match``, ``action``, ``user``, ``holder``: a result of ``match`` is about to change (``action``: ``hand``,

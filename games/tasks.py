@@ -71,7 +71,10 @@ def settle_competition(competition_id: int, match_id: int | None = None, version
         ratings_stale.send(sender=None)  # a result that rates players appeared, changed or went away
     changed = results_changed or settled.changed
     wanted = tick_results_clock(competition_id) if changed else results_clock(competition_id)
-    signals.results_settled.send(sender=None, competition_id=competition_id, wanted=wanted)  # the standings refresh
+    settled_ids = [match.pk for match in ([settled.match] if settled.recomputed and settled.match else [])
+                   + settled.others]
+    signals.results_settled.send(sender=None, competition_id=competition_id, wanted=wanted,  # the standings refresh
+                                 matches=settled_ids)
     if failure is not None:
         raise failure
     return settled

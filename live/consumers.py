@@ -87,7 +87,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=4400)
 
     async def live_notice(self, message: dict[str, Any]) -> None:
-        if self.page is not None and self.page.affected_by(message.get("matches")):
+        if self.page is not None and self.page.affected_by(message.get("matches"), message.get("wide", True)):
             hub().changed(self.page.key, message["version"])
 
     async def rendered(self, version: int, rendered: Rendered) -> None:

@@ -1,9 +1,11 @@
 """The notices that make live pages render again, sent to a competition's group once a change is committed.
 
 ``live.competition.<id>``: every open live page of the competition (``live.consumers.LiveConsumer``). A notice is
-``{"type": "live.notice", "version": <ns>, "matches": [ids] | None}``: ``matches`` names the matches whose hands
-changed (their scoresheets render at once); ``None`` means anything of the competition may have changed (its
-standings were refreshed after a settle, a publication changed what is public), and every page renders again.
+``{"type": "live.notice", "version": <ns>, "matches": [ids] | None, "wide": bool}``: ``matches`` names the matches
+whose scoresheets changed (``None``: all of them), ``wide`` whether the competition's own pages (standings,
+fixtures and results, rounds, bracket, team matches) did. A hand's commit changes its scoresheet (``[id]``, not
+wide: the standings follow once the settle task has refreshed them); the settle task names the matches it
+recomputed; a standings refresh is wide (``[]``); a publication changes everything (``None``, wide).
 A notice carries nothing of the competition itself: each page renders what its reader may see.
 ``live.user.<id>``: the pages a signed-in reader has open with their own rendering (an organiser's, a
 scorekeeper's), closed when the reader logs out (``{"type": "live.logout"}``): what their login showed does not
@@ -25,7 +27,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 
-from games.signals import results_changing
+from games.signals import results_changing, results_settled
 from league.signals import publication_changed
 from standings.signals import standings_refreshed
 
@@ -45,9 +47,12 @@ def user_group(user_id: int) -> str:
     return f"live.user.{user_id}"
 
 
-def notify(competition_id: int, matches: list[int] | None = None) -> None:
-    """Tell the competition's open pages that something changed (``matches``: only those matches' hands)."""
-    message = {"type": NOTICE, "version": time.time_ns(), "matches": matches}
+def notify(competition_id: int, matches: list[int] | None = None, *, wide: bool = True) -> None:
+    """Tell the competition's open pages what changed: the scoresheets of ``matches`` (``None``: all) and, when
+    ``wide``, the competition's own pages."""
+    if matches == [] and not wide:
+        return
+    message = {"type": NOTICE, "version": time.time_ns(), "matches": matches, "wide": wide}
     try:
         async_to_sync(get_channel_layer().group_send)(competition_group(competition_id), message)
     except Exception:  # the layer down or full: the change is committed and stays; pages catch up later
@@ -56,11 +61,19 @@ def notify(competition_id: int, matches: list[int] | None = None) -> None:
 
 def _hands_changed(sender: Any, *, match: Any, **kwargs: Any) -> None:
     competition_id, match_id = match.competition_id, match.pk
-    transaction.on_commit(lambda: notify(competition_id, [match_id]), robust=True)
+    transaction.on_commit(lambda: notify(competition_id, [match_id], wide=False), robust=True)
 
 
-def _everything_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
-    notify(competition_id)
+def _matches_settled(sender: Any, *, competition_id: int, matches: list[int] | None = None, **kwargs: Any) -> None:
+    notify(competition_id, list(matches or []), wide=False)
+
+
+def _standings_refreshed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    notify(competition_id, [], wide=True)
+
+
+def _publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    notify(competition_id, None, wide=True)
 
 
 def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
@@ -74,6 +87,7 @@ def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
 
 def connect() -> None:
     results_changing.connect(_hands_changed, dispatch_uid="live.hands_changed")
-    standings_refreshed.connect(_everything_changed, dispatch_uid="live.standings_refreshed")
-    publication_changed.connect(_everything_changed, dispatch_uid="live.publication_changed")
+    results_settled.connect(_matches_settled, dispatch_uid="live.matches_settled")
+    standings_refreshed.connect(_standings_refreshed, dispatch_uid="live.standings_refreshed")
+    publication_changed.connect(_publication_changed, dispatch_uid="live.publication_changed")
     user_logged_out.connect(_logged_out, dispatch_uid="live.logged_out")

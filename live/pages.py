@@ -1,8 +1,8 @@
 """Which pages update in place, what each depends on, and as whom it is rendered for a reader.
 
 A live page is named by its path (with its query: a page of rounds is live too). It belongs to one competition,
-whose notices (``live.notices``) make it render again; a scoresheet also gets its own match's hands at once, before
-the settle task and the standings follow.
+whose notices (``live.notices``) make it render again: a scoresheet those that name its match (its hands, at once),
+the competition's other pages those about the whole competition (its standings refreshed, a publication).
 
 A page is rendered for a reader either as a visitor (``PUBLIC``: one rendering for every such reader of a process)
 or as the reader themselves (``personal``): an organiser of the club (drafts, the organiser's links) and, on a
@@ -44,9 +44,12 @@ class LivePage:
     def key(self) -> tuple[str, str]:
         return self.path, self.audience
 
-    def affected_by(self, matches: list[int] | None) -> bool:
-        """Whether a notice about ``matches`` (``None``: anything in the competition) changes this page."""
-        return matches is None or (self.match_id is not None and self.match_id in matches)
+    def affected_by(self, matches: list[int] | None, wide: bool) -> bool:
+        """Whether a notice (``live.notices``) changes this page: a scoresheet when it names its match (``None``:
+        every match), the competition's other pages when it is ``wide``."""
+        if self.match_id is None:
+            return wide
+        return matches is None or self.match_id in matches
 
 
 def _by_slugs(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
