@@ -262,7 +262,7 @@
       key: crypto.randomUUID(), match: config.match, owner: config.owner, fields: fields,
       number: Number(values.number), game: replaced ? replaced.game : next.game,
       created_at: replaced ? replaced.created_at : Date.now(), state: "queued",
-      page: state.records.length ? null : PAGE, errors: null, theirs: null,
+      page: state.records.length || navigator.onLine === false ? null : PAGE, errors: null, theirs: null,
     };
     var done = replaced ? drop(replaced.key) : Promise.resolve();
     done.then(function () { return save(record); }).then(load).then(function () {
@@ -302,6 +302,10 @@
   }
 
   function reasonsOf(data, status) {
+    if (!data && status === 404) {
+      return ["The server no longer opens this match's entry page (a revoked link, or the match was removed): ask " +
+        "the organiser, then tap Send again or discard the hand."];
+    }
     if (!data) {
       return [status === 403 || status === 200 ?
         "The server did not take the hand: the sign-in or the page's security token has expired. Open this " +

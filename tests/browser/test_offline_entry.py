@@ -14,8 +14,9 @@ import time
 
 import pytest
 
-from games.models import Hand, HandVersion, IdempotentRequest
-from league.models import StandingRow
+from games.models import Hand, HandVersion, IdempotentRequest, Match
+from games.results import record_forfeit
+from league.models import Competition, StandingRow
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -233,4 +234,104 @@ def test_a_hand_entered_meanwhile_by_another_scorekeeper_is_a_conflict_to_resolv
     assert Hand.objects.filter(game__match=match).count() == 3
     page.wait_for_load_state()
     page.screenshot(path=str(shots / f"b-{choice}-resolved.png"), full_page=True)
+    context.close()
+
+
+def test_a_hand_refused_on_arrival_stays_on_the_phone_until_edited(live_server, browser, shots):
+    """Issue 13, nothing lost silently: hand 1 typed offline with Low but no High is refused by the engine when
+    the signal returns; it stays on the phone with the engine's reason and the queue waits (hand 2 behind it).
+    "Edit it" loads it back into the form; saved again (with High), it is sent with a new key, then hand 2."""
+    s = scene()
+    match = s["match"]
+    url = f"{live_server.url}/matches/{match.pk}/enter/"
+    context, page = log_in(browser, live_server, "sam", url)
+    ready_offline(page)
+    context.set_offline(True)
+    page.locator(".picker [data-rank='5']").tap()
+    page.locator(".picker [data-suit='C']").tap()
+    tap_toggle(page, "beg", "stand")
+    for field in ("low", "jack", "game"):
+        tap_toggle(page, field, "a")
+    page.get_by_role("button", name="Save hand 1").tap()
+    page.wait_for_function("document.querySelectorAll('[data-queue-list] li').length === 1")
+    chalk_sweep(page, "b", 2, kick=("9", "H"))
+    page.wait_for_function("document.querySelectorAll('[data-queue-list] li').length === 2")
+
+    context.set_offline(False)
+    card = page.locator("[data-refused='1']")
+    card.wait_for()
+    assert "no Low without High" in card.inner_text() and "Low A" in card.inner_text()
+    assert "needs you" in page.locator("[data-queue-status]").inner_text()
+    page.screenshot(path=str(shots / "refused-card.png"))
+    page.reload()  # still there after a reload: it is on the phone, not in the page
+    card.wait_for()
+    assert not Hand.objects.filter(game__match=match).exists()
+
+    card.get_by_role("button", name="Edit it").tap()
+    assert page.locator("input[name=kick]").input_value() == "5C"
+    tap_toggle(page, "high", "a")
+    page.screenshot(path=str(shots / "refused-editing.png"))
+    with page.expect_navigation(timeout=30_000):
+        page.get_by_role("button", name="Save hand 1 (edited)").tap()
+    assert eventually(lambda: len(hands_of(match)) == 2)
+    assert hands_of(match) == [(1, 4, 0, "sam"), (2, 4, 4, "sam")]
+    context.close()
+
+
+def test_a_hand_sent_after_the_organiser_ended_the_match_stays_with_the_reason(live_server, browser, shots):
+    """Issue 13: the organiser records a forfeit while the phone is offline; the hand sent later is refused with
+    the server's reason, stays on the phone through a reload (the page now says the match is over), and goes only
+    when the scorekeeper discards it (after a confirm)."""
+    s = scene()
+    match = s["match"]
+    url = f"{live_server.url}/matches/{match.pk}/enter/"
+    context, page = log_in(browser, live_server, "sam", url)
+    confirms: list[str] = []
+    page.on("dialog", lambda dialog: confirms.append(dialog.message))
+    ready_offline(page)
+    context.set_offline(True)
+    chalk_sweep(page, "a", 1)
+    page.wait_for_function("document.querySelectorAll('[data-queue-list] li').length === 1")
+    record_forfeit(match, outcome=Match.FORFEIT_A)
+
+    context.set_offline(False)
+    card = page.locator("[data-refused='1']")
+    card.wait_for()
+    page.screenshot(path=str(shots / "ended-refused.png"))
+    page.reload()
+    card.wait_for()
+    assert card.get_by_role("button", name="Edit it").count() == 0  # no form on a match that is over
+    card.get_by_role("button", name="Discard").tap()
+    page.wait_for_function("!document.querySelector('[data-queue-list] li')")
+    assert confirms and "Discard hand 1?" in confirms[0]
+    assert page.locator("[data-queue-status]").is_hidden()
+    assert not Hand.objects.filter(game__match=match).exists()
+    context.close()
+
+
+def test_hands_typed_after_a_game_winning_hand_go_to_the_next_game(live_server, browser, shots):
+    """The page scores nothing, so offline it cannot know that hand 2 wins game 1 (target 8, best of 3): hand 3 is
+    typed as hand 3. On arrival the server says where the next hand goes (game 2, hand 1), and the hands still
+    waiting follow it, in order — the server decides, the page only follows its answer."""
+    club = make_club("Belmont Sports Club")
+    competition = make_competition(club=club, ruleset={"target": 8}, match_format=Competition.BEST_OF,
+                                   match_games=3)
+    sam = make_user("sam", password=PASSWORD)
+    match = make_match(competition, side_a=make_partnership(club=club, name="Lions"),
+                       side_b=make_partnership(club=club, name="Tigers"), scorekeepers=[sam])
+    url = f"{live_server.url}/matches/{match.pk}/enter/"
+    context, page = log_in(browser, live_server, "sam", url)
+    ready_offline(page)
+    context.set_offline(True)
+    for number, side in ((1, "a"), (2, "a"), (3, "b")):
+        chalk_sweep(page, side, number)
+        page.wait_for_function(f"document.querySelectorAll('[data-queue-list] li').length === {number}")
+    with page.expect_navigation(timeout=30_000):
+        context.set_offline(False)
+    assert eventually(lambda: Hand.objects.filter(game__match=match).count() == 3)
+    stored = list(Hand.objects.filter(game__match=match).order_by("game__number", "number")
+                  .values_list("game__number", "number", "score_a_after", "score_b_after"))
+    assert stored == [(1, 1, 4, 0), (1, 2, 8, 0), (2, 1, 0, 4)]
+    page.wait_for_load_state()
+    page.screenshot(path=str(shots / "next-game.png"))
     context.close()

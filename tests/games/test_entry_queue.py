@@ -237,3 +237,25 @@ def test_the_service_worker_is_served_at_the_root_and_never_cached(client):
     script = response.content.decode()
     assert "/static/" in script and "ENTRY_PAGE" in script
     assert client.post("/entry-sw.js").status_code == 405
+
+
+def test_the_token_of_a_page_kept_by_the_service_worker_still_passes_the_csrf_check(scene):
+    """A page reloaded from the service worker's cache carries the CSRF token of an earlier render: a masked form
+    of the long-lived CSRF cookie (a year, Django's default), so it still passes as long as the cookie is the same —
+    as the header the queue sends, or in the body of the plain form."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(scene["scorekeeper"])
+    match = scene["match"]
+
+    def token_of_page() -> str:
+        html = client.get(enter_url(match)).content.decode()
+        return html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+
+    kept, fresh = token_of_page(), token_of_page()
+    assert kept != fresh  # each render masks the token anew
+    sent = client.post(enter_url(match), chalk(1), HTTP_X_CSRFTOKEN=kept, HTTP_IDEMPOTENCY_KEY=KEY, **QUEUE)
+    assert sent.status_code == 201
+    plain = client.post(enter_url(match), {**chalk(2, "b"), "csrfmiddlewaretoken": kept})
+    assert plain.status_code == 302
+    refused = client.post(enter_url(match), chalk(3), HTTP_X_CSRFTOKEN="x" * 64, **QUEUE)
+    assert refused.status_code == 403
