@@ -616,6 +616,9 @@
   }
 
   // ------------------------------------------------------------------------- start
+  // the waiting line sticks right under the score bar, whatever the bar's height on this phone
+  var scorebar = document.querySelector(".scorebar");
+  if (statusLine && scorebar) statusLine.style.top = scorebar.offsetHeight + "px";
   if (form) {
     form.addEventListener("submit", onSubmit);
     form.addEventListener("input", function () { state.dirty = true; });
