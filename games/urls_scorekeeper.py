@@ -4,7 +4,7 @@
 
 from django.urls import path
 
-from games import views, views_results
+from games import offline, views, views_results
 
 ENTRY_PAGES = [  # (route, view, name)
     ("enter/", views.enter, "enter"),
@@ -25,6 +25,9 @@ def _by_link(route: str) -> str:
 
 urlpatterns = [
     path("my/matches/", views.my_matches, name="my_matches"),
+    # at the root, so that the service worker's scope covers both routes of the entry page (issue 13)
+    path("entry-sw.js", offline.service_worker, name="entry_service_worker"),
+    path("entry.webmanifest", offline.manifest, name="entry_manifest"),
     *[path(f"matches/<int:pk>/{route}", view, name=f"match_{name}") for route, view, name in ENTRY_PAGES],
     *[path(f"enter/<str:token>/{_by_link(route)}", view, name=f"token_{name}") for route, view, name in ENTRY_PAGES],
 ]

@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -41,8 +41,11 @@ from games.forms import (
     RecordEntryForm,
     ScorekeeperForm,
 )
+from games.idempotency import HEADER as IDEMPOTENCY_HEADER
+from games.idempotency import answer_once, check_key
 from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import HAND_LEVEL, Hand, Match
+from games.offline import card_data, errors_of, form_body, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
@@ -158,6 +161,21 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
         "seat_names": [name or f"Seat {seat + 1}" for seat, name in enumerate(names)],
         "can_view_sheet": can_view_match(request.user, match) or access.token is None,
+        "offline": _offline_config(request, access, target),
+    }
+
+
+def _offline_config(request: HttpRequest, access: EntryAccess, target: Any) -> dict[str, Any]:
+    """What the page's queue (static/js/offline_entry.js) needs, shipped in the page: whose queue it is, where to
+    send, the card data to check a card typed offline, and the next hand and score the server confirmed."""
+    match = access.match
+    owner = f"user:{request.user.pk}" if request.user.is_authenticated else f"link:{match.pk}"
+    return {
+        "match": match.pk, "owner": owner, "enter": access.url("enter"), "sides": [match.side_a_name,
+                                                                                  match.side_b_name],
+        "cards": card_data(), "service_worker": reverse("entry_service_worker"),
+        "next": {"game": target.game.number, "number": target.number, "dealer": target.dealer,
+                 "score": list(target.score_before)} if target else None,
     }
 
 
@@ -173,6 +191,8 @@ def _saved_message(hand: Hand, match: Match) -> str:
 def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: str, template: str) -> HttpResponse:
     match = access.match
     status = 200
+    if request.method == "POST" and wants_json(request):
+        return _enter_json(request, access, form_class, mode)
     if request.method == "POST":
         form = form_class(request.POST, request.FILES, match=match)
         if form.is_valid():
@@ -197,6 +217,59 @@ def _enter(request: HttpRequest, access: EntryAccess, form_class: type, mode: st
                                    "dealer_shown": dealer}, match=match)
     context["form"] = form
     return render(request, template, context, status=status)
+
+
+# ----------------------------------------------------------------------------- the queue's JSON mode
+def _enter_json(request: HttpRequest, access: EntryAccess, form_class: type, mode: str) -> HttpResponse:
+    """The entry form posted by the page's queue (static/js/offline_entry.js): the same form and the same service
+    as the plain POST, answered in JSON — 201 with the stored hand and the next one, 422 with the reasons by field,
+    409 when the number is taken (with the stored hand, ``theirs``) or the match is held. With an
+    ``Idempotency-Key``, the answer is given once and kept under the key (``games.idempotency``): the same key
+    again gets it back (``Idempotent-Replayed: true``) and stores nothing more."""
+    match = access.match
+    form = form_class(request.POST, request.FILES, match=match)
+    if not form.is_valid():  # refused before the service ran: not kept under the key (the phone may fix it)
+        return JsonResponse({"errors": errors_of(form)}, status=422)
+
+    def run() -> tuple[int, Any]:
+        return _store_entry(request, access, form, mode)
+
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        status, body = run()
+        return JsonResponse(body, status=status)
+    try:
+        answer = answer_once(key=check_key(key), user=request.user, match=match, endpoint="entry",
+                             body=form_body(request), run=run)
+    except EntryError as error:  # a bad key, or a key used for another request
+        return JsonResponse({"errors": {error.field: [error.reason]}, "idempotency": True},
+                            status=409 if error.conflict else 400)
+    response = JsonResponse(answer.body, status=answer.status)
+    if answer.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _store_entry(request: HttpRequest, access: EntryAccess, form: Any, mode: str) -> tuple[int, Any]:
+    """Enter the checked form's hand: the answer's status and JSON body (kept under the idempotency key)."""
+    match = access.match
+    try:
+        hand = enter_hand(match=match, number=form.cleaned_data["number"], mode=mode, entry=form.entry(),
+                          user=request.user, dealer=form.given_dealer())
+    except DuplicateHandError as error:
+        theirs = error.existing
+        return 409, {"conflict": True, "errors": {"number": [error.reason]},
+                     "theirs": stored_hand(theirs, access.url("hand_edit", theirs.pk)) if theirs else None,
+                     "next": next_summary(match)}
+    except EntryError as error:
+        form.add_entry_error(error)
+        return (409 if error.conflict else 422), {"refused": True, "errors": errors_of(form),
+                                                  "next": next_summary(match)}
+    hand.refresh_from_db()
+    message = _saved_message(hand, match)
+    messages.success(request, message)  # shown by the page the queue reloads once it is empty
+    return 201, {"hand": stored_hand(hand, access.url("hand_edit", hand.pk)), "message": message,
+                 "next": next_summary(match)}
 
 
 @require_http_methods(["GET", "POST"])
@@ -250,6 +323,8 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
     initial = ChalkEntryForm.initial_from_entry(hand.entry) if hand.mode == Hand.CHALK else None
     as_json = initial is None or request.GET.get("as") == "json" or request.POST.get("as") == "json"
     status = 200
+    if request.method == "POST" and wants_json(request):
+        return _correct_json(request, access, hand)
     if request.method == "POST":
         form = RecordCorrectionForm(request.POST, request.FILES, match=match) if as_json \
             else ChalkCorrectionForm(request.POST, match=match)
@@ -277,6 +352,30 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
         "as_json": as_json, "dealer": sheets.dealer_label(names, hand.dealer), "ranks": RANKS, "suits": SUITS,
         "back": _after_correction(access),
     }, status=status)
+
+
+def _correct_json(request: HttpRequest, access: EntryAccess, hand: Hand) -> HttpResponse:
+    """A chalk correction posted by the page's queue (a conflict resolved with "Use mine"): the correction form
+    and ``correct_hand`` as for the page, answered in JSON — 200 with the new version, 422 with the reasons by
+    field, 409 when the hand changed since ``version`` (``stale``, with the hand as it is now)."""
+    form = ChalkCorrectionForm(request.POST, match=access.match)
+    if not form.is_valid():
+        return JsonResponse({"errors": errors_of(form)}, status=422)
+    try:
+        corrected = correct_hand(hand=hand, mode=Hand.CHALK, entry=form.entry(), reason=form.cleaned_data["reason"],
+                                 version=form.cleaned_data["version"], dealer=form.given_dealer(), user=request.user)
+    except StaleVersionError as error:
+        hand.refresh_from_db()
+        return JsonResponse({"stale": True, "errors": {"version": [error.reason]},
+                             "theirs": stored_hand(hand, access.url("hand_edit", hand.pk))}, status=409)
+    except EntryError as error:
+        form.add_entry_error(error)
+        return JsonResponse({"refused": True, "errors": errors_of(form)}, status=409 if error.conflict else 422)
+    corrected.refresh_from_db()
+    message = f"Hand {corrected.number} of game {corrected.game.number} corrected."
+    messages.success(request, message)
+    return JsonResponse({"hand": stored_hand(corrected, access.url("hand_edit", corrected.pk)), "message": message,
+                         "next": next_summary(access.match)})
 
 
 @require_http_methods(["GET", "POST"])

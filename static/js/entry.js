@@ -107,6 +107,8 @@
         show();
       }
     });
+    // the form emptied for the next hand (offline_entry.js): the picker starts again at the kick
+    form.addEventListener("entry:reset", function () { choose(openKick(null) || first); });
     form.addEventListener("change", function (event) {
       if (event.target.name !== "beg") return;
       if (!visible(target)) choose(openKick(null) || first);
@@ -117,11 +119,15 @@
   }
 
   function setupOnce(form) {
-    form.addEventListener("submit", function () {
+    form.addEventListener("submit", function (event) {
       var button = form.querySelector("[data-once]");
       if (!button) return;
-      window.setTimeout(function () { button.disabled = true; }, 0);
-      window.setTimeout(function () { button.disabled = false; }, 8000);
+      window.setTimeout(function () {
+        // the queue (offline_entry.js) took the hand: the page stays, the button is for the next hand
+        if (event.defaultPrevented) return;
+        button.disabled = true;
+        window.setTimeout(function () { button.disabled = false; }, 8000);
+      }, 0);
     });
   }
 

@@ -82,6 +82,8 @@ PAGES = [  # (name, route) as they were before the split
     ('club_player', 'clubs/<slug:club_slug>/people/<int:pk>/'),
     ('team', 'clubs/<slug:club_slug>/<slug:competition_slug>/team/<int:team_pk>/'),
     ('competition_fixture_list', 'clubs/<slug:club_slug>/<slug:competition_slug>/fixtures/edit/'),
+    ('entry_service_worker', 'entry-sw.js'),
+    ('entry_manifest', 'entry.webmanifest'),
 ]
 API_NAMES = [
     'api-root',
