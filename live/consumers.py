@@ -59,7 +59,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not rendered.shown:
             hub().leave(self.page.key)
             self.page = None
-            await self.close(code=GONE)
+            await self.close(code=1011 if rendered.failed else GONE)  # 1011: the page tries again later
             return
         await self.accept()
         await self.channel_layer.group_add(competition_group(self.page.competition_id), self.channel_name)
@@ -91,6 +91,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             hub().changed(self.page.key, message["version"])
 
     async def rendered(self, version: int, rendered: Rendered) -> None:
+        if rendered.failed:  # logged where it failed; the next notice renders again
+            return
         if rendered.shown:
             await self.send_json({"type": "regions", "version": version, "regions": rendered.regions})
             return

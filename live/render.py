@@ -43,6 +43,11 @@ class Rendered:
     def shown(self) -> bool:
         return self.status == 200
 
+    @property
+    def failed(self) -> bool:
+        """The server failed to render it: not a sign that the page is gone (the reader keeps what it shows)."""
+        return self.status >= 500
+
 
 class _NoSession(SessionBase):
     """A session that is never saved: the views of live pages read no session, but Django's auth may look."""
@@ -93,6 +98,9 @@ def render_page(path: str, user: Any = None, host: str = "localhost") -> Rendere
     except SuspiciousOperation as error:  # a host not allowed: as the page would answer it
         logger.warning("live page %s not rendered: %s", path, error)
         return Rendered(400)
+    except Exception:  # a bug of the page: its readers keep what they have (a reload would show the 500)
+        logger.exception("live page %s not rendered", path)
+        return Rendered(500)
     if response.status_code != 200:
         return Rendered(response.status_code)
     return Rendered(200, regions_of(response.content.decode()))

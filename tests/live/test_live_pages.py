@@ -273,3 +273,22 @@ async def test_a_query_the_page_does_not_read_does_not_make_a_new_page():
     found = await db(scene)()
     page = await db(live_page)(found["standings"] + "?x=1&rounds_page=2&y=2", None)
     assert page.path == found["standings"] + "?rounds_page=2"
+
+
+async def test_a_page_that_fails_to_render_keeps_its_readers_and_they_get_the_next_rendering(monkeypatch):
+    found = await db(scene)()
+    sheet, _ = await connected(found["sheet"])
+    real, failing = render.render_page, {"on": True}
+
+    def flaky(*args, **kwargs):
+        if failing["on"]:
+            return render.Rendered(500)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("live.consumers.render_page", flaky)
+    await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
+    assert await sheet.receive_nothing(0.5)  # no "gone": the page keeps what it shows
+    failing["on"] = False
+    await db(enter_sweep)(found["match"], 2, found["scorekeeper"])
+    await regions_after(sheet, lambda html: 'id="hand-1-2"' in html and 'id="hand-1-1"' in html)
+    await sheet.disconnect()
