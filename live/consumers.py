@@ -94,7 +94,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if rendered.failed:  # logged where it failed; the next notice renders again
             return
         if rendered.shown:
-            await self.send_json({"type": "regions", "version": version, "regions": rendered.regions})
+            await self.send(text_data=rendered.frame(version))
             return
         await self.send_json({"type": "gone", "status": rendered.status})
         await self._leave()

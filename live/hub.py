@@ -87,15 +87,17 @@ class Hub:
 
     async def _drain(self, key: Key, watched: _Watched) -> None:
         while watched.version < watched.wanted:
-            target = watched.wanted  # what is committed now covers every notice so far
+            # what is committed when the rendering starts covers every notice sent before: its version is then
+            started = time.time_ns()
             try:
                 rendered = await watched.render()
             except Exception:
                 logger.exception("live page %s not rendered", key[0])
                 return
-            watched.last, watched.version = rendered, target
+            version = started  # below ``wanted`` when a notice came after it started: one more then
+            watched.last, watched.version = rendered, version
             for reader in list(watched.readers):
-                await reader.rendered(target, rendered)
+                await reader.rendered(version, rendered)
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

@@ -12,6 +12,7 @@ is not the reader's).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from dataclasses import dataclass, field
@@ -38,6 +39,15 @@ class Rendered:
 
     status: int
     regions: dict[str, str] = field(default_factory=dict)
+    _frames: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def frame(self, version: int) -> str:
+        """The ``regions`` frame of this rendering as JSON text, encoded once for all its readers."""
+        if version not in self._frames:
+            self._frames.clear()
+            self._frames[version] = json.dumps({"type": "regions", "version": version, "regions": self.regions},
+                                               separators=(",", ":"))
+        return self._frames[version]
 
     @property
     def shown(self) -> bool:
