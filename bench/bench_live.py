@@ -64,6 +64,7 @@ from bench.bench_tables import (  # noqa: E402
     CONNECT_AT_ONCE,
     CONNECT_TRIES,
     Services,
+    add_service_arguments,
     configure_environment,
     delete_prefix,
     lag_probe,
@@ -73,7 +74,6 @@ from bench.bench_tables import (  # noqa: E402
 from bench.bench_web import HttpClient, build_entry_competition, chalk, free_port, recreate_database  # noqa: E402
 from bench.report import argument_parser, figure_maker, finish, format_table, log, quantile  # noqa: E402
 
-DEFAULT_PG = "postgres://postgres@127.0.0.1:5432"
 DEFAULT_DB = "allfours_bench_live"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
 TARGETS = {
@@ -679,12 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds an update may take before it is missed")
     parser.add_argument("--servers", type=int, default=DEFAULT_SERVERS,
                         help=f"daphne processes behind the one Redis layer (default one per CPU: {DEFAULT_SERVERS})")
-    parser.add_argument("--pg", default=os.environ.get("BENCH_PG", DEFAULT_PG),
-                        help=f"PostgreSQL server URL without a database (default {DEFAULT_PG}, or $BENCH_PG)")
-    parser.add_argument("--database", default=DEFAULT_DB, help="database to drop and recreate (default %(default)s)")
-    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", DEFAULT_REDIS),
-                        help=f"Redis URL (default {DEFAULT_REDIS}, or $BENCH_REDIS); only the run's own keys are "
-                             "deleted")
+    add_service_arguments(parser, DEFAULT_DB, DEFAULT_REDIS)
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     sizes = SIZES[mode]

@@ -661,6 +661,17 @@ def _terminate(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
+def add_service_arguments(parser: Any, database: str, redis_url: str) -> None:
+    """``--pg``, ``--database`` and ``--redis``: where a benchmark with real services runs (this one's and
+    ``bench_live``'s)."""
+    parser.add_argument("--pg", default=os.environ.get("BENCH_PG", DEFAULT_PG),
+                        help=f"PostgreSQL server URL without a database (default {DEFAULT_PG}, or $BENCH_PG)")
+    parser.add_argument("--database", default=database, help="database to drop and recreate (default %(default)s)")
+    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", redis_url),
+                        help=f"Redis URL (default {redis_url}, or $BENCH_REDIS); only the run's own keys are "
+                             "deleted")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argument_parser(__doc__, quick="4 tables, ~20 s")
     parser.add_argument("--tables", help="table counts, comma-separated (default 100,200,500; quick 4)")
@@ -675,12 +686,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="daphne processes behind the one Redis layer; the tables' sockets are spread over them "
                              f"(default one per CPU: {DEFAULT_SERVERS} here)")
     parser.add_argument("--no-worker", action="store_true", help="no Celery worker beside the server")
-    parser.add_argument("--pg", default=os.environ.get("BENCH_PG", DEFAULT_PG),
-                        help=f"PostgreSQL server URL without a database (default {DEFAULT_PG}, or $BENCH_PG)")
-    parser.add_argument("--database", default=DEFAULT_DB, help="database to drop and recreate (default %(default)s)")
-    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", DEFAULT_REDIS),
-                        help=f"Redis URL (default {DEFAULT_REDIS}, or $BENCH_REDIS); only the run's own keys are "
-                             "deleted")
+    add_service_arguments(parser, DEFAULT_DB, DEFAULT_REDIS)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminate)
     mode = "quick" if args.quick else "full"
