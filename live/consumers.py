@@ -52,10 +52,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if self.page is None:
             await self.close(code=GONE)
             return
-        reader = None if self.page.audience == pages.PUBLIC else user
+        reader = None if self.page.reader_id is None else user
         host, path = _host(self.scope), self.page.path
         render = database_sync_to_async(lambda: render_page(path, reader, host))
-        _, rendered = await hub().current(self.page.key, render)
+        rendered = await hub().current(self.page.key, render)
         if not rendered.shown:
             hub().leave(self.page.key)
             self.page = None
@@ -63,8 +63,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         await self.channel_layer.group_add(competition_group(self.page.competition_id), self.channel_name)
-        if self.page.audience != pages.PUBLIC:
-            await self.channel_layer.group_add(user_group(user.pk), self.channel_name)
+        if self.page.reader_id is not None:
+            await self.channel_layer.group_add(user_group(self.page.reader_id), self.channel_name)
         hub().watch(self.page.key, self)
         await self.rendered(*hub().last(self.page.key))  # or a newer one, made while this socket joined
 
@@ -77,8 +77,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         hub().leave(page.key, self)
         await self.channel_layer.group_discard(competition_group(page.competition_id), self.channel_name)
-        if page.audience != pages.PUBLIC:
-            await self.channel_layer.group_discard(user_group(int(page.audience.split(":")[1])), self.channel_name)
+        if page.reader_id is not None:
+            await self.channel_layer.group_discard(user_group(page.reader_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is not None and len(text_data) <= MAX_FRAME and text_data.replace(" ", "") == '{"type":"ping"}':

@@ -43,13 +43,14 @@ class Hub:
     def __init__(self) -> None:
         self._watched: dict[Key, _Watched] = {}
 
-    async def current(self, key: Key, render: Callable[[], Awaitable[Rendered]]) -> tuple[int, Rendered]:
-        """The page's last rendering and its version, rendered now if there is none yet."""
+    async def current(self, key: Key, render: Callable[[], Awaitable[Rendered]]) -> Rendered:
+        """The page's last rendering, rendered now if there is none yet."""
         watched = self._watched.setdefault(key, _Watched(render))
         if watched.last is None:
-            await self._want(key, watched, time.time_ns())
+            watched.wanted = max(watched.wanted, time.time_ns())
+            await asyncio.shield(self._start(key, watched))
         assert watched.last is not None
-        return watched.version, watched.last
+        return watched.last
 
     def last(self, key: Key) -> tuple[int, Rendered]:
         watched = self._watched[key]
@@ -75,11 +76,6 @@ class Hub:
             watched.wanted = version
             self._start(key, watched)
 
-    async def _want(self, key: Key, watched: _Watched, version: int) -> None:
-        watched.wanted = max(watched.wanted, version)
-        task = self._start(key, watched)
-        await asyncio.shield(task)
-
     def _start(self, key: Key, watched: _Watched) -> asyncio.Task:
         if watched.task is None or watched.task.done():
             watched.task = asyncio.ensure_future(self._drain(key, watched))
@@ -87,14 +83,14 @@ class Hub:
 
     async def _drain(self, key: Key, watched: _Watched) -> None:
         while watched.version < watched.wanted:
-            # what is committed when the rendering starts covers every notice sent before: its version is then
-            started = time.time_ns()
+            # what is committed when the rendering starts covers every notice sent before: that is its version
+            # (below ``wanted`` when a notice came while it ran: one more rendering then)
+            version = time.time_ns()
             try:
                 rendered = await watched.render()
             except Exception:
                 logger.exception("live page %s not rendered", key[0])
                 return
-            version = started  # below ``wanted`` when a notice came after it started: one more then
             watched.last, watched.version = rendered, version
             for reader in list(watched.readers):
                 await reader.rendered(version, rendered)

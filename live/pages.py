@@ -22,6 +22,7 @@ from django.urls import Resolver404, resolve
 from games.models import Match, TeamMatch
 from league.models import Competition
 from league.permissions import can_enter_hands, can_view_competition, can_view_match, is_organiser
+from league.selectors import competition_by_slugs
 
 PUBLIC = "public"
 MAX_PATH = 512
@@ -32,13 +33,17 @@ cannot be made new at will (each new one costs a rendering)."""
 
 @dataclass(frozen=True)
 class LivePage:
-    """An open page that follows its competition: ``audience`` is ``PUBLIC`` or ``user:<id>`` (rendered as the
-    reader); ``match_id`` is the scoresheet's match."""
+    """An open page that follows its competition: ``reader_id`` is the user it is rendered as (``None``: as a
+    visitor, ``PUBLIC``); ``match_id`` is the scoresheet's match."""
 
     path: str
     competition_id: int
-    audience: str
+    reader_id: int | None = None
     match_id: int | None = None
+
+    @property
+    def audience(self) -> str:
+        return PUBLIC if self.reader_id is None else f"user:{self.reader_id}"
 
     @property
     def key(self) -> tuple[str, str]:
@@ -53,9 +58,7 @@ class LivePage:
 
 
 def _by_slugs(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
-    competition = (Competition.objects.select_related("club")
-                   .filter(club__slug=kwargs.get("club_slug"), slug=kwargs.get("competition_slug")).first())
-    return competition, None
+    return competition_by_slugs(kwargs.get("club_slug"), kwargs.get("competition_slug")), None
 
 
 def _sheet(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
@@ -100,8 +103,7 @@ def live_page(path: Any, user: Any) -> LivePage | None:
     if competition is None or not _may_follow(user, competition, match):
         return None
     personal = is_organiser(user, competition.club_id) or (match is not None and can_enter_hands(user, match))
-    audience = f"user:{user.pk}" if personal else PUBLIC
-    return LivePage(path=path, competition_id=competition.pk, audience=audience,
+    return LivePage(path=path, competition_id=competition.pk, reader_id=user.pk if personal else None,
                     match_id=match.pk if match is not None else None)
 
 
