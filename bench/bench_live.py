@@ -69,6 +69,7 @@ from bench.bench_tables import (  # noqa: E402
     delete_prefix,
     lag_probe,
     load_average,
+    paced,
     total_cpu,
 )
 from bench.bench_web import HttpClient, build_entry_competition, chalk, free_port, recreate_database  # noqa: E402
@@ -435,13 +436,7 @@ class Scorekeeper:
     async def play(self, stop_at: float, interval: float) -> None:
         loop = asyncio.get_running_loop()
         stats = self.tracker.stats
-        await asyncio.sleep(self.rng.uniform(0, interval))
-        next_at = time.monotonic()
-        while time.monotonic() < stop_at:
-            delay = next_at - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            next_at = max(next_at + interval, time.monotonic())
+        async for _ in paced(stop_at, interval, self.rng):
             hand = self.tracker.posting(self.match.id, f"hand-{self.game}-{self.number}")
             payload = {"number": self.number, "mode": "chalk", "entry": chalk(*self.rng.choice(SPLITS))}
             status, body, answered = await loop.run_in_executor(self.pool, self._post, hand, payload)

@@ -342,14 +342,7 @@ class BenchTable:
                 await sock.send('{"type": "sync"}')
 
     async def play(self, stop_at: float, interval: float, timeout: float) -> None:
-        await asyncio.sleep(self.rng.uniform(0, interval))
-        next_at = time.monotonic()
-        while time.monotonic() < stop_at:
-            delay = next_at - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            next_at += interval
-            next_at = max(next_at, time.monotonic())
+        async for _ in paced(stop_at, interval, self.rng):
             if self.finished() and len(set(self.versions)) == 1:
                 await self.rematch()
                 continue
@@ -410,6 +403,19 @@ class BenchTable:
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), 1)
+
+
+async def paced(stop_at: float, interval: float, rng: random.Random):
+    """A client's steady pace until ``stop_at``: a tick about every ``interval`` seconds, from a random phase; a
+    tick that came late (the client was busy) is not made up for by ticks in a burst."""
+    await asyncio.sleep(rng.uniform(0, interval))
+    next_at = time.monotonic()
+    while time.monotonic() < stop_at:
+        delay = next_at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        next_at = max(next_at + interval, time.monotonic())
+        yield
 
 
 async def lag_probe(samples: list[float], stop_at: float, every: float = 0.05) -> None:

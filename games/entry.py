@@ -67,6 +67,16 @@ def next_hand(match: Match) -> NextHand:
     return NextHand(game, last_number + 1, dealer, score)
 
 
+def takes_hands(match: Match) -> bool:
+    """Whether the match is kept hand by hand and played (one kept at another level, or forfeited, takes none)."""
+    return match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED
+
+
+def hand_to_enter(match: Match) -> NextHand | None:
+    """:func:`next_hand` of a match that takes hands and is not over, else ``None`` (and no game opened for one)."""
+    return next_hand(match) if match.status != Match.COMPLETE and takes_hands(match) else None
+
+
 def _context_before(game: Game, players: int, number: int | None = None) -> tuple[int, tuple[int, int]]:
     """The dealer and the score before hand ``number`` of ``game`` (default: after its last hand), from the
     counting hands before it."""

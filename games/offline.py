@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET
 
 from engine.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
 from games import scoresheet as sheets
-from games.entry import NextHand, next_hand
+from games.entry import NextHand, hand_to_enter
 from games.forms import SUIT_INPUT, ChalkEntryForm
-from games.models import HAND_LEVEL, Hand, Match
+from games.models import Hand, Match
 
 QUEUE_HEADER = "X-Entry-Queue"
 SERVICE_WORKER_PATH = "/entry-sw.js"
@@ -64,10 +64,8 @@ def upcoming(match: Match) -> NextHand | None:
     """Where the next hand goes, or ``None`` when the match takes no more hands (over, or kept at another
     level)."""
     match.refresh_from_db()
-    if match.status == Match.COMPLETE or match.result_level != HAND_LEVEL or match.outcome != Match.PLAYED:
-        return None
-    target = next_hand(match)
-    return None if target.game.winner else target
+    target = hand_to_enter(match)
+    return None if target is None or target.game.winner else target
 
 
 def next_summary(match: Match) -> dict[str, Any] | None:

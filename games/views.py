@@ -30,7 +30,8 @@ from games.entry import (
     correct_hand,
     delete_hand,
     enter_hand,
-    next_hand,
+    hand_to_enter,
+    takes_hands,
     undo_last_hand,
 )
 from games.forms import (
@@ -44,7 +45,7 @@ from games.forms import (
 from games.idempotency import HEADER as IDEMPOTENCY_HEADER
 from games.idempotency import answer_once, check_key
 from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
-from games.models import HAND_LEVEL, Hand, Match
+from games.models import Hand, Match
 from games.offline import card_data, errors_of, form_body, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
 from league.permissions import can_enter_hands, can_view_match, is_organiser
@@ -141,9 +142,8 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 # ----------------------------------------------------------------------------- entering hands
 def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: str) -> dict[str, Any]:
     match = access.match
-    by_hand = match.result_level == HAND_LEVEL and match.outcome == Match.PLAYED
-    # a match kept at another level (or forfeited) takes no hands: no next hand, and no game opened for one
-    target = next_hand(match) if match.status != Match.COMPLETE and by_hand else None
+    by_hand = takes_hands(match)
+    target = hand_to_enter(match)
     names = sheets.seat_names(match, match.competition.players)
     last = sheets.last_counting_hand(match)
     recent = sheets.recent_hands(match)
