@@ -13,8 +13,9 @@ Needs PostgreSQL (``--pg``) and Redis (``--redis``). Every run **drops and recre
 club and one published 4-player competition (first to 25 games, so no match ends within a few minutes at the default
 pace) with ``--scorekeepers`` matches between distinct partnerships, each match with its own scorekeeper account and
 DRF token (``Authorization: Token …``). ``--servers`` daphne processes (``config.asgi:application``, DEBUG off, the
-pub/sub channel layer joining them) serve the pages' sockets and the API, and a Celery worker (solo pool) runs the
-settle task, whose standings refresh notifies every page of the competition (``live.notices``).
+pub/sub channel layer joining them) serve the pages' sockets, gunicorn (``--web`` workers, ``config/gunicorn.conf.py``)
+the API, as docker-compose.yml splits them in production (``--web 0``: the API on daphne too), and a Celery worker
+(solo pool) runs the settle task, whose standings refresh notifies every page of the competition (``live.notices``).
 
 One asyncio process opens ``--pages`` sockets (``ws/live/?path=…``, ``Origin`` of an allowed host, spread over the
 servers): half on the standings page, half on the scoresheets (the same number on each). Each scorekeeper POSTs a
@@ -67,6 +68,7 @@ from bench.bench_tables import (  # noqa: E402
     add_service_arguments,
     configure_environment,
     delete_prefix,
+    family,
     lag_probe,
     load_average,
     paced,
@@ -88,6 +90,7 @@ SIZES = {
     "quick": {"scorekeepers": 4, "pages": 16, "duration": 10.0, "warmup": 3.0},
 }
 DEFAULT_SERVERS = os.cpu_count() or 1
+DEFAULT_WEB = 3
 MATCH_GAMES = 25  # first to 25 games: a game takes 5 hands or more, so a match lasts 125 hands or more
 SPLITS = ((0, 1, 0, 0), (0, 0, 1, 1), (1, 0, 1, 1), (1, 1, 0, 0), (0, 1, 1, 0), (1, 0, 0, 1))
 # High, Low, Jack, Game to side A (0) or B (1): 3-1, 2-2 and 1-3, so no hand gives a side more than 3 chalks
@@ -475,10 +478,11 @@ class Scorekeeper:
 
 
 async def drive(standings: str, matches: list[LiveMatch], ports: list[int], server_pids: list[int],
-                worker_pid: int | None, *, pages: int, warmup: float, duration: float, interval: float,
-                timeout: float, seed: int) -> dict[str, Any]:
-    """Open the pages' sockets, have the scorekeepers enter hands for a warm-up, then measure ``duration``
-    seconds, then wait up to ``timeout`` for the last hands' updates."""
+                worker_pid: int | None, api: tuple[list[int], int | None], *, pages: int, warmup: float,
+                duration: float, interval: float, timeout: float, seed: int) -> dict[str, Any]:
+    """Open the pages' sockets, have the scorekeepers enter hands (to ``api``: its ports, and its server's process
+    when it is not the daphne ones) for a warm-up, then measure ``duration`` seconds, then wait up to ``timeout``
+    for the last hands' updates."""
     stats = Stats()
     tracker = Tracker(stats, timeout)
     rng = random.Random(seed)
@@ -509,8 +513,10 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
         f"{pages - len(tracker.standings_sockets)} on {len(tracker.sheet_sockets)} scoresheets); "
         f"warm-up {warmup:.0f} s")
     pool = ThreadPoolExecutor(max_workers=len(matches), thread_name_prefix="scorekeeper")
-    keepers = [Scorekeeper(m, ports[i % len(ports)], tracker, pool, random.Random(rng.random()))
+    api_ports, web_pid = api
+    keepers = [Scorekeeper(m, api_ports[i % len(api_ports)], tracker, pool, random.Random(rng.random()))
                for i, m in enumerate(matches)]
+    web_pids = family(web_pid) if web_pid else []
     stop_at = time.monotonic() + warmup + duration
     lags: list[float] = []
     playing = [asyncio.create_task(k.play(stop_at, interval)) for k in keepers]
@@ -518,7 +524,8 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
         await asyncio.sleep(warmup)
         stats.measuring = True
         load_start = load_average()
-        cpu_0 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time())
+        cpu_0 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time(),
+                 total_cpu(web_pids) if web_pids else None)
         measure_start = time.monotonic()
         prober = asyncio.create_task(lag_probe(lags, stop_at))
         while time.monotonic() < stop_at:
@@ -528,7 +535,8 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
                 f"errors {len(stats.errors)}, load {load_average()}")
         stats.measuring = False
         measured = time.monotonic() - measure_start
-        cpu_1 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time())
+        cpu_1 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time(),
+                 total_cpu(web_pids) if web_pids else None)
         load_end = load_average()
         await asyncio.gather(*playing, return_exceptions=True)
         prober.cancel()
@@ -559,7 +567,7 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
         "errors": len(stats.errors), "error_samples": stats.errors[:5], "finished": stats.finished,
         "unexpected": stats.unexpected, "gone": stats.gone, "connect_failures": stats.connect_failures,
         "messages": stats.messages, "messages_per_s": stats.messages / measured if measured else 0.0,
-        "server_cpu_pct": pct(0), "worker_cpu_pct": pct(1), "bench_cpu_pct": pct(2),
+        "server_cpu_pct": pct(0), "worker_cpu_pct": pct(1), "bench_cpu_pct": pct(2), "web_cpu_pct": pct(3),
         "loop_lag_p95": quantile(lags, 0.95), "loop_lag_max": max(lags) if lags else float("nan"),
         "load_start": load_start, "load_end": load_end,
     }
@@ -571,8 +579,8 @@ def summary(values: list[float]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------- a run
-def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url: str, servers: int, warmup: float,
-        duration: float, interval: float, timeout: float, seed: int) -> dict[str, Any]:
+def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url: str, servers: int, web: int,
+        warmup: float, duration: float, interval: float, timeout: float, seed: int) -> dict[str, Any]:
     prefix = f"benchlive{os.getpid()}"
     queue = f"bench-live-{os.getpid()}"
     database_url = recreate_database(server, database)
@@ -587,21 +595,26 @@ def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url:
     standings, matches = seed_league(scorekeepers, run=uuid.uuid4().hex[:6])
     connections.close_all()
     log_dir = Path(tempfile.mkdtemp(prefix="bench-live-"))
-    log(f"{scorekeepers} matches seeded; starting {servers} daphne and a worker (logs: {log_dir})")
+    http = f"gunicorn ({web} workers)" if web else "no gunicorn: the API on daphne"
+    log(f"{scorekeepers} matches seeded; starting {servers} daphne, {http} and a worker (logs: {log_dir})")
     services = Services(log_dir)
     try:
         ports = [free_port() for _ in range(servers)]
         server_pids = [services.start_daphne(port, f"daphne{i}").pid for i, port in enumerate(ports)]
+        api: tuple[list[int], int | None] = (ports, None)
+        if web:
+            web_port = free_port()
+            api = ([web_port], services.start_gunicorn(web_port, web).pid)
         worker_pid = services.start_worker().pid
-        result = asyncio.run(drive(standings, matches, ports, server_pids, worker_pid, pages=pages, warmup=warmup,
-                                   duration=duration, interval=interval, timeout=timeout, seed=seed))
+        result = asyncio.run(drive(standings, matches, ports, server_pids, worker_pid, api, pages=pages,
+                                   warmup=warmup, duration=duration, interval=interval, timeout=timeout, seed=seed))
     finally:
         services.stop_all()
         connections.close_all()
         for leftover in (prefix, queue, f"_kombu.binding.{queue}"):
             with contextlib.suppress(Exception):
                 delete_prefix(redis_url, leftover)
-    result.update(servers=servers, logs=str(log_dir))
+    result.update(servers=servers, web=web, logs=str(log_dir))
     log(f"  {result['hands']} hands: scoresheet p95 {result['sheet']['p95']:.3f} s, standings p95 "
         f"{result['standings']['p95']:.3f} s, missed {result['missed']}, errors {result['errors']}, API p95 "
         f"{result['api']['p95'] * 1000:.0f} ms, load {result['load_start']} → {result['load_end']}")
@@ -640,7 +653,8 @@ def all_figures(r: dict[str, Any]) -> list[dict[str, Any]]:
         figure("api_p95", "API POST p95", r["api"]["p95"], "s",
                detail=f"p50 {r['api']['p50'] * 1000:.0f} ms, max {r['api']['max'] * 1000:.0f} ms"),
         figure("server_cpu", f"CPU: {r['servers']} daphne", r["server_cpu_pct"], "%",
-               detail=f"worker {_cpu(r['worker_cpu_pct'])}, bench {_cpu(r['bench_cpu_pct'])} (loop lag p95 "
+               detail=f"gunicorn {_cpu(r.get('web_cpu_pct'))}, worker {_cpu(r['worker_cpu_pct'])}, bench "
+                      f"{_cpu(r['bench_cpu_pct'])} (loop lag p95 "
                       f"{r['loop_lag_p95'] * 1000:.0f} ms, max {r['loop_lag_max'] * 1000:.0f} ms); load "
                       f"{r['load_start']} → {r['load_end']}"),
     ]
@@ -674,6 +688,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds an update may take before it is missed")
     parser.add_argument("--servers", type=int, default=DEFAULT_SERVERS,
                         help=f"daphne processes behind the one Redis layer (default one per CPU: {DEFAULT_SERVERS})")
+    parser.add_argument("--web", type=int, default=DEFAULT_WEB,
+                        help="gunicorn workers serving the API as in production, the sockets staying on daphne "
+                             "(default %(default)s, as config/gunicorn.conf.py; 0: the API on daphne too)")
     add_service_arguments(parser, DEFAULT_DB, DEFAULT_REDIS)
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
@@ -687,10 +704,12 @@ def main(argv: list[str] | None = None) -> int:
                      "and the standings are open")
     if args.interval <= 0 or args.timeout <= 0 or args.servers < 1:
         parser.error("--interval, --timeout and --servers: more than 0")
+    if args.web < 0:
+        parser.error("--web: 0 or more")
     signal.signal(signal.SIGTERM, _terminate)
     try:
         result = run(scorekeepers=scorekeepers, pages=pages, server=args.pg, database=args.database,
-                     redis_url=args.redis, servers=args.servers,
+                     redis_url=args.redis, servers=args.servers, web=args.web,
                      warmup=args.warmup if args.warmup is not None else sizes["warmup"],
                      duration=args.duration if args.duration is not None else sizes["duration"],
                      interval=args.interval, timeout=args.timeout, seed=args.seed)

@@ -116,6 +116,15 @@ def total_cpu(pids: list[int]) -> float | None:
     return None if None in values else sum(values)
 
 
+def family(pid: int) -> list[int]:
+    """``pid`` and its child processes (a gunicorn master and its workers)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [pid, *(int(child) for child in children.read().split())]
+    except OSError:
+        return [pid]
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process (``/proc/<pid>/stat``), or ``None``."""
     try:
@@ -153,12 +162,25 @@ class Services:
     def start_daphne(self, port: int, name: str = "daphne", timeout: float = 60.0) -> subprocess.Popen:
         process = self._start(name, [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                      "config.asgi:application"])
+        self._wait_for_port(process, port, name, timeout)
+        return process
+
+    def start_gunicorn(self, port: int, workers: int, name: str = "gunicorn",
+                       timeout: float = 60.0) -> subprocess.Popen:
+        """The web app's WSGI server as production runs it (``config/gunicorn.conf.py``; its access log off)."""
+        process = self._start(name, [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "-b",
+                                     f"127.0.0.1:{port}", "-w", str(workers), "--access-logfile", "/dev/null",
+                                     "config.wsgi:application"])
+        self._wait_for_port(process, port, name, timeout)
+        return process
+
+    def _wait_for_port(self, process: subprocess.Popen, port: int, name: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-                return process
+                return
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not start:\n{self.output(name)}")
+                raise RuntimeError(f"{name} did not start:\n{self.output(name)}")
             time.sleep(0.2)
 
     def start_worker(self, timeout: float = 90.0) -> subprocess.Popen:

@@ -205,6 +205,13 @@ def hand_row(hand: Hand, names: list[str], game_points: int, winner_side: str = 
     )
 
 
+def game_won_by(hand: Hand) -> str:
+    """The side (``"a"``/``"b"``) whose game this hand won, or ``""``."""
+    if hand.counts and isinstance(hand.result, dict) and hand.result.get("winner") in (0, 1):
+        return SIDE_OF_TEAM[hand.result["winner"]]
+    return ""
+
+
 def scoresheet(match_id: int) -> tuple[Match, list[GameSheet]] | None:
     """The match (sides, players, competition, club) and each game's hands as chalk-board rows, in a fixed
     number of queries whatever the number of hands."""
@@ -220,12 +227,7 @@ def scoresheet(match_id: int) -> tuple[Match, list[GameSheet]] | None:
     sheets = []
     for game in match.games.all():
         game.match = match
-        rows = []
-        for hand in game.hands.all():
-            won = ""
-            if hand.counts and isinstance(hand.result, dict) and hand.result.get("winner") in (0, 1):
-                won = SIDE_OF_TEAM[hand.result["winner"]]
-            rows.append(hand_row(hand, names, game_points, won))
+        rows = [hand_row(hand, names, game_points, game_won_by(hand)) for hand in game.hands.all()]
         sheets.append(GameSheet(game, rows))
     return match, sheets
 

@@ -48,6 +48,7 @@ from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link,
 from games.models import Hand, Match
 from games.offline import card_data, errors_of, form_body, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
+from games.sheet_sections import sheet_sections
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -125,15 +126,15 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 # ----------------------------------------------------------------------------- the scoresheet
 def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    sheet = sheets.scoresheet(pk)
-    if sheet is None:
+    match = sheets.match_for_pages(pk)
+    if match is None:
         raise Http404("No such match.")
-    match, games = sheet
     can_enter = can_enter_hands(request.user, match)
     if not can_enter and not can_view_match(request.user, match):
         raise Http404("No such match.")
     return render(request, "games/sheet.html", {
-        "match": match, "competition": match.competition, "club": match.competition.club, "games": games,
+        "match": match, "competition": match.competition, "club": match.competition.club,
+        "sections": sheet_sections(match, can_enter=can_enter),
         "can_enter": can_enter, "can_manage": is_organiser(request.user, match.competition.club_id),
         "seats": sheets.seat_names(match, match.competition.players),
     })

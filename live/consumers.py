@@ -1,9 +1,9 @@
 """The socket of a live page: ``ws/live/?path=<the page's path and query>`` (``live.routing``).
 
 On connect the page is found and checked (``live.pages.live_page``) and rendered for its reader
-(``live.hub``): a page the reader may not open is refused (close 4404). The socket joins its competition's group
-(``live.notices``) and is sent the page's last rendering; after that each notice that concerns the page brings its
-regions again. Server → client, JSON text:
+(``live.hub``): a page the reader may not open is refused (close 4404). The socket is watched by its process's hub,
+which follows the competition's notices (``live.notices``), and is sent the page's last rendering; after that each
+notice that concerns the page brings its regions again. Server → client, JSON text:
 
 - ``{"type": "regions", "version": <ns>, "regions": {name: html}}``: the page's regions as a reload would show
   them to this reader; a page keeps the highest version it applied and drops older ones.
@@ -26,8 +26,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from live import pages
 from live.hub import hub
-from live.notices import competition_group, user_group
-from live.render import Rendered, render_page
+from live.notices import user_group
+from live.render import Rendered, render_in_thread, render_page
 
 logger = logging.getLogger(__name__)
 MAX_FRAME = 256
@@ -54,18 +54,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         reader = None if self.page.reader_id is None else user
         host, path = _host(self.scope), self.page.path
-        render = database_sync_to_async(lambda: render_page(path, reader, host))
-        rendered = await hub().current(self.page.key, render)
+        rendered = await hub().current(self.page, lambda: render_in_thread(render_page, path, reader, host))
         if not rendered.shown:
-            hub().leave(self.page.key)
+            await hub().leave(self.page.key)
             self.page = None
             await self.close(code=1011 if rendered.failed else GONE)  # 1011: the page tries again later
             return
         await self.accept()
-        await self.channel_layer.group_add(competition_group(self.page.competition_id), self.channel_name)
         if self.page.reader_id is not None:
             await self.channel_layer.group_add(user_group(self.page.reader_id), self.channel_name)
-        hub().watch(self.page.key, self)
+        await hub().watch(self.page, self)
         await self.rendered(*hub().last(self.page.key))  # or a newer one, made while this socket joined
 
     async def disconnect(self, code: int) -> None:
@@ -75,8 +73,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         page, self.page = self.page, None
         if page is None:
             return
-        hub().leave(page.key, self)
-        await self.channel_layer.group_discard(competition_group(page.competition_id), self.channel_name)
+        await hub().leave(page.key, self)
         if page.reader_id is not None:
             await self.channel_layer.group_discard(user_group(page.reader_id), self.channel_name)
 
@@ -85,10 +82,6 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
             return
         await self.close(code=4400)
-
-    async def live_notice(self, message: dict[str, Any]) -> None:
-        if self.page is not None and self.page.affected_by(message.get("matches"), message.get("wide", True)):
-            hub().changed(self.page.key, message["version"])
 
     async def rendered(self, version: int, rendered: Rendered) -> None:
         if rendered.failed:  # logged where it failed; the next notice renders again

@@ -1,10 +1,12 @@
 """One rendering of a live page per process and audience, however many of its readers are open.
 
-Each open page is watched under its key ``(path, audience)``. A notice for the page asks for its rendering at the
-notice's version; the hub renders once for all the readers of the key in this process and sends each of them the
-result. Notices that come while a rendering runs are answered by one more rendering after it, not one each: a
-burst of hands costs a page two renderings, not one per hand. A new reader is sent the last rendering (its page
-drops it when it is older than the page itself).
+Each open page is watched under its key ``(path, audience)``. The hub of a process follows the competitions of its
+open pages with one channel of its own (``live.notices``: one subscription per process and competition, not one per
+socket), and a notice asks the pages it concerns for their rendering at the notice's version; the hub renders once
+for all the readers of the key in this process and sends each of them the result. Notices that come while a
+rendering runs are answered by one more rendering after it, not one each, and two renderings of a page start at
+least ``MIN_GAP`` apart: a burst of hands or settles costs a page a rendering or two, not one per notice. A new
+reader is sent the last rendering (its page drops it when it is older than the page itself).
 """
 
 from __future__ import annotations
@@ -17,10 +19,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from channels.layers import get_channel_layer
+
+from live.notices import NOTICE, competition_group
+from live.pages import LivePage
 from live.render import Rendered
 
 logger = logging.getLogger(__name__)
 Key = tuple[str, str]
+MIN_GAP = 0.2
+"""Seconds between the starts of two renderings of one page: the notices of a burst share the second one."""
+RETRY_AFTER = 1.0
 
 
 class Reader(Protocol):
@@ -29,10 +38,12 @@ class Reader(Protocol):
 
 @dataclass
 class _Watched:
+    page: LivePage
     render: Callable[[], Awaitable[Rendered]]
     readers: set[Any] = field(default_factory=set)
     wanted: int = 0
     version: int = 0
+    started: float = 0.0
     last: Rendered | None = None
     task: asyncio.Task | None = None
 
@@ -42,13 +53,17 @@ class Hub:
 
     def __init__(self) -> None:
         self._watched: dict[Key, _Watched] = {}
+        self._followed: set[int] = set()
+        self._subscribing = asyncio.Lock()
+        self._channel: str | None = None
+        self._listener: asyncio.Task | None = None
 
-    async def current(self, key: Key, render: Callable[[], Awaitable[Rendered]]) -> Rendered:
+    async def current(self, page: LivePage, render: Callable[[], Awaitable[Rendered]]) -> Rendered:
         """The page's last rendering, rendered now if there is none yet."""
-        watched = self._watched.setdefault(key, _Watched(render))
+        watched = self._watched.setdefault(page.key, _Watched(page, render))
         if watched.last is None:
             watched.wanted = max(watched.wanted, time.time_ns())
-            await asyncio.shield(self._start(key, watched))
+            await asyncio.shield(self._start(page.key, watched))
         assert watched.last is not None
         return watched.last
 
@@ -57,20 +72,34 @@ class Hub:
         assert watched.last is not None
         return watched.version, watched.last
 
-    def watch(self, key: Key, reader: Reader) -> None:
-        self._watched[key].readers.add(reader)
+    async def watch(self, page: LivePage, reader: Reader) -> None:
+        """``reader`` follows ``page`` (after ``current``): its competition's notices now reach this process."""
+        self._watched[page.key].readers.add(reader)
+        await self._follow_competitions()
 
-    def leave(self, key: Key, reader: Reader | None = None) -> None:
-        """``reader`` closed (``None``: a socket refused after ``current``): a page no one reads is forgotten."""
+    async def leave(self, key: Key, reader: Reader | None = None) -> None:
+        """``reader`` closed (``None``: a socket refused after ``current``): a page no one reads is forgotten, and
+        a competition no page follows any longer is no longer followed."""
         watched = self._watched.get(key)
         if watched is None:
             return
         watched.readers.discard(reader)
         if not watched.readers and (watched.task is None or watched.task.done()):
             del self._watched[key]
+        await self._follow_competitions()
+
+    def notice(self, message: dict[str, Any]) -> None:
+        """A competition's notice (``live.notices.notify``): the pages it concerns render again."""
+        competition_id, version = message.get("competition"), message.get("version")
+        if not isinstance(version, int):
+            return
+        matches, wide = message.get("matches"), message.get("wide", True)
+        for key, watched in list(self._watched.items()):
+            if watched.page.competition_id == competition_id and watched.page.affected_by(matches, wide):
+                self.changed(key, version)
 
     def changed(self, key: Key, version: int) -> None:
-        """A notice of ``version`` reached a reader of ``key``: render again unless that version is covered."""
+        """A notice of ``version`` concerns ``key``: render again unless that version is covered."""
         watched = self._watched.get(key)
         if watched is not None and version > watched.wanted:
             watched.wanted = version
@@ -83,9 +112,12 @@ class Hub:
 
     async def _drain(self, key: Key, watched: _Watched) -> None:
         while watched.version < watched.wanted:
+            wait = watched.started + MIN_GAP - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             # what is committed when the rendering starts covers every notice sent before: that is its version
             # (below ``wanted`` when a notice came while it ran: one more rendering then)
-            version = time.time_ns()
+            version, watched.started = time.time_ns(), time.monotonic()
             try:
                 rendered = await watched.render()
             except Exception:
@@ -94,6 +126,43 @@ class Hub:
             watched.last, watched.version = rendered, version
             for reader in list(watched.readers):
                 await reader.rendered(version, rendered)
+
+    # ------------------------------------------------------------------------- the process's subscription
+    async def _follow_competitions(self) -> None:
+        """Make the hub's channel follow exactly the competitions of the pages read here."""
+        async with self._subscribing:
+            wanted = {watched.page.competition_id for watched in self._watched.values() if watched.readers}
+            if wanted == self._followed:
+                return
+            layer = get_channel_layer()
+            if self._channel is None:
+                self._channel = await layer.new_channel("live.hub.")
+                self._listener = asyncio.ensure_future(self._listen(layer, self._channel))
+            for competition_id in wanted - self._followed:
+                await layer.group_add(competition_group(competition_id), self._channel)
+            for competition_id in self._followed - wanted:
+                await layer.group_discard(competition_group(competition_id), self._channel)
+            self._followed = wanted
+            if not wanted:
+                self._stop_listening()
+
+    def _stop_listening(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+        self._listener = self._channel = None
+
+    async def _listen(self, layer: Any, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the layer down: its own reconnection brings the subscription back
+                logger.warning("live notices not received", exc_info=True)
+                await asyncio.sleep(RETRY_AFTER)
+                continue
+            if message.get("type") == NOTICE:
+                self.notice(message)
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

@@ -1,18 +1,20 @@
 """The notices that make live pages render again, sent to a competition's group once a change is committed.
 
-``live.competition.<id>``: every open live page of the competition (``live.consumers.LiveConsumer``). A notice is
-``{"type": "live.notice", "version": <ns>, "matches": [ids] | None, "wide": bool}``: ``matches`` names the matches
-whose scoresheets changed (``None``: all of them), ``wide`` whether the competition's own pages (standings,
-fixtures and results, rounds, bracket, team matches) did. A hand's commit changes its scoresheet (``[id]``, not
-wide: the standings follow once the settle task has refreshed them); the settle task names the matches it
-recomputed; a standings refresh is wide (``[]``); a publication changes everything (``None``, wide).
+``live.competition.<id>``: the hub of each process with open live pages of the competition (``live.hub``: one
+subscription per process, which tells the pages concerned). A notice is
+``{"type": "live.notice", "competition": <id>, "version": <ns>, "matches": [ids] | None, "wide": bool}``:
+``matches`` names the matches whose scoresheets changed (``None``: all of them), ``wide`` whether the
+competition's own pages (standings, fixtures and results, rounds, bracket, team matches) did. A hand's commit
+changes its scoresheet (``[id]``, not wide: the standings follow once the settle task has refreshed them); the
+settle task names the matches it recomputed; a standings refresh is wide (``[]``); a publication changes
+everything (``None``, wide).
 A notice carries nothing of the competition itself: each page renders what its reader may see.
 ``live.user.<id>``: the pages a signed-in reader has open with their own rendering (an organiser's, a
 scorekeeper's), closed when the reader logs out (``{"type": "live.logout"}``): what their login showed does not
 go on arriving on a shared phone.
 
 Sent from wherever the change commits — a request, the settle task in a worker, an online table's action — by
-``async_to_sync``: a notice that cannot be sent (the channel layer down) is logged and lost, and never fails the
+``send_to_group``: a notice that cannot be sent (the channel layer down) is logged and lost, and never fails the
 change; an open page then catches up at the next notice or when its socket reconnects.
 """
 
@@ -52,11 +54,23 @@ def notify(competition_id: int, matches: list[int] | None = None, *, wide: bool 
     ``wide``, the competition's own pages."""
     if matches == [] and not wide:
         return
-    message = {"type": NOTICE, "version": time.time_ns(), "matches": matches, "wide": wide}
+    message = {"type": NOTICE, "competition": competition_id, "version": time.time_ns(), "matches": matches,
+               "wide": wide}
     try:
-        async_to_sync(get_channel_layer().group_send)(competition_group(competition_id), message)
+        send_to_group(competition_group(competition_id), message)
     except Exception:  # the layer down or full: the change is committed and stays; pages catch up later
         logger.warning("live notice for competition %s not sent", competition_id, exc_info=True)
+
+
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """``group_send`` from synchronous code: by the layer's own synchronous send when it has one (the Redis layer,
+    ``config.channel_layers``: no event loop and connection made for each message), else through ``async_to_sync``."""
+    layer = get_channel_layer()
+    send_now = getattr(layer, "group_send_sync", None)
+    if send_now is not None:
+        send_now(group, message)
+    else:
+        async_to_sync(layer.group_send)(group, message)
 
 
 def _hands_changed(sender: Any, *, match: Any, **kwargs: Any) -> None:
@@ -80,7 +94,7 @@ def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
     if user is None or getattr(user, "pk", None) is None:
         return
     try:
-        async_to_sync(get_channel_layer().group_send)(user_group(user.pk), {"type": LOGOUT})
+        send_to_group(user_group(user.pk), {"type": LOGOUT})
     except Exception:
         logger.warning("the live pages of user %s not closed at logout", user.pk, exc_info=True)
 

@@ -12,16 +12,21 @@ is not the reader's).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.db import close_old_connections, connection, connections
 from django.http import Http404
 from django.test import RequestFactory
 from django.urls import Resolver404, resolve
@@ -31,6 +36,7 @@ logger = logging.getLogger(__name__)
 REGION = re.compile(r'<div class="live-region" data-live-region="(?P<name>[\w-]+)">(?P<body>.*?)'
                     r"<!--/live:(?P=name)--></div>", re.DOTALL)
 _factory = RequestFactory()
+_renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-render")
 
 
 @dataclass(frozen=True)
@@ -114,3 +120,27 @@ def render_page(path: str, user: Any = None, host: str = "localhost") -> Rendere
     if response.status_code != 200:
         return Rendered(response.status_code)
     return Rendered(200, regions_of(response.content.decode()))
+
+
+async def render_in_thread(render: Callable[..., Rendered], *args: Any) -> Rendered:
+    """Run ``render(*args)`` off the event loop. On a server database, in the live pages' own threads: not in the
+    one thread that serves the process's requests (``thread_sensitive``), so that an API call (a hand entered)
+    does not wait behind renderings, nor they behind it. One thread: the renderings are CPU-bound, under one GIL.
+    On SQLite, in the requests' thread (its connection is the process's; a test's in-memory database is seen
+    from it only)."""
+    if connection.vendor == "sqlite":
+        return await database_sync_to_async(render)(*args)
+    return await asyncio.get_running_loop().run_in_executor(_renderer, _with_fresh_connection, render, args)
+
+
+async def close_connections() -> None:
+    """Close the database connections of the live pages' thread (a test's database can then be dropped)."""
+    await asyncio.get_running_loop().run_in_executor(_renderer, connections.close_all)
+
+
+def _with_fresh_connection(render: Callable[..., Rendered], args: tuple[Any, ...]) -> Rendered:
+    close_old_connections()  # as a request does: a connection past its age or broken is not reused
+    try:
+        return render(*args)
+    finally:
+        close_old_connections()

@@ -32,6 +32,7 @@ db = sync_to_async
 async def closed_connections():
     yield
     await sync_to_async(connections.close_all)()
+    await render.close_connections()
 
 
 def scene():

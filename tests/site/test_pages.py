@@ -23,6 +23,7 @@ from engine.record import write_record
 from engine.rules import Ruleset
 from games import services
 from games.models import Hand, HandVersion, Match
+from games.scoresheet import scoresheet
 from league.models import Competition, Round, StandingRow
 from tests.factories import (
     committing,
@@ -170,7 +171,7 @@ def test_entering_a_game_to_14_updates_the_sheet_and_the_standings(client, scene
     html = text(sheet)
     assert "won by " + match.side_a_name in html
     assert f"Result: <strong>{match.side_a_name} won</strong>" in html
-    game = sheet.context["games"][0]
+    game = scoresheet(match.pk)[1][0]
     assert [row.score for row in game.rows] == [(4, 0), (8, 0), (12, 0), (16, 0)]
     assert game.rows[-1].won_game == "a"
 
@@ -344,7 +345,7 @@ def test_a_correction_is_marked_with_its_reason_and_recounts(client, scene, post
     sheet = client.get(reverse("match_sheet", args=[match.pk]))
     html = text(sheet)
     assert "corrected" in html and "Low went to B" in html and "v2 corrected by sam" in html
-    rows = sheet.context["games"][0].rows
+    rows = scoresheet(match.pk)[1][0].rows
     assert rows[0].corrected and rows[0].score == (3, 1) and rows[1].score == (7, 1)
 
 
@@ -383,7 +384,7 @@ def test_delete_strikes_a_hand_out_with_the_reason(client, scene, post):
     sheet = client.get(reverse("match_sheet", args=[match.pk]))
     html = text(sheet)
     assert 'class="hand struck' in html and "entered twice" in html and "deleted" in html
-    assert sheet.context["games"][0].rows[1].score == (4, 0)
+    assert scoresheet(match.pk)[1][0].rows[1].score == (4, 0)
 
 
 def test_undo_strikes_out_the_last_hand_once(client, scene, post):
@@ -466,7 +467,7 @@ def test_the_sheet_shows_every_category_and_prints_one_game_a_page(client, scene
     html = text(sheet)
     for heading in ("Hand", "Dealer", "Kicks", "Trump", "Kick", "Beg", "High", "Low", "Jack", "Game", "Penalty"):
         assert f">{heading}<" in html or f'">{heading}</abbr>' in html, heading
-    row = sheet.context["games"][0].rows[0]
+    row = scoresheet(match.pk)[1][0].rows[0]
     assert [a.side for a in row.kick] == ["a"] and [a.side for a in row.beg_point] == ["b"]
     assert row.jack[0].points == 3 and row.game[0].note == "tie"
     assert row.points == (3, 4) and row.score == (3, 4)

@@ -139,3 +139,21 @@ async def test_group_send_many_delivers_every_groups_messages_in_order_through_r
         assert got_one == [1, 2, 3] and got_two == [2]
     finally:
         await layer.flush()
+
+
+@pytest.mark.services
+@pytest.mark.asyncio
+async def test_group_send_sync_publishes_where_the_layers_subscribers_listen_with_no_event_loop_of_its_own():
+    from config.channel_layers import PubSubChannelLayer
+
+    layer = PubSubChannelLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-sync-{uuid.uuid4().hex[:8]}")
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        await asyncio.to_thread(layer.group_send_sync, "g", {"type": "t", "n": 1})  # from a thread with no loop
+        await asyncio.to_thread(layer.group_send_sync, "g", {"type": "t", "n": 2})
+        got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(2)]
+        assert got == [1, 2]
+        assert len(layer._sync_clients) == 1  # one client kept, not a connection a message
+    finally:
+        await layer.flush()
