@@ -345,14 +345,18 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
 
 
 def _correct_json(request: HttpRequest, access: EntryAccess, hand: Hand) -> HttpResponse:
-    """A chalk correction posted by the page's queue (a conflict resolved with "Use mine"): the correction form
+    """A correction posted by the page's queue (a conflict resolved with "Use mine"), of chalk or a full record
+    (``record`` posted): the correction form
     and ``correct_hand`` as for the page, answered in JSON — 200 with the new version, 422 with the reasons by
     field, 409 when the hand changed since ``version`` (``stale``, with the hand as it is now)."""
-    form = ChalkCorrectionForm(request.POST, match=access.match)
+    by_record = "record" in request.POST  # a full hand record kept over theirs
+    form = RecordCorrectionForm(request.POST, request.FILES, match=access.match) if by_record \
+        else ChalkCorrectionForm(request.POST, match=access.match)
     if not form.is_valid():
         return JsonResponse({"errors": errors_of(form)}, status=422)
     try:
-        corrected = correct_hand(hand=hand, mode=Hand.CHALK, entry=form.entry(), reason=form.cleaned_data["reason"],
+        corrected = correct_hand(hand=hand, mode=Hand.RECORD if by_record else Hand.CHALK, entry=form.entry(),
+                                 reason=form.cleaned_data["reason"],
                                  version=form.cleaned_data["version"], dealer=form.given_dealer(), user=request.user)
     except StaleVersionError as error:
         hand.refresh_from_db()
