@@ -411,6 +411,13 @@
       });
   }
 
+  // a field as the page's form names it (e.g. "Games won · Lions"), else its name in words
+  function labelOf(name) {
+    var control = field(name);
+    var label = control && control.id ? document.querySelector("label[for='" + control.id + "']") : null;
+    return label ? label.textContent.trim() : name.replace(/_/g, " ");
+  }
+
   function reasonsOf(data, status) {
     if (!data && status === 404) {
       return ["The server no longer opens this match's entry page (a revoked link, or the match was removed): ask " +
@@ -425,7 +432,7 @@
     var reasons = [];
     Object.keys(data.errors || {}).forEach(function (name) {
       (data.errors[name] || []).forEach(function (reason) {
-        reasons.push(name === "__all__" || name === "number" ? reason : name.replace(/_/g, " ") + ": " + reason);
+        reasons.push(name === "__all__" || name === "number" ? reason : labelOf(name) + ": " + reason);
       });
     });
     return reasons.length ? reasons : ["refused (HTTP " + status + ")"];
@@ -774,10 +781,9 @@
       statusLine.hidden = !records.length;
       var n = records.length;
       var blocked = records.filter(function (r) { return r.state !== "queued"; })[0];
-      var noun = LANE === "games" ? ["game", "games", "counted"] : LANE === "totals" ? ["entry of the totals",
-        "entries of the totals", "checked"] : ["hand", "hands", "scored"];
-      statusLine.textContent = (n === 1 ? "1 " + noun[0] : n + " " + noun[1]) + " waiting to send \u2014 " +
-        noun[2] + " when sent";
+      var noun = LANE === "games" ? ["1 game", n + " games", "counted"] : LANE === "totals" ?
+        ["Match totals", n + " versions of the totals", "checked"] : ["1 hand", n + " hands", "scored"];
+      statusLine.textContent = (n === 1 ? noun[0] : noun[1]) + " waiting to send \u2014 " + noun[2] + " when sent";
       if (blocked) {
         var link = element("a", { href: "#queue-cards" }, titleOf(blocked).replace(/^Hand/, "hand")
           .replace(/^Game/, "game").replace(/^Match totals/, "the totals") + " " +

@@ -10,10 +10,15 @@ Drives Debian's Chromium through Playwright at 390×844 (fixtures in ``tests/bro
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
-from games.models import IdempotentRequest, Match
+from engine.rules import Ruleset
+from games.models import Hand, IdempotentRequest, Match
 from games.results import record_match_totals
+from importer.management.commands.seed_demo import play_hand, record_entry
 from league.models import Competition, StandingRow
 from tests.browser.test_offline_entry import PASSWORD, PHONE, eventually, log_in, ready_offline, waiting
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
@@ -261,4 +266,31 @@ def test_a_game_refused_for_its_level_stays_with_the_reason(live_server, browser
     page.wait_for_function("document.querySelectorAll('[data-queue-list] li').length === 1")
     assert confirms and "Discard game 1?" in confirms[0]
     assert not games_of(match)
+    context.close()
+
+
+def test_a_full_hand_record_pasted_offline_is_sent_when_the_signal_returns(live_server, browser, shots):
+    """The full entry page keeps its hand in the same queue as the chalk page: a record pasted with no signal is
+    listed as waiting (after a reload too), then stored once, as a record, under ``entry-record``."""
+    s = scene()
+    match = s["match"]
+    url = f"{live_server.url}/matches/{match.pk}/enter/record/"
+    context, page = log_in(browser, live_server, "sam", url)
+    ready_offline(page)
+    context.set_offline(True)
+    hand = play_hand(4, 0, (0, 0), Ruleset(), random.Random(7))
+    page.fill("textarea[name=record]", json.dumps(record_entry(hand)))
+    page.locator("textarea[name=record]").blur()  # the record builder redraws from it (the page grows)
+    page.get_by_role("button", name="Save hand 1").tap()
+    wait_waiting(page, 1)
+    assert waiting(page)[0].startswith("Hand 1") and "a full hand record" in waiting(page)[0]
+    assert page.locator("textarea[name=record]").input_value() == ""
+    page.reload()
+    wait_waiting(page, 1)
+    page.screenshot(path=str(shots / "record-offline-waiting.png"), full_page=True)
+    with page.expect_navigation(timeout=30_000):
+        context.set_offline(False)
+    assert eventually(lambda: Hand.objects.filter(game__match=match).count() == 1)
+    assert Hand.objects.get(game__match=match).mode == Hand.RECORD
+    assert IdempotentRequest.objects.filter(match=match, endpoint="entry-record", status=201).count() == 1
     context.close()
