@@ -452,6 +452,7 @@ class MatchTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
     hang_jacks_b = _count("Hang jacks", required=False, initial=0)
     chalks_a = _count("Chalks (all games)", required=False)
     chalks_b = _count("Chalks (all games)", required=False)
+    reason = forms.CharField(max_length=300, required=False, label="Why are they corrected? (corrections only)")
 
     def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -109,11 +109,25 @@ def _replay(seen: IdempotentRequest | None, match: Match, endpoint: str, digest:
     when = f"{timezone.localtime(seen.created_at):%Y-%m-%d %H:%M:%S}"
     if seen.match_id != match.pk or seen.endpoint != endpoint:
         raise IdempotencyConflict(HEADER, f"this key was used for a different request: POST "
-                                          f"/api/matches/{seen.match_id}/{seen.endpoint}/ at {when}; {NEW_KEY}")
+                                          f"{endpoint_path(seen.match_id, seen.endpoint)} at {when}; {NEW_KEY}")
     if seen.body_sha256 != digest:
         raise IdempotencyConflict(HEADER, f"this key was used for a different request: the same {endpoint} of "
                                           f"this match with another body, at {when}; {NEW_KEY}")
     return Answer(seen.status, seen.response, replayed=True)
+
+
+PAGE_ENDPOINTS = {"entry": "enter/", "entry-record": "enter/record/", "entry-games": "games/",
+                  "entry-totals": "totals/"}
+"""The entry pages' JSON modes (their queue, static/js/offline_entry.js), by endpoint name; any other endpoint is
+the API's (``/api/matches/<id>/<endpoint>/``)."""
+
+
+def endpoint_path(match_id: int, endpoint: str) -> str:
+    """The path a key's first request was posted to, as the 409 names it: an entry page's (its account route) or
+    the API's."""
+    if endpoint in PAGE_ENDPOINTS:
+        return f"/matches/{match_id}/{PAGE_ENDPOINTS[endpoint]}"
+    return f"/api/matches/{match_id}/{endpoint}/"
 
 
 def clear_old_requests(older_than: timedelta = KEPT_FOR) -> int:

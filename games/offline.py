@@ -8,6 +8,9 @@ goes, as the server decided it.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -17,13 +20,16 @@ from django.views.decorators.http import require_GET
 
 from engine.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
 from games import scoresheet as sheets
+from games.common import EntryError
 from games.entry import NextHand, hand_to_enter
 from games.forms import SUIT_INPUT, ChalkEntryForm
-from games.models import Hand, Match
+from games.idempotency import HEADER as IDEMPOTENCY_HEADER
+from games.idempotency import answer_once, check_key
+from games.models import MATCH_LEVEL, Game, Hand, Match
 
 QUEUE_HEADER = "X-Entry-Queue"
 SERVICE_WORKER_PATH = "/entry-sw.js"
-CACHE_VERSION = "entry-v1"
+CACHE_VERSION = "entry-v2"
 """Named in the service worker's caches: change it to make every phone drop what it cached."""
 
 
@@ -81,6 +87,81 @@ def next_summary(match: Match) -> dict[str, Any] | None:
 def errors_of(form: Any) -> dict[str, list[str]]:
     """The form's reasons by field name (``__all__`` for the form as a whole), as the page shows them."""
     return {field: [str(reason) for reason in reasons] for field, reasons in form.errors.items()}
+
+
+def answer_queued(request: HttpRequest, match: Match, endpoint: str,
+                  run: Callable[[], tuple[int, Any]]) -> HttpResponse:
+    """The answer to a form the page's queue posted, checked already: ``run`` (the service, its status and JSON
+    body) once per ``Idempotency-Key`` under ``endpoint`` (``games.idempotency``; the same key again gets the kept
+    answer, ``Idempotent-Replayed: true``), or at once without a key. A bad key → 400, a key used for another
+    request → 409, both naming the header."""
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        status, body = run()
+        return JsonResponse(body, status=status)
+    try:
+        answer = answer_once(key=check_key(key), user=request.user, match=match, endpoint=endpoint,
+                             body=form_body(request), run=run)
+    except EntryError as error:  # a bad key, or a key used for another request
+        return JsonResponse({"errors": {error.field: [error.reason]}, "idempotency": True},
+                            status=409 if error.conflict else 400)
+    response = JsonResponse(answer.body, status=answer.status)
+    if answer.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+# ----------------------------------------------------------------------------- game results and totals: seen stamps
+SEEN_FIELD = "seen"
+"""Posted by the queue with a game result or the totals: the stamp of what the page showed when it was typed
+(``NOTHING`` for a game, or totals, not entered yet). Stored meanwhile by someone else → a conflict."""
+NOTHING = "none"
+
+GAME_FIELDS = ("winner", "hang_jacks_a", "hang_jacks_b", "score_a", "score_b")
+TOTALS_FIELDS = ("games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a", "chalks_b")
+
+
+def stamp_of(values: dict[str, Any]) -> str:
+    """A short digest of a result's values: equal for the same result, whoever entered it."""
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def game_values(game: Game | None) -> dict[str, Any] | None:
+    """An entered game's result as the game form's values (chalks ``None`` when not kept); ``None`` for none."""
+    if game is None or not game.entered:
+        return None
+    return {"winner": game.winner, "hang_jacks_a": game.hang_jacks_a, "hang_jacks_b": game.hang_jacks_b,
+            "score_a": game.score_a if game.scores_known else None,
+            "score_b": game.score_b if game.scores_known else None}
+
+
+def totals_values(match: Match) -> dict[str, Any] | None:
+    """The match's recorded totals as the totals form's values; ``None`` when the match is not kept as totals."""
+    if match.result_level != MATCH_LEVEL:
+        return None
+    return {"games_a": match.games_a, "games_b": match.games_b, "hang_jacks_a": match.hang_jacks_a,
+            "hang_jacks_b": match.hang_jacks_b, "chalks_a": match.chalks_a if match.chalks_known else None,
+            "chalks_b": match.chalks_b if match.chalks_known else None}
+
+
+def stamp(values: dict[str, Any] | None) -> str:
+    return NOTHING if values is None else stamp_of(values)
+
+
+def form_values(cleaned: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """A checked form's result values, shaped as ``game_values`` / ``totals_values`` (blank counts as 0)."""
+    values = {name: cleaned.get(name) for name in names}
+    for name in ("hang_jacks_a", "hang_jacks_b"):
+        values[name] = values[name] or 0
+    return values
+
+
+def shown_fields(values: dict[str, Any] | None) -> dict[str, str] | None:
+    """Result values as the form's field values (text, blank for ``None``), as the phone shows both versions."""
+    if values is None:
+        return None
+    return {name: "" if value is None else str(value) for name, value in values.items()}
 
 
 # ----------------------------------------------------------------------------- installable, and served offline

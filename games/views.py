@@ -42,11 +42,9 @@ from games.forms import (
     RecordEntryForm,
     ScorekeeperForm,
 )
-from games.idempotency import HEADER as IDEMPOTENCY_HEADER
-from games.idempotency import answer_once, check_key
 from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
 from games.models import Hand, Match
-from games.offline import card_data, errors_of, form_body, next_summary, stored_hand, wants_json
+from games.offline import answer_queued, card_data, errors_of, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
 from games.sheet_sections import sheet_sections
 from league.permissions import can_enter_hands, can_view_match, is_organiser
@@ -162,22 +160,27 @@ def _entry_context(request: HttpRequest, access: EntryAccess, form: Any, mode: s
         "ranks": RANKS, "suits": SUITS, "target_points": match.competition.engine_ruleset().target,
         "seat_names": [name or f"Seat {seat + 1}" for seat, name in enumerate(names)],
         "can_view_sheet": can_view_match(request.user, match) or access.token is None,
-        "offline": _offline_config(request, access, target),
+        "offline": offline_config(request, access, kind="hand" if mode == Hand.CHALK else "record",
+                                  send=access.url("enter" if mode == Hand.CHALK else "enter_record"),
+                                  next=_next_hand(target)),
     }
 
 
-def _offline_config(request: HttpRequest, access: EntryAccess, target: Any) -> dict[str, Any]:
-    """What the page's queue (static/js/offline_entry.js) needs, shipped in the page: whose queue it is, where to
-    send, the card data to check a card typed offline, and the next hand and score the server confirmed."""
+def offline_config(request: HttpRequest, access: EntryAccess, *, kind: str, send: str,
+                   **extra: Any) -> dict[str, Any]:
+    """What the page's queue (static/js/offline_entry.js) needs, shipped in the page: whose queue it is, what the
+    page enters (``kind``: ``hand``, ``record``, ``game`` or ``totals``) and where to send it, the card data to check
+    a card typed offline, and what the server confirmed (``extra``: the next hand, the games shown, …)."""
     match = access.match
     owner = f"user:{request.user.pk}" if request.user.is_authenticated else f"link:{match.pk}"
-    return {
-        "match": match.pk, "owner": owner, "enter": access.url("enter"), "sides": [match.side_a_name,
-                                                                                  match.side_b_name],
-        "cards": card_data(), "service_worker": reverse("entry_service_worker"),
-        "next": {"game": target.game.number, "number": target.number, "dealer": target.dealer,
-                 "score": list(target.score_before)} if target else None,
-    }
+    return {"match": match.pk, "owner": owner, "kind": kind, "enter": send,
+            "sides": [match.side_a_name, match.side_b_name], "cards": card_data(),
+            "service_worker": reverse("entry_service_worker"), **extra}
+
+
+def _next_hand(target: Any) -> dict[str, Any] | None:
+    return {"game": target.game.number, "number": target.number, "dealer": target.dealer,
+            "score": list(target.score_before)} if target else None
 
 
 def _saved_message(hand: Hand, match: Match) -> str:
@@ -235,20 +238,7 @@ def _enter_json(request: HttpRequest, access: EntryAccess, form_class: type, mod
     def run() -> tuple[int, Any]:
         return _store_entry(request, access, form, mode)
 
-    key = request.headers.get(IDEMPOTENCY_HEADER)
-    if key is None:
-        status, body = run()
-        return JsonResponse(body, status=status)
-    try:
-        answer = answer_once(key=check_key(key), user=request.user, match=match, endpoint="entry",
-                             body=form_body(request), run=run)
-    except EntryError as error:  # a bad key, or a key used for another request
-        return JsonResponse({"errors": {error.field: [error.reason]}, "idempotency": True},
-                            status=409 if error.conflict else 400)
-    response = JsonResponse(answer.body, status=answer.status)
-    if answer.replayed:
-        response["Idempotent-Replayed"] = "true"
-    return response
+    return answer_queued(request, match, "entry" if mode == Hand.CHALK else "entry-record", run)
 
 
 def _store_entry(request: HttpRequest, access: EntryAccess, form: Any, mode: str) -> tuple[int, Any]:
@@ -356,14 +346,18 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
 
 
 def _correct_json(request: HttpRequest, access: EntryAccess, hand: Hand) -> HttpResponse:
-    """A chalk correction posted by the page's queue (a conflict resolved with "Use mine"): the correction form
+    """A correction posted by the page's queue (a conflict resolved with "Use mine"), of chalk or a full record
+    (``record`` posted): the correction form
     and ``correct_hand`` as for the page, answered in JSON — 200 with the new version, 422 with the reasons by
     field, 409 when the hand changed since ``version`` (``stale``, with the hand as it is now)."""
-    form = ChalkCorrectionForm(request.POST, match=access.match)
+    by_record = "record" in request.POST  # a full hand record kept over theirs
+    form = RecordCorrectionForm(request.POST, request.FILES, match=access.match) if by_record \
+        else ChalkCorrectionForm(request.POST, match=access.match)
     if not form.is_valid():
         return JsonResponse({"errors": errors_of(form)}, status=422)
     try:
-        corrected = correct_hand(hand=hand, mode=Hand.CHALK, entry=form.entry(), reason=form.cleaned_data["reason"],
+        corrected = correct_hand(hand=hand, mode=Hand.RECORD if by_record else Hand.CHALK, entry=form.entry(),
+                                 reason=form.cleaned_data["reason"],
                                  version=form.cleaned_data["version"], dealer=form.given_dealer(), user=request.user)
     except StaleVersionError as error:
         hand.refresh_from_db()

@@ -16,7 +16,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -26,6 +27,19 @@ from games import selectors as game_selectors
 from games.common import EntryError
 from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
 from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
+from games.offline import (
+    GAME_FIELDS,
+    SEEN_FIELD,
+    TOTALS_FIELDS,
+    answer_queued,
+    errors_of,
+    form_values,
+    game_values,
+    shown_fields,
+    stamp,
+    totals_values,
+    wants_json,
+)
 from games.results import (
     clear_entered_result,
     clear_forfeit,
@@ -35,7 +49,7 @@ from games.results import (
     record_match_totals,
 )
 from games.teams import clear_team_totals, create_team_match, record_team_totals
-from games.views import EntryAccess, entry_view, refuse_match_page
+from games.views import EntryAccess, entry_view, offline_config, refuse_match_page
 from league import selectors
 from league.models import Competition
 from league.pagination import paginate
@@ -73,6 +87,8 @@ def game_results(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     """Enter a match game by game: each game's winner and hang jacks, its chalks if kept; correct a game by
     entering its number again."""
     match = access.match
+    if request.method == "POST" and wants_json(request):
+        return _game_json(request, access)
     games = list(match.games.filter(entered=True).order_by("number"))
     status = 200
     if request.method == "POST":
@@ -103,8 +119,98 @@ def game_results(request: HttpRequest, access: EntryAccess) -> HttpResponse:
             form = GameResultForm(match=match, initial={"number": len(games) + 1})
     context = _level_context(request, access)
     context.update({"form": form, "games": games, "delete_form": ReasonForm(),
-                    "correcting": request.GET.get("game", "") if request.method == "GET" else ""})
+                    "correcting": request.GET.get("game", "") if request.method == "GET" else "",
+                    "offline": offline_config(request, access, kind="game", send=access.url("game_results"),
+                                              games=_games_shown(match))})
     return render(request, "games/game_results.html", context, status=status)
+
+
+# ----------------------------------------------------------------------------- the queue's JSON modes
+def _games_shown(match: Match) -> dict[str, Any]:
+    """The games as the server has them, for the queue: the next game's number and each entered game's seen
+    stamp (what a game result typed now was typed over)."""
+    entered = list(match.games.filter(entered=True).order_by("number"))
+    return {"next": len(entered) + 1, "seen": {str(game.number): stamp(game_values(game)) for game in entered}}
+
+
+def _game_json(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """A game result posted by the page's queue (static/js/offline_entry.js): the same form and
+    ``enter_game_result`` as the page, answered in JSON, once per ``Idempotency-Key`` (endpoint ``entry-games``) —
+    201 with the game as stored, 422 with the reasons by field, 409 when game N changed since the page showed it
+    (``conflict``: theirs, with its stamp to correct it) or the match is held."""
+    form = GameResultForm(request.POST, match=access.match)
+    if not form.is_valid():
+        return JsonResponse({"errors": errors_of(form)}, status=422)
+    return answer_queued(request, access.match, "entry-games", lambda: _store_game(request, access, form))
+
+
+def _store_game(request: HttpRequest, access: EntryAccess, form: GameResultForm) -> tuple[int, Any]:
+    match, data = access.match, form.cleaned_data
+    number, mine = data["number"], form_values(data, GAME_FIELDS)
+    seen = request.POST.get(SEEN_FIELD)
+    with transaction.atomic():
+        Match.objects.select_for_update().filter(pk=match.pk).first()  # no one stores game N between the check and us
+        theirs = game_values(match.games.filter(number=number).first())
+        if seen is not None and seen != stamp(theirs):
+            if theirs == mine:  # someone else entered the very same result: nothing to store
+                return 201, _game_answer(match, number, f"Game {number} was already stored as you typed it.")
+            changed = "changed" if seen != "none" else "entered"
+            return 409, {"conflict": True, "errors": {"number": [
+                f"game {number} was {changed} by someone else since this page showed it"]},
+                "theirs": {"number": number, "fields": shown_fields(theirs), "seen": stamp(theirs)},
+                "games": _games_shown(match)}
+        try:
+            game = enter_game_result(match, number=number, winner=data["winner"], hang_jacks_a=data["hang_jacks_a"],
+                                     hang_jacks_b=data["hang_jacks_b"], score_a=data["score_a"],
+                                     score_b=data["score_b"], user=request.user, reason=data.get("reason") or "")
+        except EntryError as error:
+            form.add_entry_error(error)
+            return (409 if error.conflict else 422), {"refused": True, "errors": errors_of(form),
+                                                      "games": _games_shown(match)}
+    message = f"Game {game.number} saved: won by {match.side_name(game.winner)}."
+    messages.success(request, message)  # shown by the page the queue reloads once it is empty
+    return 201, _game_answer(match, number, message)
+
+
+def _game_answer(match: Match, number: int, message: str) -> dict[str, Any]:
+    game = match.games.get(number=number)
+    values = game_values(game)
+    return {"stored": {"number": number, "fields": shown_fields(values), "seen": stamp(values)}, "message": message,
+            "games": _games_shown(match)}
+
+
+def _totals_json(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """The match totals posted by the page's queue: ``record_match_totals`` as for the page, answered in JSON, once
+    per ``Idempotency-Key`` (endpoint ``entry-totals``) — 201 with the totals as stored, 422 with the reasons, 409
+    when the totals changed since the page showed them (``conflict``, theirs) or the match is held."""
+    form = MatchTotalsForm(request.POST, match=access.match)
+    if not form.is_valid():
+        return JsonResponse({"errors": errors_of(form)}, status=422)
+    return answer_queued(request, access.match, "entry-totals", lambda: _store_totals(request, access, form))
+
+
+def _store_totals(request: HttpRequest, access: EntryAccess, form: MatchTotalsForm) -> tuple[int, Any]:
+    match = access.match
+    mine = form_values(form.cleaned_data, TOTALS_FIELDS)
+    seen = request.POST.get(SEEN_FIELD)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        theirs = totals_values(locked)
+        if seen is not None and seen != stamp(theirs) and theirs != mine:
+            return 409, {"conflict": True, "errors": {"__all__": [
+                "the match totals were recorded by someone else since this page showed them"]},
+                "theirs": {"fields": shown_fields(theirs), "seen": stamp(theirs)}}
+        try:
+            if theirs != mine:
+                record_match_totals(match, user=request.user, **form.cleaned_data)
+        except EntryError as error:
+            form.add_entry_error(error)
+            return (409 if error.conflict else 422), {"refused": True, "errors": errors_of(form)}
+    match.refresh_from_db()
+    values = totals_values(match)
+    message = "Match totals saved."
+    messages.success(request, message)
+    return 201, {"stored": {"fields": shown_fields(values), "seen": stamp(values)}, "message": message}
 
 
 @require_POST
@@ -131,6 +237,8 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     """Record only the match's totals, or clear what was entered as game results or totals."""
     match = access.match
     status = 200
+    if request.method == "POST" and wants_json(request) and request.POST.get("action") != "clear":
+        return _totals_json(request, access)
     if request.method == "POST" and request.POST.get("action") == "clear":
         try:
             clear_entered_result(match, user=request.user)
@@ -159,6 +267,8 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
         form = MatchTotalsForm(match=match)
     context = _level_context(request, access)
     context["form"] = form
+    context["offline"] = offline_config(request, access, kind="totals", send=access.url("match_totals"),
+                                        totals={"seen": stamp(totals_values(match))})
     return render(request, "games/match_totals.html", context, status=status)
 
 

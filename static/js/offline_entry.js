@@ -1,6 +1,11 @@
-// The entry page with no signal (issue 13): every hand saved is kept on the phone (IndexedDB) before it is sent,
-// then sent in order, one at a time, as the same form fields the plain form posts, with an Idempotency-Key made
-// on the phone — a resend of a hand the server already has gets the stored answer, never a second hand.
+// The entry pages with no signal (issue 13): every hand, game result or match totals saved is kept on the phone
+// (IndexedDB) before it is sent, then sent in order, one at a time, as the same form fields the plain form posts,
+// with an Idempotency-Key made on the phone — a resend of an entry the server already has gets the stored answer,
+// never a second one. One queue ("lane") a match for the hands (chalk or full record: one numbering), one for the
+// game results, one for the totals; the page's config says which it enters (config.kind).
+//
+// A game result or the totals carries the "seen" stamp the server shipped in the page (what the page showed when
+// it was typed): stored meanwhile by someone else, the server answers with a conflict and both versions.
 //
 // No rule of the game is here: the server's form and engine check and score every hand on arrival; the page
 // shows the score the server confirmed and leaves the next dealer to it (a dealer equal to the one shown is not a
@@ -11,6 +16,9 @@
   var configNode = document.getElementById("entry-offline");
   if (!configNode || !window.indexedDB || !window.fetch || !window.crypto || !crypto.randomUUID) return;
   var config = JSON.parse(configNode.textContent);
+  var KIND = config.kind || "hand";
+  var LANE = KIND === "game" ? "games" : KIND === "totals" ? "totals" : "hands";
+  var BY_HAND = LANE === "hands";
   var form = document.getElementById("entry-form");
   var section = document.getElementById("queue");
   var cardsBox = document.querySelector("[data-queue-cards]");
@@ -18,7 +26,7 @@
   var statusLine = document.querySelector("[data-queue-status]");
   var cards = config.cards;
   var PAGE = crypto.randomUUID(); // this page's life: a hand saved and refused at once goes back to the form
-  var server = { next: config.next }; // where the server last said the next hand goes
+  var server = { next: config.next, games: config.games, totals: config.totals }; // what the server last said
   var state = { records: [], draining: false, sentSome: false, retryIn: 0, timer: null, dirty: false,
                 replacing: null, saving: false };
 
@@ -41,23 +49,54 @@
   }
 
   // ------------------------------------------------------------------------- IndexedDB
+  // version 1 kept hands only; version 2 adds the lane (hands, games, totals) and what an entry is (kind), and
+  // marks the hands version 1 kept as chalk hands of the hands lane, so that none is lost by the upgrade
   var DB_NAME = "allfours-entry";
+  var DB_VERSION = 2;
   var STORE = "hands";
   var dbPromise = null;
+
+  function upgrade(request, oldVersion) {
+    var store = oldVersion < 1 ? request.result.createObjectStore(STORE, { keyPath: "key" }) :
+      request.transaction.objectStore(STORE);
+    if (oldVersion < 1) store.createIndex("match", "match");
+    if (oldVersion < 2) {
+      store.createIndex("lane", ["match", "lane"]);
+      store.openCursor().onsuccess = function (event) {
+        var cursor = event.target.result;
+        if (!cursor) return;
+        var record = cursor.value;
+        if (!record.lane) {
+          record.lane = "hands";
+          record.kind = record.kind || "hand";
+          cursor.update(record);
+        }
+        cursor.continue();
+      };
+    }
+  }
 
   function db() {
     if (!dbPromise) {
       dbPromise = new Promise(function (resolve, reject) {
-        var request = indexedDB.open(DB_NAME, 1);
-        request.onupgradeneeded = function () {
-          var store = request.result.createObjectStore(STORE, { keyPath: "key" });
-          store.createIndex("match", "match");
+        var request = indexedDB.open(DB_NAME, DB_VERSION);
+        request.onupgradeneeded = function (event) { upgrade(request, event.oldVersion); };
+        request.onsuccess = function () {
+          // a newer page on this phone upgrades the database: this one lets go (and is reloaded to follow)
+          request.result.onversionchange = function () { request.result.close(); window.location.reload(); };
+          resolve(request.result);
         };
-        request.onsuccess = function () { resolve(request.result); };
         request.onerror = function () { reject(request.error); };
+        request.onblocked = function () { statusText("Close this match's other entry tabs to go on."); };
       });
     }
     return dbPromise;
+  }
+
+  function statusText(text) {
+    if (!statusLine) return;
+    statusLine.hidden = false;
+    statusLine.textContent = text;
   }
 
   function withStore(mode, work) {
@@ -75,10 +114,11 @@
   function save(record) { return withStore("readwrite", function (store) { store.put(record); }); }
   function drop(key) { return withStore("readwrite", function (store) { store.delete(key); }); }
 
-  // this match's hands kept by this scorekeeper (an account, or the match's private link), oldest first
+  // this match's entries of this page's lane kept by this scorekeeper (an account, or the private link), oldest
+  // first
   function load() {
     return withStore("readonly", function (store) {
-      return store.index("match").getAll(config.match);
+      return store.index("lane").getAll([config.match, LANE]);
     }).then(function (all) {
       state.records = (all || []).filter(function (r) { return r.owner === config.owner; })
         .sort(function (x, y) { return x.created_at - y.created_at || (x.key < y.key ? -1 : 1); });
@@ -106,6 +146,40 @@
   }
 
   function sideText(value) { return (value || "").replace("hang_", "").toUpperCase(); }
+
+  function sideName(letter) { return letter === "a" ? config.sides[0] : letter === "b" ? config.sides[1] : "?"; }
+
+  function pairText(label, values, a, b) {
+    var x = values[a], y = values[b];
+    if ((x === undefined || x === "") && (y === undefined || y === "")) return null;
+    return label + " " + (x === "" || x === undefined ? "–" : x) + "–" + (y === "" || y === undefined ? "–" : y);
+  }
+
+  // a game result or the totals in words, from the form's field values (yours or theirs)
+  function resultSummary(values, kind) {
+    if (!values) return "nothing stored";
+    var parts = [];
+    if (kind === "game") parts.push(values.winner ? "won by " + sideName(values.winner) : "no winner");
+    else parts.push(pairText("games", values, "games_a", "games_b"));
+    parts.push(pairText("hang jacks", values, "hang_jacks_a", "hang_jacks_b"));
+    parts.push(kind === "game" ? pairText("chalks", values, "score_a", "score_b") || "chalks not kept" :
+      pairText("chalks", values, "chalks_a", "chalks_b") || "chalks not kept");
+    if (values.reason) parts.push("why: " + values.reason);
+    return parts.filter(Boolean).join(" \u00b7 ");
+  }
+
+  // what an entry is, in words: a hand's chalk, a full record, a game result or the totals
+  function describe(values, kind) {
+    if (kind === "game" || kind === "totals") return resultSummary(values, kind);
+    if (kind === "record") return "a full hand record";
+    return summary(values);
+  }
+
+  function titleOf(record) {
+    var kind = record.kind || "hand";
+    if (kind === "totals") return "Match totals";
+    return (kind === "game" ? "Game " : "Hand ") + record.number;
+  }
 
   // e.g. "kick 5♣ · stand · High A · Low B · Jack A · Game B", from the form's field values (yours or theirs)
   function summary(values) {
@@ -178,12 +252,22 @@
     return problems;
   }
 
+  // the form's fields as text; a hand record chosen as a file is kept as its text (a file is not kept on the
+  // phone), in the record field when that was left empty
   function formFields() {
     var fields = [];
+    var files = [];
     new FormData(form).forEach(function (value, name) {
-      if (name !== "csrfmiddlewaretoken" && typeof value === "string") fields.push([name, value]);
+      if (name === "csrfmiddlewaretoken") return;
+      if (typeof value === "string") fields.push([name, value]);
+      else if (value && value.size) files.push(value);
     });
-    return fields;
+    if (!files.length || !files[0].text) return Promise.resolve(fields);
+    return files[0].text().then(function (text) {
+      var typed = valuesOf(fields).record;
+      if (typed && typed.trim()) return fields;
+      return fields.filter(function (pair) { return pair[0] !== "record"; }).concat([["record", text]]);
+    });
   }
 
   function fillForm(fields) {
@@ -202,15 +286,36 @@
     form.dispatchEvent(new CustomEvent("entry:reset"));
   }
 
-  // the next hand's number: after the last one kept on the phone, else where the server said
+  // the next hand's number: after the last one kept on the phone, else where the server said; the next game's
+  // likewise (a game typed again is a correction: the next new one follows the highest kept)
   function upcoming() {
     var last = state.records[state.records.length - 1];
+    if (KIND === "game") {
+      var next = server.games ? server.games.next : 1;
+      state.records.forEach(function (r) { if (r.number >= next) next = r.number + 1; });
+      return { number: next };
+    }
+    if (!BY_HAND) return null;
     if (last) return { game: last.game, number: last.number + 1 };
     return server.next ? { game: server.next.game, number: server.next.number } : null;
   }
 
+  // what the page showed of the game (or the totals) being typed: the server's stamp, or the entry kept before
+  // it for the same game, whose stamp is known once it is stored ("queued" until then)
+  function seenFor(number, self) {
+    var before = state.records.filter(function (r) { return r !== self && r.number === number; });
+    if (before.length) return "queued";
+    if (KIND === "totals") return (server.totals && server.totals.seen) || "none";
+    return (server.games && server.games.seen[String(number)]) || "none";
+  }
+
   function showUpcoming() {
     if (!form) return;
+    if (!BY_HAND) {
+      var nextGame = upcoming();
+      if (nextGame && !state.replacing && !state.dirty && field("number")) field("number").value = nextGame.number;
+      return;
+    }
     var next = upcoming();
     if (!next) return;
     var numberField = field("number");
@@ -254,18 +359,23 @@
       return;
     }
     state.saving = true;
-    var fields = formFields();
-    var values = valuesOf(fields);
     var replaced = state.records.filter(function (r) { return r.key === state.replacing; })[0];
-    var next = upcoming() || { game: 1, number: Number(values.number) };
-    var record = {
-      key: crypto.randomUUID(), match: config.match, owner: config.owner, fields: fields,
-      number: Number(values.number), game: replaced ? replaced.game : next.game,
-      created_at: replaced ? replaced.created_at : Date.now(), state: "queued",
-      page: state.records.length || navigator.onLine === false ? null : PAGE, errors: null, theirs: null,
-    };
-    var done = replaced ? drop(replaced.key) : Promise.resolve();
-    done.then(function () { return save(record); }).then(load).then(function () {
+    formFields().then(function (fields) {
+      var values = valuesOf(fields);
+      var number = KIND === "totals" ? 0 : Number(values.number);
+      if (!BY_HAND) {
+        fields = fields.filter(function (pair) { return pair[0] !== "seen"; });
+        fields.push(["seen", replaced ? valuesOf(replaced.fields).seen : seenFor(number)]);
+      }
+      var next = upcoming() || { game: 1, number: number };
+      var record = {
+        key: crypto.randomUUID(), match: config.match, owner: config.owner, lane: LANE, kind: KIND,
+        url: config.enter, fields: fields, number: number, game: replaced ? replaced.game : next.game,
+        created_at: replaced ? replaced.created_at : Date.now(), state: "queued",
+        page: state.records.length || navigator.onLine === false ? null : PAGE, errors: null, theirs: null,
+      };
+      return (replaced ? drop(replaced.key) : Promise.resolve()).then(function () { return save(record); });
+    }).then(load).then(function () {
       state.saving = false;
       resetForm();
       render();
@@ -273,8 +383,8 @@
       drain();
     }, function (error) {
       state.saving = false;
-      showFieldError("number", ["This phone could not keep the hand (" + error + "): nothing was sent. " +
-        "Try again, or reload the page."]);
+      showFieldError(KIND === "totals" ? "__all__" : "number", ["This phone could not keep what you typed (" +
+        error + "): nothing was sent. Try again, or reload the page."]);
     });
   }
 
@@ -301,6 +411,13 @@
       });
   }
 
+  // a field as the page's form names it (e.g. "Games won · Lions"), else its name in words
+  function labelOf(name) {
+    var control = field(name);
+    var label = control && control.id ? document.querySelector("label[for='" + control.id + "']") : null;
+    return label ? label.textContent.trim() : name.replace(/_/g, " ");
+  }
+
   function reasonsOf(data, status) {
     if (!data && status === 404) {
       return ["The server no longer opens this match's entry page (a revoked link, or the match was removed): ask " +
@@ -315,7 +432,7 @@
     var reasons = [];
     Object.keys(data.errors || {}).forEach(function (name) {
       (data.errors[name] || []).forEach(function (reason) {
-        reasons.push(name === "__all__" || name === "number" ? reason : name.replace(/_/g, " ") + ": " + reason);
+        reasons.push(name === "__all__" || name === "number" ? reason : labelOf(name) + ": " + reason);
       });
     });
     return reasons.length ? reasons : ["refused (HTTP " + status + ")"];
@@ -349,13 +466,42 @@
     state.timer = window.setTimeout(drain, state.retryIn);
   }
 
+  // where an entry goes: kept with it (the hands of version 1 were chalk hands, of this page's route)
+  function urlOf(record) {
+    return record.url || config.enter;
+  }
+
+  // the results the server confirmed in an answer: the games (their next number, their stamps) or the totals
+  function followResults(data) {
+    if (data.games) server.games = data.games;
+    if (KIND === "totals" && data.stored) server.totals = { seen: data.stored.seen };
+  }
+
+  // an entry typed over one kept before it for the same game (or the totals): that one is stored or set aside
+  // now, so the page saw what the server now has
+  function resolveSeen(record) {
+    if (BY_HAND || valuesOf(record.fields).seen !== "queued") return Promise.resolve();
+    var seen = seenFor(record.number, record);
+    record.fields = record.fields.map(function (pair) { return pair[0] === "seen" ? ["seen", seen] : pair; });
+    return save(record);
+  }
+
   function sendOne(record) {
     record.sending = true;
     render();
-    return post(config.enter, record.fields, record.key).then(function (answer) {
+    return resolveSeen(record).then(function () {
+      return post(urlOf(record), record.fields, record.key);
+    }).then(function (answer) {
       record.sending = false;
       var data = answer.data;
       if (answer.status >= 500) throw new Error("server error " + answer.status);
+      if (answer.status === 201 && data && data.stored) {
+        state.retryIn = 0;
+        state.sentSome = true;
+        followResults(data);
+        return drop(record.key).then(load).then(function () { return true; });
+      }
+      if (data) followResults(data);
       if (answer.status === 201 && data && data.hand) {
         state.retryIn = 0;
         state.sentSome = true;
@@ -418,7 +564,7 @@
     if (state.draining) return;
     state.draining = true;
     var run = navigator.locks ? function () {
-      return navigator.locks.request("allfours-entry-" + config.match, drainNow);
+      return navigator.locks.request("allfours-entry-" + config.match + (BY_HAND ? "" : "-" + LANE), drainNow);
     } : drainNow;
     run().then(function () { state.draining = false; }, function () { state.draining = false; retryLater(); });
   }
@@ -437,23 +583,31 @@
     return list;
   }
 
-  function version(title, values, extra) {
+  function version(title, values, extra, kind) {
     var box = element("div", { "class": "qversion" });
     box.appendChild(element("h4", {}, title));
-    box.appendChild(element("p", { "class": "qsummary" }, summary(values)));
+    box.appendChild(element("p", { "class": "qsummary" }, describe(values, kind || "hand")));
     if (extra) box.appendChild(element("p", { "class": "hint" }, extra));
     return box;
   }
 
   function conflictCard(record) {
     var theirs = record.theirs;
-    var card = element("article", { "class": "qcard conflict", "data-conflict": String(record.number) });
-    card.appendChild(element("h3", {}, "Hand " + record.number + " was entered by someone else"));
+    var kind = record.kind || "hand";
+    var byHand = kind === "hand" || kind === "record";
+    var card = element("article", { "class": "qcard conflict", "data-conflict": String(record.number),
+      "data-key": record.key });
+    card.appendChild(element("h3", {}, kind === "totals" ? "The match totals were recorded by someone else" :
+      titleOf(record) + " was entered by someone else"));
     card.appendChild(reasonsList(record.errors));
     var both = element("div", { "class": "qversions" });
-    both.appendChild(version("Theirs, as stored", theirs.fields, "by " + (theirs.entered_by || "—") + " · score after " +
-      theirs.score_a_after + "–" + theirs.score_b_after));
-    both.appendChild(version("Yours, as typed", valuesOf(record.fields)));
+    if (byHand) {
+      both.appendChild(version("Theirs, as stored", theirs.fields, "by " + (theirs.entered_by || "—") +
+        " · score after " + theirs.score_a_after + "–" + theirs.score_b_after, theirs.mode === "record" ? "record" : "hand"));
+    } else {
+      both.appendChild(version("Theirs, as stored", theirs.fields, null, kind));
+    }
+    both.appendChild(version("Yours, as typed", valuesOf(record.fields), null, kind));
     card.appendChild(both);
     var keep = element("button", { type: "button", "class": "big", "data-keep-theirs": "" }, "Keep theirs");
     var mine = element("button", { type: "button", "class": "big secondary", "data-use-mine": "" },
@@ -463,12 +617,14 @@
     var why = element("form", { "class": "qreason", hidden: "", novalidate: "" });
     var id = "reason-" + record.key;
     var holder = element("div", { "class": "card-field", id: "f-reason-" + record.key });
-    holder.appendChild(element("label", { "for": id }, "Why is their hand corrected?"));
+    holder.appendChild(element("label", { "for": id }, kind === "totals" ? "Why are their totals corrected?" :
+      kind === "game" ? "Why is their game corrected?" : "Why is their hand corrected?"));
     var input = element("input", { type: "text", id: id, name: "reason", maxlength: "300", autocomplete: "off",
       placeholder: "e.g. Low went to B, not A" });
     holder.appendChild(input);
     why.appendChild(holder);
-    why.appendChild(element("button", { type: "submit", "class": "big primary" }, "Correct hand " + record.number));
+    why.appendChild(element("button", { type: "submit", "class": "big primary" },
+      kind === "totals" ? "Correct the totals" : "Correct " + titleOf(record).toLowerCase()));
     card.appendChild(why);
 
     keep.addEventListener("click", function () {
@@ -483,7 +639,9 @@
       event.preventDefault();
       holder.querySelectorAll(".field-errors").forEach(function (el) { el.remove(); });
       var reason = input.value.trim();
-      if (!reason) return holderError(holder, ["say why the hand is corrected"]);
+      if (!reason) return holderError(holder, ["say why " + (kind === "totals" ? "the totals are" : kind === "game" ?
+        "the game is" : "the hand is") + " corrected"]);
+      if (!byHand) return useMineAgain(record, reason);
       var fields = record.fields.filter(function (pair) { return pair[0] !== "number"; })
         .concat([["reason", reason], ["version", String(theirs.version)]]);
       post(theirs.edit_url, fields, null).then(function (answer) {
@@ -508,6 +666,20 @@
     return card;
   }
 
+  // a game result or the totals kept over theirs: sent again as a correction — the reason, and the stamp of
+  // theirs as what was seen — with a new key (the conflict is kept under the old one)
+  function useMineAgain(record, reason) {
+    var oldKey = record.key;
+    record.fields = record.fields.filter(function (pair) { return pair[0] !== "reason" && pair[0] !== "seen"; })
+      .concat([["reason", reason], ["seen", record.theirs.seen]]);
+    record.key = crypto.randomUUID();
+    record.state = "queued";
+    record.errors = null;
+    record.theirs = null;
+    return drop(oldKey).then(function () { return save(record); })
+      .then(load).then(function () { render(); drain(); });
+  }
+
   function holderError(holder, reasons) {
     var box = element("div", { "class": "field-errors", role: "alert" });
     reasons.forEach(function (reason) { box.appendChild(element("p", {}, reason)); });
@@ -516,11 +688,14 @@
 
   function refusedCard(record) {
     var card = element("article", { "class": "qcard refused", "data-refused": String(record.number) });
-    card.appendChild(element("h3", {}, "Hand " + record.number + " was not stored"));
+    card.appendChild(element("h3", {}, titleOf(record) + (record.kind === "totals" ? " were not stored" :
+      " was not stored")));
     card.appendChild(reasonsList(record.errors));
-    card.appendChild(version("Yours, as typed", valuesOf(record.fields)));
+    card.appendChild(version("Yours, as typed", valuesOf(record.fields), null, record.kind));
     var row = element("div", { "class": "qactions" });
-    if (form) row.appendChild(element("button", { type: "button", "class": "big", "data-edit": "" }, "Edit it"));
+    if (form && (record.kind || "hand") === KIND) {
+      row.appendChild(element("button", { type: "button", "class": "big", "data-edit": "" }, "Edit it"));
+    }
     row.appendChild(element("button", { type: "button", "class": "big secondary", "data-retry": "" }, "Send again"));
     row.appendChild(element("button", { type: "button", "class": "big danger", "data-discard": "" }, "Discard"));
     card.appendChild(row);
@@ -536,14 +711,14 @@
       } else if (button.hasAttribute("data-retry")) {
         // a refusal is kept under its key: sending again is a new request, with a new key
         record.fields = gapClosed(record);
-        record.number = Number(valuesOf(record.fields).number);
+        if (record.lane !== "totals") record.number = Number(valuesOf(record.fields).number);
         record.key = crypto.randomUUID();
         record.state = "queued";
         record.errors = null;
         drop(button.closest("article").getAttribute("data-key")).then(function () { return save(record); })
           .then(load).then(function () { render(); drain(); });
       } else if (button.hasAttribute("data-discard")) {
-        if (!window.confirm("Discard hand " + record.number + "? What you typed for it is lost.")) return;
+        if (!window.confirm("Discard " + titleOf(record).toLowerCase() + "? What you typed for it is lost.")) return;
         discard(record);
       }
     });
@@ -554,6 +729,7 @@
   // the first hand waiting, refused because the server's next hand has a lower number (an undo, or a hand
   // discarded), takes the server's number
   function gapClosed(record) {
+    if (!BY_HAND) return record.fields;
     var next = server.next;
     var first = state.records[0] === record;
     if (!first || !next || next.game !== record.game || record.number <= next.number) return record.fields;
@@ -563,7 +739,7 @@
   // a hand discarded: those typed after it in the same game move up one number, as they were dealt after it
   function discard(record) {
     var after = state.records.filter(function (r) {
-      return r !== record && r.game === record.game && r.number > record.number && r.state === "queued";
+      return BY_HAND && r !== record && r.game === record.game && r.number > record.number && r.state === "queued";
     });
     after.forEach(function (r) {
       r.number -= 1;
@@ -595,8 +771,8 @@
       if (rebuild && record.state === "conflict" && record.theirs) cardsBox.appendChild(conflictCard(record));
       else if (rebuild && record.state === "refused") cardsBox.appendChild(refusedCard(record));
       var item = element("li", { "class": "qitem q-" + (record.sending ? "sending" : record.state) });
-      item.appendChild(element("span", { "class": "qnum" }, "Hand " + record.number));
-      item.appendChild(element("span", { "class": "qwhat" }, summary(valuesOf(record.fields))));
+      item.appendChild(element("span", { "class": "qnum" }, titleOf(record)));
+      item.appendChild(element("span", { "class": "qwhat" }, describe(valuesOf(record.fields), record.kind)));
       item.appendChild(element("span", { "class": "qstate" }, record.sending ? "sending…" :
         record.state === "conflict" ? "conflict" : record.state === "refused" ? "refused" : "waiting"));
       listBox.appendChild(item);
@@ -605,9 +781,13 @@
       statusLine.hidden = !records.length;
       var n = records.length;
       var blocked = records.filter(function (r) { return r.state !== "queued"; })[0];
-      statusLine.textContent = (n === 1 ? "1 hand" : n + " hands") + " waiting to send \u2014 scored when sent";
+      var noun = LANE === "games" ? ["1 game", n + " games", "counted"] : LANE === "totals" ?
+        ["Match totals", n + " versions of the totals", "checked"] : ["1 hand", n + " hands", "scored"];
+      statusLine.textContent = (n === 1 ? noun[0] : noun[1]) + " waiting to send \u2014 " + noun[2] + " when sent";
       if (blocked) {
-        var link = element("a", { href: "#queue-cards" }, "hand " + blocked.number + " needs you");
+        var link = element("a", { href: "#queue-cards" }, titleOf(blocked).replace(/^Hand/, "hand")
+          .replace(/^Game/, "game").replace(/^Match totals/, "the totals") + " " +
+          (blocked.lane === "totals" ? "need" : "needs") + " you");
         statusLine.appendChild(document.createTextNode(" \u00b7 "));
         statusLine.appendChild(link);
       }

@@ -1,7 +1,10 @@
 // The entry page's service worker (issue 13), served by games.offline.service_worker at the site's root.
 // It keeps the scorekeeper's entry pages working with no signal, and nothing else:
-// - an entry page (/matches/<id>/enter/ or /enter/<token>/, a GET navigation): network first, and the copy it
-//   last saw when the network fails; only a 200 answer of that very page is kept (never a redirect to log in);
+// - an entry page (a GET navigation): hand by hand, the full record, game results or match totals, by an account
+//   (/matches/<id>/enter/, …/enter/record/, …/games/, …/totals/) or the private link (/enter/<token>/,
+//   …/record/, …/games/, …/totals/): network first, and the copy it last saw when the network fails; only a 200
+//   answer of that very page, without a query, is kept (never a redirect to log in), and without its flash
+//   messages (a "Game 2 saved" shown again by a reload with no signal would be a lie);
 // - /static/…: cache first (the page's CSS, JS and icon);
 // - everything else, every POST and every API answer, goes to the network untouched and is never cached.
 // Logging in or out clears the kept pages, so that a phone shared by two scorekeepers never shows one the
@@ -13,7 +16,8 @@ var VERSION = "{{ cache_version }}";
 var PAGES = VERSION + "-pages";
 var STATIC = VERSION + "-static";
 var STATIC_PREFIX = "{{ static_prefix|escapejs }}";
-var ENTRY_PAGE = /^\/(matches\/\d+\/enter|enter\/[^/]+)\/$/;
+var ENTRY_PAGE = /^\/(?:matches\/\d+\/(?:enter\/|enter\/record\/|games\/|totals\/)|enter\/[^/]+\/(?:record\/|games\/|totals\/)?)$/;
+var MESSAGES = /<ul class="messages"[^>]*>[\s\S]*?<\/ul>/;
 var ACCOUNT_CHANGE = /^\/accounts\/(login|logout)\//;
 
 self.addEventListener("install", function () {
@@ -28,12 +32,25 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-function pageFirstFromNetwork(request) {
+function keepable(response, url) {
+  return response.status === 200 && !response.redirected && response.type === "basic" && !new URL(url).search;
+}
+
+// the page as kept: the same answer without the flash messages it was rendered with
+function keep(url, response) {
+  return response.text().then(function (html) {
+    var headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    var copy = new Response(html.replace(MESSAGES, ""), { status: 200, statusText: response.statusText,
+                                                         headers: headers });
+    return caches.open(PAGES).then(function (cache) { return cache.put(url, copy); });
+  });
+}
+
+function pageFirstFromNetwork(event) {
+  var request = event.request;
   return fetch(request).then(function (response) {
-    if (response.ok && response.status === 200 && !response.redirected && response.type === "basic") {
-      var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { return cache.put(request.url, copy); });
-    }
+    if (keepable(response, request.url)) event.waitUntil(keep(request.url, response.clone()).catch(function () {}));
     return response;
   }).catch(function () {
     return caches.open(PAGES).then(function (cache) {
@@ -75,9 +92,7 @@ self.addEventListener("message", function (event) {
   var page = new Request(new URL(data.page, self.location.origin).href, { credentials: "same-origin" });
   event.waitUntil(Promise.all([
     fetch(page).then(function (response) {
-      if (response.status === 200 && !response.redirected && response.type === "basic") {
-        return caches.open(PAGES).then(function (cache) { return cache.put(page.url, response); });
-      }
+      if (keepable(response, page.url)) return keep(page.url, response);
     }).catch(function () {}),
     caches.open(STATIC).then(function (cache) {
       return Promise.all((data.assets || []).filter(function (url) {
@@ -99,7 +114,7 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.method !== "GET") return;
   if (request.mode === "navigate" && ENTRY_PAGE.test(url.pathname)) {
-    event.respondWith(pageFirstFromNetwork(request));
+    event.respondWith(pageFirstFromNetwork(event));
   } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
     event.respondWith(staticFirstFromCache(event));
   }
