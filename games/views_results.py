@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import scoresheet as sheets
 from games import selectors as game_selectors
-from games.common import EntryError
+from games.common import EntryError, lock_match
 from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
 from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
 from games.offline import (
@@ -149,7 +149,7 @@ def _store_game(request: HttpRequest, access: EntryAccess, form: GameResultForm)
     number, mine = data["number"], form_values(data, GAME_FIELDS)
     seen = request.POST.get(SEEN_FIELD)
     with transaction.atomic():
-        Match.objects.select_for_update().filter(pk=match.pk).first()  # no one stores game N between the check and us
+        lock_match(match)  # no one stores game N between the check and us (the lock order every writer keeps)
         theirs = game_values(match.games.filter(number=number).first())
         if seen is not None and seen != stamp(theirs):
             if theirs == mine:  # someone else entered the very same result: nothing to store
@@ -194,7 +194,7 @@ def _store_totals(request: HttpRequest, access: EntryAccess, form: MatchTotalsFo
     mine = form_values(form.cleaned_data, TOTALS_FIELDS)
     seen = request.POST.get(SEEN_FIELD)
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = lock_match(match)
         theirs = totals_values(locked)
         if seen is not None and seen != stamp(theirs) and theirs != mine:
             return 409, {"conflict": True, "errors": {"__all__": [
