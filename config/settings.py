@@ -135,6 +135,8 @@ if REDIS_URL:
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# A visitors' rendering of a live page made by one ASGI process for all (live.shared): with a cache they share.
+LIVE_SHARED_RENDERINGS = env_bool("LIVE_SHARED_RENDERINGS", bool(REDIS_URL))
 
 # The real-time layer of the online tables (Channels). No REDIS_URL: the in-memory layer, enough for one ASGI
 # process (`make run`: daphne's runserver serves the pages and the sockets). REDIS_URL: channels-redis, so that a

@@ -6,7 +6,8 @@ socket), and a notice asks the pages it concerns for their rendering at the noti
 for all the readers of the key in this process and sends each of them the result. Notices that come while a
 rendering runs are answered by one more rendering after it, not one each, and two renderings of a page start at
 least ``MIN_GAP`` apart: a burst of hands or settles costs a page a rendering or two, not one per notice. A new
-reader is sent the last rendering (its page drops it when it is older than the page itself).
+reader is sent the last rendering (its page drops it when it is older than the page itself). A visitors' rendering
+is made once for all the processes of a cluster (``live.shared``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from live import shared
 from live.notices import NOTICE, competition_group
-from live.pages import LivePage
+from live.pages import PUBLIC, LivePage
 from live.render import Rendered
 
 logger = logging.getLogger(__name__)
@@ -117,15 +119,21 @@ class Hub:
                 await asyncio.sleep(wait)
             # what is committed when the rendering starts covers every notice sent before: that is its version
             # (below ``wanted`` when a notice came while it ran: one more rendering then)
-            version, watched.started = time.time_ns(), time.monotonic()
+            watched.started = time.monotonic()
             try:
-                rendered = await watched.render()
+                version, rendered = await self._render(key, watched)
             except Exception:
                 logger.exception("live page %s not rendered", key[0])
                 return
             watched.last, watched.version = rendered, version
             for reader in list(watched.readers):
                 await reader.rendered(version, rendered)
+
+    @staticmethod
+    async def _render(key: Key, watched: _Watched) -> tuple[int, Rendered]:
+        if key[1] == PUBLIC and shared.enabled():
+            return await shared.render_once(key, watched.wanted, watched.render)
+        return time.time_ns(), await watched.render()
 
     # ------------------------------------------------------------------------- the process's subscription
     async def _follow_competitions(self) -> None:

@@ -597,8 +597,9 @@
     var byHand = kind === "hand" || kind === "record";
     var card = element("article", { "class": "qcard conflict", "data-conflict": String(record.number),
       "data-key": record.key });
-    card.appendChild(element("h3", {}, kind === "totals" ? "The match totals were recorded by someone else" :
-      titleOf(record) + " was entered by someone else"));
+    // the heading names what is in conflict; the server's reason below says what happened (who, when)
+    card.appendChild(element("h3", {}, "Stored meanwhile: " + (kind === "totals" ? "the match totals" :
+      titleOf(record).toLowerCase())));
     card.appendChild(reasonsList(record.errors));
     var both = element("div", { "class": "qversions" });
     if (byHand) {

@@ -203,7 +203,7 @@ def test_a_hand_entered_meanwhile_by_another_scorekeeper_is_a_conflict_to_resolv
     context.set_offline(False)
     card = page.locator("[data-conflict='1']")
     card.wait_for()
-    assert "Hand 1 was entered by someone else" in card.inner_text()
+    assert "Stored meanwhile: hand 1" in card.inner_text() and "already entered" in card.inner_text()
     theirs, mine = card.locator(".qversion").all_inner_texts()
     assert "Theirs" in theirs.title() and "kick 2♦" in theirs and "Game B" in theirs and "by lee" in theirs
     assert "Yours" in mine.title() and "kick 5♣" in mine and "Game A" in mine

@@ -44,7 +44,7 @@ def enter_game(page, winner: str, *, number: int | None = None, hang_jacks: tupl
                reason: str = "") -> None:
     if number is not None:
         page.fill("input[name=number]", str(number))
-    page.locator(f"input[name=winner][value={winner}]").check()
+    page.locator(f"label.toggle:has(input[name=winner][value={winner}])").click()  # a side's whole button
     page.fill("input[name=hang_jacks_a]", str(hang_jacks[0]))
     page.fill("input[name=hang_jacks_b]", str(hang_jacks[1]))
     if reason:
@@ -145,7 +145,7 @@ def test_a_game_entered_meanwhile_is_a_conflict_resolved_with_mine(live_server, 
     context.set_offline(False)
     card = page.locator("[data-conflict='1']")
     card.wait_for()
-    assert "Game 1 was entered by someone else" in card.inner_text()
+    assert "Stored meanwhile: game 1" in card.inner_text() and "entered by someone else" in card.inner_text()
     theirs, mine = card.locator(".qversion").all_inner_texts()
     assert "won by Tigers" in theirs and "hang jacks 0–1" in theirs
     assert "won by Lions" in mine
