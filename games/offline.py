@@ -29,7 +29,7 @@ from games.models import MATCH_LEVEL, Game, Hand, Match
 
 QUEUE_HEADER = "X-Entry-Queue"
 SERVICE_WORKER_PATH = "/entry-sw.js"
-CACHE_VERSION = "entry-v3"
+CACHE_VERSION = "entry-v4"
 """Named in the service worker's caches: change it to make every phone drop what it cached."""
 
 

@@ -20,13 +20,14 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.timezone import localtime
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import scoresheet as sheets
 from games import selectors as game_selectors
 from games.common import EntryError, lock_match
 from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
-from games.models import HAND_LEVEL, MATCH_LEVEL, Match, TeamMatch
+from games.models import HAND_LEVEL, MATCH_LEVEL, Match, ResultVersion, TeamMatch
 from games.offline import (
     GAME_FIELDS,
     SEEN_FIELD,
@@ -155,9 +156,11 @@ def _store_game(request: HttpRequest, access: EntryAccess, form: GameResultForm)
             if theirs == mine:  # someone else entered the very same result: nothing to store
                 return 201, _game_answer(match, number, f"Game {number} was already stored as you typed it.")
             changed = "changed" if seen != "none" else "entered"
+            by, when = _changed_by(game_selectors.last_result_change(match, game=number))
             return 409, {"conflict": True, "errors": {"number": [
-                f"game {number} was {changed} by someone else since this page showed it"]},
-                "theirs": {"number": number, "fields": shown_fields(theirs), "seen": stamp(theirs)},
+                f"game {number} was {changed} by {by}{when} since this page showed it"]},
+                "theirs": {"number": number, "fields": shown_fields(theirs), "seen": stamp(theirs),
+                           "entered_by": by},
                 "games": _games_shown(match)}
         try:
             game = enter_game_result(match, number=number, winner=data["winner"], hang_jacks_a=data["hang_jacks_a"],
@@ -170,6 +173,13 @@ def _store_game(request: HttpRequest, access: EntryAccess, form: GameResultForm)
     message = f"Game {game.number} saved: won by {match.side_name(game.winner)}."
     messages.success(request, message)  # shown by the page the queue reloads once it is empty
     return 201, _game_answer(match, number, message)
+
+
+def _changed_by(change: ResultVersion | None) -> tuple[str, str]:
+    """Who made a change and " at <time>" (the club's local time), for a conflict's reason."""
+    if change is None:
+        return "someone else", ""
+    return change.author_label or "someone else", f" at {localtime(change.created_at):%H:%M}"
 
 
 def _game_answer(match: Match, number: int, message: str) -> dict[str, Any]:
@@ -197,9 +207,10 @@ def _store_totals(request: HttpRequest, access: EntryAccess, form: MatchTotalsFo
         locked = lock_match(match)
         theirs = totals_values(locked)
         if seen is not None and seen != stamp(theirs) and theirs != mine:
+            by, when = _changed_by(game_selectors.last_result_change(match))
             return 409, {"conflict": True, "errors": {"__all__": [
-                "the match totals were recorded by someone else since this page showed them"]},
-                "theirs": {"fields": shown_fields(theirs), "seen": stamp(theirs)}}
+                f"the match totals were recorded by {by}{when} since this page showed them"]},
+                "theirs": {"fields": shown_fields(theirs), "seen": stamp(theirs), "entered_by": by}}
         try:
             if theirs != mine:
                 record_match_totals(match, user=request.user, **form.cleaned_data)

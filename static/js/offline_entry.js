@@ -606,7 +606,8 @@
       both.appendChild(version("Theirs, as stored", theirs.fields, "by " + (theirs.entered_by || "—") +
         " · score after " + theirs.score_a_after + "–" + theirs.score_b_after, theirs.mode === "record" ? "record" : "hand"));
     } else {
-      both.appendChild(version("Theirs, as stored", theirs.fields, null, kind));
+      both.appendChild(version("Theirs, as stored", theirs.fields, theirs.entered_by ? "by " + theirs.entered_by : null,
+        kind));
     }
     both.appendChild(version("Yours, as typed", valuesOf(record.fields), null, kind));
     card.appendChild(both);

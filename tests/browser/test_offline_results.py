@@ -145,9 +145,9 @@ def test_a_game_entered_meanwhile_is_a_conflict_resolved_with_mine(live_server, 
     context.set_offline(False)
     card = page.locator("[data-conflict='1']")
     card.wait_for()
-    assert "Stored meanwhile: game 1" in card.inner_text() and "entered by someone else" in card.inner_text()
+    assert "Stored meanwhile: game 1" in card.inner_text() and "entered by lee at " in card.inner_text()
     theirs, mine = card.locator(".qversion").all_inner_texts()
-    assert "won by Tigers" in theirs and "hang jacks 0–1" in theirs
+    assert "won by Tigers" in theirs and "hang jacks 0–1" in theirs and "by lee" in theirs
     assert "won by Lions" in mine
     assert "game 1 needs you" in page.locator("[data-queue-status]").inner_text()
     card.scroll_into_view_if_needed()

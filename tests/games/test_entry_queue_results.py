@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -132,7 +133,9 @@ def test_a_game_entered_meanwhile_is_a_conflict_with_theirs(scene):
     answer = queue_post(client, games_url(match), game(1, "a"))
     assert answer.status_code == 409
     body = answer.json()
-    assert body["conflict"] is True and "game 1 was entered by someone else" in body["errors"]["number"][0]
+    assert body["conflict"] is True
+    assert re.search(r"game 1 was entered by lead at \d\d:\d\d since", body["errors"]["number"][0])
+    assert body["theirs"]["entered_by"] == "lead"
     assert body["theirs"]["fields"]["winner"] == "b" and body["theirs"]["fields"]["hang_jacks_b"] == "1"
     assert match.games.get(number=1).winner == "b"
     # the same key again: the same conflict, kept
@@ -153,7 +156,7 @@ def test_a_game_changed_since_the_page_showed_it_is_a_conflict(scene):
     seen = shipped(client, games_url(match))["games"]["seen"]["1"]
     enter_game_result(match, number=1, winner="b", user=scene["organiser"], reason="wrong side")
     answer = queue_post(client, games_url(match), game(1, "a", seen=seen, hang_jacks_a="2", reason="two hang jacks"))
-    assert answer.status_code == 409 and "game 1 was changed by someone else" in answer.json()["errors"]["number"][0]
+    assert answer.status_code == 409 and "game 1 was changed by lead at " in answer.json()["errors"]["number"][0]
 
 
 def test_the_same_result_entered_meanwhile_is_no_conflict(scene):
@@ -230,7 +233,7 @@ def test_totals_recorded_meanwhile_are_a_conflict_then_use_mine_with_a_reason(sc
     assert answer.status_code == 409
     body = answer.json()
     assert body["conflict"] is True and body["theirs"]["fields"]["games_b"] == "0"
-    assert "recorded by someone else" in body["errors"]["__all__"][0]
+    assert "recorded by lead at " in body["errors"]["__all__"][0] and body["theirs"]["entered_by"] == "lead"
     mine = queue_post(client, totals_url(match), totals(2, 1, seen=body["theirs"]["seen"], reason="B won game 2"),
                       key=OTHER)
     assert mine.status_code == 201
