@@ -323,9 +323,12 @@ def test_play_quit_and_bad_arguments():
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_play_ctrl_c_exits_130_without_traceback():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # Ctrl-C as at a terminal: a shell that runs the suite in the background hands its children SIGINT ignored,
+    # and Python then never installs its KeyboardInterrupt handler
     process = subprocess.Popen([sys.executable, "-m", "engine", "play", "--bot", "random", "--seed", "3"],
                                cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+                               stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = b""
     while not seen.endswith(b"]: "):  # wait for the first prompt
         byte = process.stdout.read(1)
