@@ -160,13 +160,20 @@ def legal_cards(page) -> list[str]:
 
 
 def my_move(page) -> tuple[str, str] | None:
-    """What the page offers to tap now: ``("button", label)`` or ``("card", name)``; ``None``: not our turn."""
-    return page.evaluate("""() => {
-        const button = document.querySelector('#moves button.move');
-        if (button) return ['button', button.textContent];
-        const card = document.querySelector('#hand.my-turn .hand-card.legal');
-        return card ? ['card', card.dataset.card] : null;
-    }""")
+    """What the page offers to tap now: ``("button", label)`` or ``("card", name)``; ``None``: not our turn, or
+    the page is being drawn again (it reloads itself when the table's status changes: started, finished)."""
+    try:
+        return page.evaluate("""() => {
+            const button = document.querySelector('#moves button.move');
+            if (button) return ['button', button.textContent];
+            const card = document.querySelector('#hand.my-turn .hand-card.legal');
+            return card ? ['card', card.dataset.card] : null;
+        }""")
+    except Exception as error:  # playwright's Error: the page navigated while it was asked
+        if "context was destroyed" not in str(error):
+            raise
+        page.wait_for_load_state()
+        return None
 
 
 def tap_move(page, move: tuple[str, str], timeout: float = 10_000) -> None:

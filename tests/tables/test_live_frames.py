@@ -45,7 +45,9 @@ def tap():
         channel_layers.backends["default"] = before
 
 
-def bot_table(target: int = 3) -> Table:
+def bot_table(target: int = 4) -> Table:
+    """A started table of four random bots. A target of 4 or more: a kicked jack (3, R6) can't end it at the
+    deal."""
     table = services.create_table(None, 4, {"target": target}, Table.PUBLIC, dict.fromkeys(range(4), "random"),
                                   bot_pace=0.0)
     return services.start(table)
