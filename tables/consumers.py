@@ -53,7 +53,7 @@ from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection, connections
 
 from engine.errors import FieldError
 from tables import live, services, ticker
@@ -80,6 +80,24 @@ def act_pool() -> ThreadPoolExecutor:
     if _act_pool is None:
         _act_pool = ThreadPoolExecutor(max_workers=ACT_THREADS, thread_name_prefix="tables-act")
     return _act_pool
+
+
+def close_act_connections() -> None:
+    """Close the database connections of :func:`act_pool`'s threads (a test's database can then be dropped). One
+    task a thread, held at a barrier until all have started, so that no thread takes two."""
+    pool = _act_pool
+    threads = len(getattr(pool, "_threads", ())) if pool is not None else 0
+    if not threads:
+        return
+    everyone = threading.Barrier(threads)
+
+    def close() -> None:
+        connections.close_all()
+        with contextlib.suppress(threading.BrokenBarrierError):
+            everyone.wait(timeout=5)
+
+    for done in [pool.submit(close) for _ in range(threads)]:
+        done.result(timeout=10)
 
 
 FRESH_SECONDS = 5.0

@@ -135,6 +135,16 @@ def _broker_state_of_its_own():
     dispatch.broker = dispatch._BrokerState()
 
 
+@pytest.fixture(autouse=True)
+def _no_connection_left_in_the_action_threads():
+    """The online tables' action threads (``tables.consumers.act_pool``, on PostgreSQL) give back their database
+    connections after each test: left open, they keep the test database from being dropped at the end."""
+    yield
+    consumers = sys.modules.get("tables.consumers")
+    if consumers is not None:
+        consumers.close_act_connections()
+
+
 @pytest.fixture
 def with_a_broker():
     """Sends go to a broker (eager mode off), as with ``REDIS_URL`` set: for the tests that stand in for the
