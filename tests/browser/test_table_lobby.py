@@ -30,6 +30,8 @@ def test_the_new_table_form_follows_the_players_and_your_seat(browser, site, sho
     sign_in(page, site, "pat")
     page.wait_for_selector("form.create-table")
     page.wait_for_load_state()
+    assert page.title() == "Play online · All Fours League"
+    assert page.locator("script[src*='create_table.js']").count() == 1
 
     # four players, seat 1: your seat says "You", the three others have their menus
     assert shown(page, "#f-bot_0 [data-you]") and not shown(page, "#f-bot_0 select")
