@@ -12,7 +12,8 @@ notice that concerns the page brings its regions again. Server → client, JSON 
   the reader logged out, and a page rendered for them closes (4401).
 
 Client → server: ``{"type": "ping"}`` → ``{"type": "pong"}``; anything else, or a frame over ``MAX_FRAME`` bytes,
-closes the socket (4400).
+closes the socket (4400); more than ``RATE_LIMIT`` messages in ``RATE_WINDOW`` seconds close it too (4029), as on
+the online table's socket.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from league.rate_limits import RateLimit
 from live import pages
 from live.hub import hub
 from live.notices import user_group
@@ -31,8 +33,10 @@ from live.render import Rendered, render_in_thread, render_page
 
 logger = logging.getLogger(__name__)
 MAX_FRAME = 256
+RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds: the online table's socket's limit
 GONE = 4404
 LOGGED_OUT = 4401
+JUNK, TOO_FAST = 4400, 4029
 
 
 def _host(scope: dict) -> str:
@@ -46,6 +50,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     page: pages.LivePage | None = None
 
     async def connect(self) -> None:
+        self.rate = RateLimit(RATE_LIMIT, RATE_WINDOW)
         query = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         user = self.scope.get("user")
         self.page = await database_sync_to_async(pages.live_page)((query.get("path") or [""])[0], user)
@@ -78,10 +83,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(user_group(page.reader_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.allow():
+            await self.close(code=TOO_FAST)
+            return
         if text_data is not None and len(text_data) <= MAX_FRAME and text_data.replace(" ", "") == '{"type":"ping"}':
             await self.send_json({"type": "pong"})
             return
-        await self.close(code=4400)
+        await self.close(code=JUNK)
 
     async def rendered(self, version: int, rendered: Rendered) -> None:
         if rendered.failed:  # logged where it failed; the next notice renders again

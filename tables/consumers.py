@@ -43,7 +43,7 @@ import json
 import logging
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -56,6 +56,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DatabaseError, close_old_connections, connection, connections
 
 from engine.errors import FieldError
+from league.rate_limits import RateLimit
 from tables import live, services, ticker
 
 logger = logging.getLogger(__name__)
@@ -185,28 +186,6 @@ async def _beat_forever() -> None:
         await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
 
 
-class RateLimit:
-    """At most ``limit`` events in any ``window`` seconds.
-
-    >>> limit = RateLimit(2, 10.0)
-    >>> limit.allow(0.0), limit.allow(1.0), limit.allow(2.0), limit.allow(10.5)
-    (True, True, False, True)
-    """
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
-        self.times: deque[float] = deque()
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        while self.times and self.times[0] <= now - self.window:
-            self.times.popleft()
-        if len(self.times) >= self.limit:
-            return False
-        self.times.append(now)
-        return True
-
-
 class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
@@ -283,7 +262,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             message = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the decoder goes: junk either way
             message = None
         if not isinstance(message, dict):
             await self.refuse("frame", "a frame is a JSON object with a type")

@@ -190,6 +190,24 @@ async def test_a_page_that_is_not_live_or_a_bad_frame_is_refused():
     assert (await socket.receive_output(5))["code"] == 4400
 
 
+async def test_a_frame_nested_deeper_than_a_decoder_goes_closes_the_socket_as_junk_with_no_traceback(caplog):
+    found = await db(scene)()
+    socket, _ = await connected(found["standings"])
+    await socket.send_to(text_data="[" * 4096)
+    assert (await socket.receive_output(5))["code"] == 4400  # junk: closed, as any frame but a ping
+    assert not [record for record in caplog.records if record.exc_info], "a traceback was logged"
+
+
+async def test_more_than_twenty_messages_in_ten_seconds_close_the_live_socket():
+    found = await db(scene)()
+    socket, _ = await connected(found["standings"])
+    for _ in range(20):
+        await socket.send_json_to({"type": "ping"})
+        assert (await socket.receive_json_from(5))["type"] == "pong"
+    await socket.send_json_to({"type": "ping"})
+    assert (await socket.receive_output(5))["code"] == 4029  # as the online table's socket closes
+
+
 async def test_the_socket_is_refused_from_another_sites_page():
     found = await db(scene)()
     foreign = WebsocketCommunicator(application, f"/ws/live/?path={found['standings']}",

@@ -566,6 +566,18 @@ async def test_a_frame_that_is_not_a_json_object_or_of_no_known_type_is_refused(
     await finish(socket)
 
 
+async def test_a_frame_nested_deeper_than_the_decoder_goes_is_refused_as_junk_and_the_socket_kept(caplog):
+    table = await db(human_table)(await db(make_user)())
+    socket = await join(table, None)
+    await socket.socket.send_to(text_data="[" * consumers.MAX_FRAME)
+    refused = await socket.receive()
+    assert (refused["type"], refused["field"]) == ("refused", "frame") and "JSON object" in refused["reason"]
+    await socket.send(type="ping")
+    assert (await socket.receive())["type"] == "pong"  # the socket is kept, as after any other junk
+    assert not [record for record in caplog.records if record.exc_info], "a traceback was logged"
+    await finish(socket)
+
+
 async def test_logging_out_closes_the_users_sockets():
     alice = await db(make_user)()
     table = await db(human_table)(alice)
