@@ -16,7 +16,16 @@ Client → server (design: ../notes/TABLES_DESIGN.md, "Protocol"):
 - ``{"type": "reclaim"}``: the seat's player takes the seat back from the bot that covered it: the seat's
   signed-in user, or a socket opened with the seat's private link (the link is that seat's credential; it
   reclaims its own seat and no other).
-- ``{"type": "ping"}`` → ``{"type": "pong"}``.
+- ``{"type": "ping"}`` → ``{"type": "pong", "version": <the table's version now>, "live": true}``: the
+  page's heartbeat. The pong travels through the channel layer to the socket's own channel (``live.BEAT``), so it
+  comes only while the layer delivers; with the layer down it comes at once with ``"live": false``. A page whose
+  version is behind the pong's asks for the state (``sync``), as after a gap in the versions of its events or a
+  tap not answered: a frame the layer lost is caught up within a heartbeat.
+
+Server → client besides ``state`` and ``event``: ``{"type": "clock", "version", "turn", "deadline_at"}``, the turn's
+deadline moved at that version (its clock started when the turn reached its player: ``services.turn_shown``). A
+socket of the seat to move reports every frame that shows it the turn (``live.turn_shown``): the server charges a
+player's clock only for a turn their socket was sent.
 
 Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (4009); over ``RATE_LIMIT`` messages in
 ``RATE_WINDOW`` seconds likewise (4029).
@@ -142,6 +151,7 @@ MAX_FRAME = 4096  # bytes of one frame from a client
 RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
 # application close codes: daphne (autobahn) sends only 1000 or 3000–4999; 4403 / 4404 come from live.Refused
 CLOSE_LOGGED_OUT, CLOSE_RATE, CLOSE_TOO_BIG = 4001, 4029, 4009
+BEAT_WAIT = 2.0  # seconds a heartbeat's send to the channel layer may take before the layer is taken for down
 
 _held: Counter[tuple[int, int]] = Counter()
 """This process's open sockets per (table, seat): the seats its heartbeat vouches for. Whether a seat's player is
@@ -192,6 +202,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     seat_token = ""  # the seat's private link, when the socket was opened with it
     counted = False  # this socket is counted in Seat.connected
     version = -1  # the version of the last state or event sent
+    shown_version = -1  # the last version whose turn, this socket's seat's, was reported shown
     groups_joined: list[str]
 
     async def connect(self) -> None:
@@ -276,7 +287,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "sync":
             await self.send_state(since=content.get("version"))
         elif kind == "ping":
-            await self.send_json({"type": "pong"})
+            await self.beat()
         elif kind == "reclaim":
             await self.reclaim()
         else:
@@ -338,6 +349,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Send ``frame`` unless an event is older than what the client has."""
         if self.take_version(frame.get("version", -1), force=force):
             await self.send_json(frame)
+            await self.shown(live.turn_of(frame), frame.get("version", -1))
+
+    async def shown(self, turn: int | None, version: int) -> None:
+        """The frame just sent showed this socket's seat its turn: the server starts charging its clock
+        (``live.turn_shown``), and when that moved the deadline the page is told at once."""
+        if self.seat is None or turn != self.seat or version == self.shown_version:
+            return
+        self.shown_version = version
+        try:
+            clock = await in_database(live.turn_shown, self.table_id, self.seat, version)
+        except DatabaseError:  # the turn stays unshown: its clock is not run out on the player
+            logger.exception("table %s: the turn of seat %s could not be marked shown", self.table_id, self.seat)
+            return
+        if clock is not None and version == self.version:
+            await self.send_json(clock)
+
+    async def beat(self) -> None:
+        """The heartbeat: the table's version now, sent back through the channel layer (``table_beat``) so that
+        the pong says whether the layer delivers; straight back with ``"live": false`` when it cannot send."""
+        version = await in_database(live.current_version, self.table_id)
+        try:
+            await asyncio.wait_for(self.channel_layer.send(self.channel_name, {"type": live.BEAT, "version": version}),
+                                   BEAT_WAIT)
+        except Exception:  # Redis down or not answering: the page shows it is not live, and catches up by itself
+            await self.send_json({"type": "pong", "version": version, "live": False})
 
     # ------------------------------------------------------------------------- from the channel layer
     async def table_frame(self, message: dict[str, Any]) -> None:
@@ -345,6 +381,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         with its version (``live.frame_message``); one older than what the client has is not sent."""
         if self.take_version(message["version"]):
             await self.send(text_data=message["text"])
+            await self.shown(message.get("turn"), message["version"])
+
+    async def table_beat(self, message: dict[str, Any]) -> None:
+        """``live.BEAT``: this socket's heartbeat came back through the layer, which therefore delivers."""
+        await self.send_json({"type": "pong", "version": message["version"], "live": True})
+
+    async def table_clock(self, message: dict[str, Any]) -> None:
+        """``live.CLOCK``: the turn's deadline moved at a version; sent when it is the version the client has."""
+        if message["version"] == self.version:
+            await self.send_json({**message, "type": "clock"})
 
     async def tables_logout(self, message: dict[str, Any]) -> None:
         """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a

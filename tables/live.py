@@ -35,6 +35,8 @@ from tables.signals import table_changed
 logger = logging.getLogger(__name__)
 
 FRAME = "table.frame"  # the channel-layer message type of a frame for the readers of a group
+CLOCK = "table.clock"  # the channel-layer message type of a turn's clock started again (``turn_shown``)
+BEAT = "table.beat"  # a socket's heartbeat, sent through the layer to itself: it comes back while the layer delivers
 LOGOUT = "tables.logout"  # the channel-layer message type that closes a user's sockets
 
 
@@ -213,12 +215,48 @@ def send(messages: list[tuple[str, dict[str, Any]]], what: str) -> None:
         async_to_sync(_send_all)(messages)
 
 
+def current_version(table_id: int) -> int | None:
+    """The table's version now (``None``: no such table): what a heartbeat tells a page, which catches up if it is
+    behind."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
+def clock_messages(table_id: int, version: int, seat: int, deadline_at: Any, players: int) -> list[tuple[str, dict]]:
+    """The turn's new deadline for every group of the table (``turn_shown``: the turn reached its player late and
+    its clock started then). Not a new version: a reader applies it to the version it has, if the same."""
+    message = {"type": CLOCK, "version": version, "turn": seat,
+               "deadline_at": deadline_at.isoformat() if deadline_at else None}
+    return [(table_group(table_id), message)] + [(seat_group(table_id, index), message) for index in range(players)]
+
+
+def turn_shown(table_id: int, seat: int, version: int) -> dict[str, Any] | None:
+    """A socket of ``seat`` was sent its turn at ``version`` (``services.turn_shown``). When the turn's clock
+    started again (it reached the player late), every reader is sent the new deadline, and it is returned as the
+    ``clock`` frame for the socket itself (which gets it even when the layer does not deliver)."""
+    table = services.turn_shown(table_id, seat, version)
+    if table is None:
+        return None
+    messages = clock_messages(table.pk, version, seat, table.deadline_at, table.players)
+    try:
+        send(messages, f"table {table_id}'s clock at version {version}")
+    except Exception:  # the layer is down: each reader's heartbeat brings the state once it is back
+        logger.exception("sending table %s's clock at version %s failed", table_id, version)
+    return {**messages[0][1], "type": "clock"}
+
+
 def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
     """A group's frame as the channel layer carries it: its JSON text, made once here, and its version. Each socket
     of the group sends the text as it is — no decoding and encoding again in every reader's consumer (measured by
     ``bench/bench_tables.py``: packing the frames' dicts for Redis, unpacking them and encoding each again as JSON
     were a sixth of the server's CPU)."""
-    return {"type": FRAME, "version": frame.get("version", -1), "text": json.dumps(frame, separators=(",", ":"))}
+    return {"type": FRAME, "version": frame.get("version", -1), "turn": turn_of(frame),
+            "text": json.dumps(frame, separators=(",", ":"))}
+
+
+def turn_of(frame: dict[str, Any]) -> int | None:
+    """The seat to move in a frame of a table in play (``None``: nobody, or the table is not playing)."""
+    table = frame.get("table") or {}
+    return table.get("turn") if table.get("status") == Table.PLAYING else None
 
 
 def publish(sender: Any = None, table_id: int | None = None, version: int | None = None,

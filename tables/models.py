@@ -51,7 +51,10 @@ class Table(models.Model):
     games_won = models.JSONField(default=two_zeros)
     dealer = models.PositiveSmallIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to move (None: nobody)")
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True,
+                                           help_text="When the turn's clock started (its delivery, when that was late)")
+    turn_shown_at = models.DateTimeField(null=True, blank=True,
+                                         help_text="When the turn first reached a socket of the seat to move")
     deadline_at = models.DateTimeField(null=True, blank=True,
                                        help_text="When the seat to move runs out of time (a bot: when it moves)")
     bot_pace = models.FloatField(default=default_bot_pace,

@@ -10,7 +10,12 @@ match's sheet always agree. After the commit ``tables.signals.table_changed`` te
 Seats: the seat a caller acts for comes from the caller (the session or the seat's private link), never from a
 message. Bots: a seat owned by a bot moves ``bot_pace`` seconds after its turn starts; a human's turn runs out at
 ``turn_seconds`` plus what is left of the seat's bank, and then a bot moves for it (``by="clock"``); a seat away
-``AWAY_SECONDS`` is covered by a bot (``by="cover"``) until its player reclaims it, at their next turn. Nothing
+``AWAY_SECONDS`` is covered by a bot (``by="cover"``) until its player reclaims it, at their next turn.
+
+The server keeps the clock, and charges it only for a turn its player was shown: a socket of the seat that is sent
+the turn says so (``turn_shown``). A turn that reached the player late (the channel layer down, a frame lost) has
+its clock started when it arrived; a turn never shown when its clock is up is not run out on its player but sent
+again with more time (``UNSHOWN_GRACE_SECONDS``), and a player it never reaches is covered as one away. Nothing
 here needs Celery: ``due_moves`` and ``play_due`` are called by a ticker (the ASGI process's, or a test's).
 """
 
@@ -45,6 +50,10 @@ AWAY_SECONDS = 60
 """A seat whose player is away this long is played by a bot until they reclaim it."""
 IDLE_SECONDS = 30 * 60
 """A table with no activity this long is closed (``close_idle``)."""
+UNSHOWN_GRACE_SECONDS = 15
+"""More time for a turn whose clock is up but that no socket of its seat was shown; it is published again."""
+LATE_SHOWN_SECONDS = 2.0
+"""A turn shown later than this after it started has its clock started again when shown."""
 COVER_BOT = "heuristic"
 """The bot that plays for a player away or out of time."""
 OPEN = (Table.LOBBY, Table.PLAYING)
@@ -616,7 +625,7 @@ def _repeated(table: Table, done: TableAction, seat: int) -> Outcome:
                    result=hand.result if last else None, repeated=True)
 
 
-_PLAY_FIELDS = ["version", "last_activity_at", "turn", "turn_started_at", "deadline_at", "updated_at"]
+_PLAY_FIELDS = ["version", "last_activity_at", "turn", "turn_started_at", "turn_shown_at", "deadline_at", "updated_at"]
 """The table's columns an action inside a hand changes (a hand's end may change any: the whole row is saved)."""
 
 
@@ -716,6 +725,7 @@ def _deadline(table: Table, now: datetime, state: HandState | None = None, *,
     if state is not None:  # a new turn (also when the same seat moves again: a give after its beg)
         table.turn = None if state.phase is OVER else state.turn
         table.turn_started_at = now
+        table.turn_shown_at = None
     if table.turn is None:
         table.deadline_at = None
         return
@@ -752,10 +762,54 @@ def play_due(table_id: int, now: datetime | None = None) -> Outcome | None:
         seats = _seats(table, table.turn)
         row = seats[table.turn]
         by = _mover(row, now)
+        if by == TableAction.CLOCK and table.turn_shown_at is None:
+            if not _never_reached(table, row, now):
+                _show_again(table, seats, now)
+                return None
+            by = TableAction.COVER
         hand, state = live.current(table)
         kind = row.bot or COVER_BOT
         action = choose_move(kind, state.view(row.index))
         return _apply(table, row, str(action), "", by, now, seats=seats, hand=hand, state=state)
+
+
+def _never_reached(table: Table, row: Seat, now: datetime) -> bool:
+    """Whether a turn no socket of its seat was shown has waited out the whole clock and ``AWAY_SECONDS`` more:
+    its player is then treated as away (covered, reclaimable), never charged as out of time."""
+    limit = table.turn_seconds + row.bank_left + AWAY_SECONDS
+    return table.turn_started_at is None or (now - table.turn_started_at).total_seconds() >= limit
+
+
+def _show_again(table: Table, seats: dict[int, Seat], now: datetime) -> None:
+    """The clock is up on a turn its player was never shown: more time, and the table published again (a new
+    version: every reader that missed the turn is sent it)."""
+    _touch(table, now)
+    table.deadline_at = now + timedelta(seconds=UNSHOWN_GRACE_SECONDS)
+    table.save(update_fields=["version", "last_activity_at", "deadline_at", "updated_at"])
+    _publish(table, seats=seats)
+
+
+def turn_shown(table_id: int, seat: int, version: int, now: datetime | None = None) -> Table | None:
+    """A socket of ``seat`` was sent the table at ``version`` with the turn its own: the turn is shown (its clock
+    charged from now on). When it started more than ``LATE_SHOWN_SECONDS`` before (its frames lost or late), its
+    clock starts now, as if it started now; returns the table with its new deadline then, else ``None``."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = reads.locked_table(table_id)
+        if table is None or table.status != Table.PLAYING or table.version != version or table.turn != seat \
+                or table.turn_shown_at is not None:
+            return None
+        table.turn_shown_at = now
+        late = table.turn_started_at is None or \
+            (now - table.turn_started_at).total_seconds() > LATE_SHOWN_SECONDS
+        row = table.seats.get(index=seat)
+        if late and not row.bot and not row.covering:
+            table.turn_started_at = now
+            _deadline(table, now)
+            table.save(update_fields=["turn_shown_at", "turn_started_at", "deadline_at", "updated_at"])
+            return table
+        table.save(update_fields=["turn_shown_at", "updated_at"])
+        return None
 
 
 def _mover(row: Seat, now: datetime) -> str:

@@ -536,7 +536,7 @@ async def test_more_than_twenty_messages_in_ten_seconds_are_refused_and_the_sock
     socket = await join(table, None)
     for _ in range(consumers.RATE_LIMIT):
         await socket.send(type="ping")
-        assert await socket.receive() == {"type": "pong"}
+        assert (await socket.receive())["type"] == "pong"
     await socket.send(type="ping")
     assert (await socket.receive())["field"] == "rate"
     assert await socket.closed() == consumers.CLOSE_RATE
@@ -562,7 +562,7 @@ async def test_a_frame_that_is_not_a_json_object_or_of_no_known_type_is_refused(
         await socket.socket.send_to(text_data=text)
         assert (await socket.receive())["type"] == "refused"
     await socket.send(type="ping")
-    assert await socket.receive() == {"type": "pong"}
+    assert (await socket.receive())["type"] == "pong"
     await finish(socket)
 
 

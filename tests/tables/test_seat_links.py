@@ -200,7 +200,7 @@ async def test_a_revoked_link_closes_its_socket_but_not_the_one_the_seats_player
         assert (await frames_until_closed(by_link))[1] == 4001
         assert await by_login.receive_nothing(0.5)  # the player's own socket stays open on the seat
         await by_login.send_json_to({"type": "ping"})
-        assert (await by_login.receive_json_from(5)) == {"type": "pong"}
+        assert (await by_login.receive_json_from(5))["type"] == "pong"
         await by_login.disconnect()
     finally:
         consumers._held.clear()

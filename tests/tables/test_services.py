@@ -192,12 +192,42 @@ def test_a_bot_moves_at_its_pace_and_the_move_is_recorded_as_the_bots():
 def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     table = bots_move_until_turn_of(one_human_table(make_user(), turn_seconds=20, bank_seconds=10), 0)
     assert table.deadline_at == table.turn_started_at + timedelta(seconds=30)
+    assert services.turn_shown(table.pk, 0, table.version, now=table.turn_started_at) is None  # shown in time
     assert table.pk not in services.due_moves(table.deadline_at - timedelta(seconds=1))
     assert services.play_due(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
     outcome = services.play_due(table.pk, now=table.deadline_at)
     assert outcome.by == "clock" and outcome.seat == 0
     assert TableAction.objects.filter(table=table, by="clock").count() == 1
     assert fresh(table).seats.get(index=0).bank_left == 0
+
+
+def test_a_turn_never_shown_to_its_player_is_sent_again_with_more_time_not_run_out():
+    table = bots_move_until_turn_of(one_human_table(make_user(), turn_seconds=20, bank_seconds=10), 0)
+    deadline, version = table.deadline_at, table.version
+    assert services.play_due(table.pk, now=deadline) is None  # no socket of seat 0 was sent the turn
+    again = fresh(table)
+    assert again.version == version + 1, "the table is published again"
+    assert again.deadline_at == deadline + timedelta(seconds=services.UNSHOWN_GRACE_SECONDS)
+    assert not TableAction.objects.filter(table=table, by="clock").exists()
+    shown_at = deadline + timedelta(seconds=5)  # it reaches the player late: the clock starts then, whole
+    assert services.turn_shown(table.pk, 0, again.version, now=shown_at).deadline_at == shown_at + timedelta(seconds=30)
+    assert services.play_due(table.pk, now=shown_at + timedelta(seconds=29)) is None
+    assert fresh(table).version == again.version
+    assert services.play_due(table.pk, now=shown_at + timedelta(seconds=30)).by == "clock"
+
+
+def test_a_turn_that_never_reaches_its_player_is_covered_as_away_with_the_bank_kept():
+    table = bots_move_until_turn_of(one_human_table(make_user(), turn_seconds=20, bank_seconds=10), 0)
+    started = table.turn_started_at
+    for _ in range(20):
+        table = fresh(table)
+        outcome = services.play_due(table.pk, now=table.deadline_at)
+        if outcome is not None:
+            break
+    assert outcome.by == "cover" and outcome.seat == 0
+    assert (table.deadline_at - started).total_seconds() >= 30 + services.AWAY_SECONDS
+    row = fresh(table).seats.get(index=0)
+    assert row.covering and row.bank_left == 10
 
 
 def test_an_away_seat_is_covered_by_a_bot_until_its_player_reclaims_it():
