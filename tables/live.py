@@ -27,6 +27,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
+from redis.exceptions import RedisError
 
 from tables import services
 from tables.models import Table, TableAction
@@ -184,6 +185,8 @@ async def _flush(loop: asyncio.AbstractEventLoop) -> None:
             batch, _batches[loop] = _batches[loop], []
             try:
                 await _send_all([message for messages, _ in batch for message in messages])
+            except (ConnectionError, OSError, TimeoutError, RedisError) as error:  # the layer down: pages resync
+                logger.warning("sending %s failed: %s", ", ".join(what for _, what in batch), error)
             except Exception:
                 logger.exception("sending %s failed", ", ".join(what for _, what in batch))
     finally:
