@@ -6,6 +6,12 @@
    the seat link in the query), never the page's. After a lost connection the page reconnects and sends "sync"
    with the last version it drew; the server answers with the whole state.
 
+   The page never guesses that it is up to date: it asks for the state ("sync") when an event skips a version,
+   when a tap gets no answer within TAP_WAIT, and when the heartbeat (a ping every BEAT, answered by a pong with the
+   table's version) says the table is further on than the page. The pong comes through the server's channel layer:
+   "live" is shown only while it comes back so ("live": true); with no pong, or one sent back with "live": false
+   (the layer is down), the mark says "catching up…" and the page keeps asking for the state until it is live again.
+
    On a phone in a noisy bar: nothing moves under the thumb (the turn line is one line, the stand / beg / give /
    run buttons take the row of the other buttons, a refusal floats over the chalk); a completed trick stays on the
    felt a moment (HOLD) with its winner marked — also the last trick of a hand, from the hand's result — and the
@@ -28,6 +34,8 @@
   var startSeats = frame ? seatsKey(frame.seats) : "";
   var version = frame ? frame.version : -1;
   var socket = null, retry = 0, pingTimer = null, closedForGood = false, pending = false;
+  var BEAT = 10000, PONG_WAIT = 4000, TAP_WAIT = 4000;  // ms: heartbeat, its answer, a tap's answer
+  var pongTimer = null, tapTimer = null, lastSync = 0;
   var HOLD = 2500;  // ms a completed trick stays on the felt (unless the next trick starts first)
   var firstSeen = {}, holdTimer = null, noticeTimer = null;
 
@@ -378,6 +386,44 @@
     pending = true;
     notice("");
     socket.send(JSON.stringify({ type: "act", action: action, version: version, id: newId() }));
+    clearTimeout(tapTimer);
+    tapTimer = setTimeout(function () {  // no event and no refusal: the answer was lost on its way
+      if (!pending) return;
+      pending = false;
+      notice("No answer from the table yet: fetching the table again…");
+      sync(true);
+    }, TAP_WAIT);
+  }
+
+  function sync(force) {  // the whole state from the server, with what was missed since our version
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    var now = Date.now();
+    if (!force && now - lastSync < 1000) return;  // one request a second at most
+    lastSync = now;
+    socket.send(JSON.stringify({ type: "sync", version: version }));
+  }
+
+  function beat() {  // the heartbeat: a pong with the table's version must come back through the server's layer
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: "ping" }));
+    clearTimeout(pongTimer);
+    pongTimer = setTimeout(function () { catchingUp(); sync(); }, PONG_WAIT);
+  }
+
+  function catchingUp() {
+    if (socket && socket.readyState === WebSocket.OPEN) connState("catching-up", "catching up…");
+  }
+
+  function pong(data) {
+    clearTimeout(pongTimer);
+    if (typeof data.version === "number" && data.version > version) sync();
+    if (data.live === false) {
+      catchingUp();
+      clearTimeout(pongTimer);
+      pongTimer = setTimeout(beat, PONG_WAIT);  // the layer is down: keep asking, sooner than the heartbeat
+    } else {
+      connState("live", "live");
+    }
   }
 
   function connState(state, text) {
@@ -393,12 +439,10 @@
     socket = new WebSocket(scheme + window.location.host + root.dataset.socket + root.dataset.query);
     socket.addEventListener("open", function () {
       retry = 0;
-      connState("live", "live");
-      socket.send(JSON.stringify({ type: "sync", version: version }));
+      sync(true);
+      beat();  // live once the heartbeat comes back through the server's layer
       clearInterval(pingTimer);
-      pingTimer = setInterval(function () {
-        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-      }, 25000);
+      pingTimer = setInterval(beat, BEAT);
     });
     socket.addEventListener("message", function (message) {
       var data;
@@ -407,6 +451,8 @@
     });
     socket.addEventListener("close", function (event) {
       clearInterval(pingTimer);
+      clearTimeout(pongTimer);
+      clearTimeout(tapTimer);
       pending = false;
       if (event.code === 4403 || event.code === 4404 || event.code === 4001 || closedForGood) {
         closedForGood = true;
@@ -424,13 +470,23 @@
   function receive(data) {
     if (data.type === "state" || data.type === "event") {
       if (data.version < version && data.type === "event") return;
+      if (data.type === "event" && version >= 0 && data.version > version + 1) sync(true);  // a version missed
+      if (data.type === "state" && pending === false && $("notice").textContent.indexOf("No answer") === 0) {
+        notice("");
+      }
       pending = false;
+      clearTimeout(tapTimer);
       version = data.version;
       frame = { version: data.version, view: data.view, seats: data.seats, table: data.table };
       if (data.type === "event" && data.seat !== undefined && data.seat === mySeat) notice("");
       draw();
+    } else if (data.type === "pong") {
+      pong(data);
+    } else if (data.type === "clock") {  // the turn's clock started when it reached its player
+      if (frame && data.version === version) { frame.table.deadline_at = data.deadline_at; tick(); }
     } else if (data.type === "refused") {
       pending = false;
+      clearTimeout(tapTimer);
       notice(data.reason);
       if (data.field === "table" && data.version === null) closedForGood = true;
     }
