@@ -389,13 +389,14 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
     away = timezone.now()
     await db(services.mark_away)(table, 0, now=away)
     table = await db(fresh)(table)
-    for _ in range(50):  # the clock plays the seats nobody opened; seat 0 is covered once 60 s away
+    for _ in range(50):  # the seats nobody opened never saw their turns: covered as away, as seat 0 once 60 s away
         table = await db(fresh)(table)
         if (await db(seat_row)(table, 0)).covering:
             break
         await db(services.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
     assert (await db(seat_row)(table, 0)).covering
-    assert {"clock", "cover"} <= {row[3] for row in await db(actions_of)(table)}
+    assert "cover" in {row[3] for row in await db(actions_of)(table)}
+    assert "clock" not in {row[3] for row in await db(actions_of)(table)}, "a clock ran out on an unseen turn"
 
     other = await join(table, 1, token=token1)
     await other.send(type="reclaim")  # seat 1's link reclaims seat 1 (not covered: nothing to take back) …
@@ -527,6 +528,23 @@ async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     assert (event["type"], event["seat"], event["by"]) == ("event", 0, "clock")
     assert event["seats"][0]["bank_left"] == 0
     assert (await db(actions_of)(table))[-1][1:] == (0, event["action"], "clock")
+    await finish(seat0)
+
+
+async def test_a_turn_that_reaches_its_player_late_has_its_clock_started_when_it_arrives():
+    user = await db(make_user)()
+    table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=20, bank_seconds=10), 0)
+    late = table.turn_started_at - timedelta(seconds=25)  # the turn's frame was lost 25 s ago
+    await db(Table.objects.filter(pk=table.pk).update)(turn_started_at=late, deadline_at=late + timedelta(seconds=30))
+    before = timezone.now()
+    seat0 = await join(table, 0, user=user)  # the state: the turn reaches the player now
+    clock = await seat0.receive()
+    assert (clock["type"], clock["version"], clock["turn"]) == ("clock", table.version, 0)
+    now = await db(fresh)(table)
+    assert now.turn_shown_at >= before and now.turn_started_at >= before and now.version == table.version
+    assert now.deadline_at == now.turn_started_at + timedelta(seconds=30)
+    assert clock["deadline_at"] == now.deadline_at.isoformat()
+    assert await db(services.play_due)(table.pk, now=late + timedelta(seconds=30)) is None  # not run out
     await finish(seat0)
 
 

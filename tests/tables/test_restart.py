@@ -104,6 +104,10 @@ class Database:
         return self.rows("SELECT seq, seat, action, by, created_at FROM tables_tableaction WHERE table_id = %s "
                          "AND seq > %s ORDER BY seq", table_id, version)
 
+    def turn_shown(self, table_id: int) -> bool:
+        """Whether the turn of the table was shown to a socket of its seat to move (``Table.turn_shown_at``)."""
+        return self.rows("SELECT turn_shown_at FROM tables_table WHERE id = %s", table_id)[0][0] is not None
+
     def table(self, table_id: int) -> tuple:
         """``(version, turn, deadline_at)`` of the table."""
         return self.rows("SELECT version, turn, deadline_at FROM tables_table WHERE id = %s", table_id)[0]
@@ -374,9 +378,10 @@ async def kill_and_restart(server: Server, database: Database, tables: dict) -> 
         frame = person_b.last
         return frame["table"]["turn"] == 1 and frame["table"]["status"] == "playing" and deadline_in(frame) > 0.4
 
-    def c_clock_running() -> bool:
+    def c_clock_running() -> bool:  # the turn reached C's person (the server charges their clock only then)
         frame = person_c.last
-        return frame["table"]["turn"] == 0 and frame["table"]["status"] == "playing" and deadline_in(frame) > 1.0
+        return frame["table"]["turn"] == 0 and frame["table"]["status"] == "playing" and deadline_in(frame) > 1.0 \
+            and database.turn_shown(c)
 
     await until(lambda: b_bot_due() and c_clock_running(), "B's bot due to move and C's person's clock running", 30)
 
