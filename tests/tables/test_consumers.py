@@ -88,6 +88,15 @@ def actions_of(table: Table) -> list[tuple[int, int, str, str]]:
 db = sync_to_async  # the test's own database work, in Django's thread as the consumer's is
 
 
+async def until_shown(table: Table, timeout: float = 10.0) -> Table:
+    """The table once its turn was reported shown by a socket of the seat to move (``services.turn_shown``)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (now := await db(fresh)(table)).turn_shown_at is None:
+        assert asyncio.get_running_loop().time() < deadline, "the turn was never reported shown"
+        await asyncio.sleep(0.02)
+    return now
+
+
 # ----------------------------------------------------------------------------- sockets
 class Client:
     """A socket of one reader (a seat, or ``None``: a spectator) that keeps every frame it receives."""
@@ -518,8 +527,8 @@ async def test_the_heartbeat_runs_while_the_process_holds_a_seat(monkeypatch):
 async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     user = await db(make_user)()
     table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=20, bank_seconds=10), 0)
-    seat0 = await join(table, 0, user=user)  # present, but does not move
-    table = await db(fresh)(table)
+    seat0 = await join(table, 0, user=user)  # present, shown the turn, but does not move
+    table = await until_shown(table)
     assert table.deadline_at == table.turn_started_at + timedelta(seconds=30)
     assert await db(services.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
     assert table.pk in await db(services.due_moves)(table.deadline_at)
