@@ -39,7 +39,7 @@ from league.permissions import can_enter_hands, is_organiser
 from tables import reads
 from tables import state as live
 from tables.models import Seat, Table, TableAction, TableHand, default_bot_pace
-from tables.signals import table_changed
+from tables.signals import presence_changed, table_changed
 
 AWAY_SECONDS = 60
 """A seat whose player is away this long is played by a bot until they reclaim it."""
@@ -820,9 +820,16 @@ def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> No
         else:
             return
         row.save(update_fields=["away_since"])
+        _announce_presence(table, row.index)
         if table.turn == row.index:
             _deadline(table, now)
             table.save(update_fields=["deadline_at"])
+
+
+def _announce_presence(table: Table, seat: int) -> None:
+    """After the commit: the table's readers are told that ``seat``'s player went away or came back."""
+    table_id, players = table.pk, table.players
+    transaction.on_commit(lambda: presence_changed.send(sender=Table, table_id=table_id, players=players, seat=seat))
 
 
 def heartbeat(seats: Iterable[tuple[int, int]], now: datetime | None = None) -> int:
@@ -868,6 +875,8 @@ def expire_presence(now: datetime | None = None) -> list[tuple[int, int]]:
                 row.away_since = row.seen_at or now
                 fields.append("away_since")
             row.save(update_fields=fields)
+            if "away_since" in fields:
+                _announce_presence(table, index)
             if table.turn == row.index and "away_since" in fields:
                 _deadline(table, now)
                 table.save(update_fields=["deadline_at"])
