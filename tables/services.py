@@ -984,18 +984,11 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
 def seats_info(table: Table, rows: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
     """Each seat as every reader sees it, from ``rows`` (the seats in index order, with their users) or read."""
     rows = table.seats.select_related("user").order_by("index") if rows is None else rows
-    return [{"index": row.index, "name": _seat_name(row), "bot": row.bot or None, "covering": row.covering,
+    return [{"index": row.index, "name": row.bot_name or row.display_name, "bot": row.bot or None,
+             "bot_label": row.bot_label, "covering": row.covering,
              "away": row.away_since is not None, "connected": row.connected > 0, "bank_left": row.bank_left,
              "user_id": row.user_id}
             for row in rows]
-
-
-def _seat_name(row: Seat) -> str:
-    if row.bot:
-        return f"{row.get_bot_display()} bot"
-    if row.user is not None:
-        return row.user.get_username()
-    return ""
 
 
 def table_info(table: Table) -> dict[str, Any]:
