@@ -124,7 +124,7 @@ def wait_for_meta(page, seat: int, away: bool) -> None:
             const meta = document.querySelector(`#felt .spot[data-seat="${seat}"] .spot-meta`);
             const shown = !!meta && /\\baway\\b/.test(meta.textContent);
             return shown === away;
-        }""", arg=[seat, away], timeout=10_000)
+        }""", arg=[seat, away], timeout=30_000)
 
 
 def test_a_player_is_shown_present_after_the_start_and_away_only_while_gone(browser, site, shots):
