@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from draw.bracket import PlannedSide, planned_columns, tie_name
 from draw.selectors import Tie
-from league.models import Competition
+from league.models import Competition, Round
 from tests.draw.test_rounds import club, competition_of, finish, matches_of, organiser, pair, publish  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +51,26 @@ def test_the_bracket_page_shows_every_tie_from_the_draw_and_moves_winners_on(
     semis = semis[semis.index('id="bracket-planned-1"'):semis.index('id="bracket-planned-2"')]
     assert tie.side_b_name in semis, "the tie's winner is moved on as soon as it is decided"
     assert f"Winner of Quarter-final {tie.bracket_position}" not in semis
+
+
+def test_the_next_knockout_round_is_drafted_when_its_last_feeder_is_decided(
+        club, django_capture_on_commit_callbacks):  # noqa: F811
+    from games.results import record_match_totals
+
+    competition = competition_of(club, Competition.KNOCKOUT, 4, third_place_match=True)
+    semis = publish(pair(django_capture_on_commit_callbacks, competition))
+    first, second = matches_of(semis)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(first, games_a=1, games_b=0)
+    assert not competition.rounds.filter(number=2).exists(), "a semi-final still to play: no final yet"
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(second, games_a=0, games_b=1)
+    final = competition.rounds.get(number=2)
+    assert final.pairing_state == Round.DONE and not final.is_published, "a draft for the organiser to publish"
+    decider = next(m for m in matches_of(final) if not m.third_place)
+    third = next(m for m in matches_of(final) if m.third_place)
+    assert {decider.side_a_name, decider.side_b_name} == {first.side_a_name, second.side_b_name}
+    assert {third.side_a_name, third.side_b_name} == {first.side_b_name, second.side_a_name}
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(decider, games_a=1, games_b=0)
+    assert competition.rounds.count() == 2, "the final's draft is not published: nothing more is drafted"
