@@ -76,7 +76,8 @@ def test_a_finished_hand_replays_trick_by_trick_as_its_log_says(client):
     in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
     assert f"<h1>Hand {in_game} · game {hand.game_number}</h1>" in text
     kinds = {"random": "easy bot", "heuristic": "normal bot"}
-    names = [f"{'Ada Ben Cleo Dev'.split()[row.index]} ({kinds[row.bot]})" for row in table.seats.order_by("index")]
+    bots = ["Ada", "Ben", "Cleo", "Dev"]  # by seat
+    names = [f"{bots[row.index]} ({kinds[row.bot]})" for row in table.seats.order_by("index")]
     assert f"{names[0]} & {names[2]}</span> v <span class=\"side-b-text\">{names[1]} & {names[3]}" in text
     assert f"{names[0]} (A)" in step_section(text, 0)
     for number, (leader, cards, winner) in enumerate(tricks, start=1):
