@@ -49,7 +49,7 @@ def run_pairing(round_id: int, version: int) -> dict:
         return {**answer, **_store(round_id, version, field_, draft)}
     except (RoundError, PairingError) as error:
         reason = _reason(error)
-        fail_pairing(round_id, version, f"Pairing failed: {reason}")
+        fail_pairing(round_id, version, failed_message(reason))
         return {**answer, "state": Round.FAILED, "reason": reason}
     except OperationalError:
         raise  # the task retries
@@ -116,6 +116,20 @@ def _with_names(text: str) -> str:
     names = {unit_id(e.pk): e.display_name for e in Entry.objects.filter(pk__in=ids).select_related(
         "partnership__player_one", "partnership__player_two", "player", "team")}
     return ENTRANT_ID.sub(lambda m: names.get(m.group(), m.group()), text)
+
+
+NEXT_STEP = "What to do: put that right (the entries, the results or the competition's settings), then pair the " \
+            "round again."
+"""The organiser's next step after a pairing failed on a user error."""
+
+
+def failed_message(reason: str) -> str:
+    """A failed pairing's message: the reason, cut to fit the stored message, then the next step."""
+    room = 300 - len("Pairing failed: ") - len(". ") - len(NEXT_STEP)
+    reason = reason.rstrip(". ")
+    if len(reason) > room:
+        reason = reason[:room - 1].rstrip() + "…"
+    return f"Pairing failed: {reason}. {NEXT_STEP}"
 
 
 def fail_pairing(round_id: int, version: int, message: str) -> None:

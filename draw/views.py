@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from draw import edits, publishing
 from draw import selectors as round_selectors
+from draw.bracket import whole_bracket
 from draw.errors import RoundError
 from draw.forms import EditForm, MatchForm, PairByesForm, SwapForm
 from draw.plan import number_after_last_round
@@ -224,6 +225,7 @@ def bracket(request: HttpRequest, club_slug: str, competition_slug: str) -> Http
     if not round_selectors.has_knockout(competition):
         raise Http404("This competition has no knockout.")
     return render(request, "league/rounds/bracket.html", {
-        "competition": competition, "club": competition.club, "columns": round_selectors.bracket(competition),
+        "competition": competition, "club": competition.club,
+        **whole_bracket(round_selectors.bracket(competition), competition.third_place_match),
         "is_organiser": is_organiser(request.user, competition.club_id),
     })

@@ -131,6 +131,8 @@ def competition_publish(request: HttpRequest, competition: Competition) -> HttpR
     setup.set_published(competition=competition, published=published)
     if published:
         messages.success(request, f"{competition.name} is published: everyone can follow it.")
+        for warning in selectors.publishing_warnings(competition):
+            messages.warning(request, warning)
     else:
         messages.success(request, f"{competition.name} is a draft again: only the club's organisers see it.")
     return redirect("competition_edit", competition.club.slug, competition.slug)

@@ -30,3 +30,13 @@ def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition |
             .filter(club__slug=club_slug, slug=competition_slug).first())
 
 
+
+
+def publishing_warnings(competition: Competition) -> list[str]:
+    """What the organiser should hear when publishing ``competition``: too few entrants to pair a round."""
+    entrants = competition.entries.filter(withdrawn=False).count()
+    if entrants < 2:
+        have = "no entrants" if entrants == 0 else "one entrant"
+        return [f"{competition.name} has {have}: no round can be paired until at least two enter. Add the entries "
+                "on the Entries page (or by CSV import), then pair round 1."]
+    return []

@@ -392,6 +392,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if message["version"] == self.version:
             await self.send_json({**message, "type": "clock"})
 
+    async def tables_presence(self, message: dict[str, Any]) -> None:
+        """``live.PRESENCE``: a seat's player went away or came back; the reader gets the state as it is now."""
+        await self.send_state()
+
     async def tables_logout(self, message: dict[str, Any]) -> None:
         """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a
         ``seat_token``) the seat's link was revoked or renewed, and the socket closes if it came with that link."""

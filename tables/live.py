@@ -31,7 +31,7 @@ from redis.exceptions import RedisError
 
 from tables import services
 from tables.models import Table, TableAction
-from tables.signals import table_changed
+from tables.signals import presence_changed, table_changed
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ FRAME = "table.frame"  # the channel-layer message type of a frame for the reade
 CLOCK = "table.clock"  # the channel-layer message type of a turn's clock started again (``turn_shown``)
 BEAT = "table.beat"  # a socket's heartbeat, sent through the layer to itself: it comes back while the layer delivers
 LOGOUT = "tables.logout"  # the channel-layer message type that closes a user's sockets
+PRESENCE = "tables.presence"  # the channel-layer message type that has a socket send its reader the state again
 
 
 class Refused(Exception):
@@ -277,6 +278,20 @@ def publish(sender: Any = None, table_id: int | None = None, version: int | None
         logger.exception("publishing table %s at version %s failed", table_id, version)
 
 
+def announce_presence(sender: Any = None, table_id: int | None = None, players: int = 0, seat: int | None = None,
+                      **kwargs: Any) -> None:
+    """``presence_changed``'s receiver: every socket of the table but ``seat``'s own (the seat whose player went
+    away or came back) sends its reader the state again; the version is the same, so no frame of it would pass.
+    Never raises."""
+    if table_id is None:
+        return
+    groups = [table_group(table_id)] + [seat_group(table_id, other) for other in range(players) if other != seat]
+    try:
+        send([(group, {"type": PRESENCE}) for group in groups], f"table {table_id}'s presence")
+    except Exception:
+        logger.exception("announcing the presence at table %s failed", table_id)
+
+
 def close_user_sockets(sender: Any = None, user: Any = None, **kwargs: Any) -> None:
     """``user_logged_out``'s receiver: the user's open sockets are closed (their seat stays theirs)."""
     if user is None or getattr(user, "pk", None) is None:
@@ -290,4 +305,5 @@ def close_user_sockets(sender: Any = None, user: Any = None, **kwargs: Any) -> N
 def connect() -> None:
     """Connect the live layer's receivers (``TablesConfig.ready``); connecting twice connects once."""
     table_changed.connect(publish, dispatch_uid="tables.live.publish")
+    presence_changed.connect(announce_presence, dispatch_uid="tables.live.announce_presence")
     user_logged_out.connect(close_user_sockets, dispatch_uid="tables.live.close_user_sockets")

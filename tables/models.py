@@ -81,6 +81,11 @@ class Table(models.Model):
         return f"Table {self.pk} ({self.get_kind_display()}, {self.players} players)"
 
 
+BOT_NAMES_BY_SEAT = ("Ada", "Ben", "Cleo", "Dev")
+"""A bot's name at each seat: three bots at a table read apart (with their strength, ``Seat.bot_label``)."""
+BOT_LABELS = {"random": "easy bot", "heuristic": "normal bot", "montecarlo": "strong bot"}
+
+
 class Seat(models.Model):
     NO_BOT = ""
     BOTS = [(NO_BOT, "Nobody"), ("random", "Easy (random)"), ("heuristic", "Normal (heuristic)"),
@@ -119,6 +124,23 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.bot
+
+    @property
+    def bot_name(self) -> str:
+        """The seat's bot by name (``Ben``); ``""`` for a seat no bot owns."""
+        return BOT_NAMES_BY_SEAT[self.index % len(BOT_NAMES_BY_SEAT)] if self.bot else ""
+
+    @property
+    def bot_label(self) -> str:
+        """The seat's bot by strength (``normal bot``); ``""`` for a seat no bot owns."""
+        return BOT_LABELS.get(self.bot, "bot") if self.bot else ""
+
+    @property
+    def display_name(self) -> str:
+        """Who sits here in a line of text: ``Ben (normal bot)``, the player's login, or ``""`` (open)."""
+        if self.bot:
+            return f"{self.bot_name} ({self.bot_label})"
+        return self.user.get_username() if self.user is not None else ""
 
 
 class TableHand(models.Model):

@@ -44,7 +44,7 @@ from league.permissions import can_enter_hands, is_organiser
 from tables import reads
 from tables import state as live
 from tables.models import Seat, Table, TableAction, TableHand, default_bot_pace
-from tables.signals import table_changed
+from tables.signals import presence_changed, table_changed
 
 AWAY_SECONDS = 60
 """A seat whose player is away this long is played by a bot until they reclaim it."""
@@ -874,9 +874,16 @@ def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> No
         else:
             return
         row.save(update_fields=["away_since"])
+        _announce_presence(table, row.index)
         if table.turn == row.index:
             _deadline(table, now)
             table.save(update_fields=["deadline_at"])
+
+
+def _announce_presence(table: Table, seat: int) -> None:
+    """After the commit: the table's readers are told that ``seat``'s player went away or came back."""
+    table_id, players = table.pk, table.players
+    transaction.on_commit(lambda: presence_changed.send(sender=Table, table_id=table_id, players=players, seat=seat))
 
 
 def heartbeat(seats: Iterable[tuple[int, int]], now: datetime | None = None) -> int:
@@ -922,6 +929,8 @@ def expire_presence(now: datetime | None = None) -> list[tuple[int, int]]:
                 row.away_since = row.seen_at or now
                 fields.append("away_since")
             row.save(update_fields=fields)
+            if "away_since" in fields:
+                _announce_presence(table, index)
             if table.turn == row.index and "away_since" in fields:
                 _deadline(table, now)
                 table.save(update_fields=["deadline_at"])
@@ -1029,18 +1038,11 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
 def seats_info(table: Table, rows: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
     """Each seat as every reader sees it, from ``rows`` (the seats in index order, with their users) or read."""
     rows = table.seats.select_related("user").order_by("index") if rows is None else rows
-    return [{"index": row.index, "name": _seat_name(row), "bot": row.bot or None, "covering": row.covering,
+    return [{"index": row.index, "name": row.bot_name or row.display_name, "bot": row.bot or None,
+             "bot_label": row.bot_label, "covering": row.covering,
              "away": row.away_since is not None, "connected": row.connected > 0, "bank_left": row.bank_left,
              "user_id": row.user_id}
             for row in rows]
-
-
-def _seat_name(row: Seat) -> str:
-    if row.bot:
-        return f"{row.get_bot_display()} bot"
-    if row.user is not None:
-        return row.user.get_username()
-    return ""
 
 
 def table_info(table: Table) -> dict[str, Any]:

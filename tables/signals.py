@@ -8,3 +8,8 @@ table_changed = Signal()
 """``table_id``, ``version``: the table's state changed and the change is committed (an accepted action, a seat
 taken or left, a bot added, a start, a rematch, a close). Sent after the commit, never inside it: the live layer
 listens and sends each seat its own view."""
+
+presence_changed = Signal()
+"""``table_id``, ``players``, ``seat``: the seat's player went away or came back (the table's version is unchanged).
+Sent after the commit: the live layer has the table's other readers read their state again, so no page shows a
+player away who is there (or present who is gone) until the next move."""

@@ -35,7 +35,6 @@ from tables.state import table_ruleset
 
 LOBBY_LIMIT = 50
 """Tables listed in each part of the lobby."""
-BOT_SHORT = {"random": "Easy bot", "heuristic": "Normal bot", "montecarlo": "Strong bot"}
 """A bot's name in a replay, as the table's felt says it (with its seat's number: two bots of a kind told apart)."""
 HANDS_LISTED = 12
 """Finished hands listed (with their replays) on a table's page, the latest first."""
@@ -179,15 +178,14 @@ def fixture_match(table: Table) -> Match | None:
 
 def seat_names(table: Table, match: Match | None = None) -> list[str]:
     """Who sits where, by seat index: at a fixture its players by name (whether they play by their login or by
-    their seat's link), at a casual table its users and bots (``Normal bot 2``; ``""``: an open seat)."""
+    their seat's link), at a casual table its users and bots (``Ben (normal bot)``; ``""``: an open seat)."""
     if match is not None:
         return [player.name for player in services.fixture_players(match)]
-    return [f"{BOT_SHORT.get(row.bot, 'Bot')} {row.index + 1}" if row.bot else _name(row)
-            for row in table.seats.select_related("user").order_by("index")]
+    return [row.display_name for row in table.seats.select_related("user").order_by("index")]
 
 
 def side_names(table: Table, names: list[str], match: Match | None = None) -> tuple[str, str]:
-    """Side A's and side B's names: a fixture's partnerships, a casual table's seats (``pat & Normal bot 3``)."""
+    """Side A's and side B's names: a fixture's partnerships, a casual table's seats (``pat & Cleo (normal bot)``)."""
     if match is not None:
         return match.side_a_name, match.side_b_name
     named = [name or f"Seat {index + 1}" for index, name in enumerate(names)]
@@ -260,7 +258,7 @@ def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool
         mine = reader.seat == row.index
         rows.append({
             "index": row.index, "number": row.index + 1, "label": seat_label(row.index, table.players),
-            "name": names[row.index] if names and row.index < len(names) and names[row.index] else _name(row),
+            "name": names[row.index] if names and row.index < len(names) and names[row.index] else row.display_name,
             "login": row.user.get_username() if names and row.user is not None else "",
             "mine": mine, "bot": row.bot, "covering": row.covering,
             "can_take": empty and reader.seat is None and table.kind == Table.CASUAL and table.status in services.OPEN
@@ -271,12 +269,6 @@ def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool
             "can_remove_bot": creator and casual_lobby and bool(row.bot),
         })
     return rows
-
-
-def _name(row: Seat) -> str:
-    if row.bot:
-        return f"{row.get_bot_display()} bot"
-    return row.user.get_username() if row.user is not None else ""
 
 
 # ----------------------------------------------------------------------------- the seats panel's forms

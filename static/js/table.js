@@ -38,6 +38,7 @@
   var pongTimer = null, tapTimer = null, lastSync = 0;
   var HOLD = 2500;  // ms a completed trick stays on the felt (unless the next trick starts first)
   var firstSeen = {}, holdTimer = null, noticeTimer = null;
+  var sending = false;  // a form of the page was sent (Sit here, Start, …): its answer draws the page, not a reload
 
   var SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
   var SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -71,15 +72,14 @@
   function positions(players) {
     var me = mySeat === null ? 0 : mySeat, pos = {};
     if (players === 2) { pos[me] = "bottom"; pos[(me + 1) % 2] = "top"; return pos; }
-    pos[me] = "bottom"; pos[(me + 1) % 4] = "left"; pos[(me + 2) % 4] = "top"; pos[(me + 3) % 4] = "right";
+    // play passes to the right (anticlockwise): the player after you sits on your right
+    pos[me] = "bottom"; pos[(me + 1) % 4] = "right"; pos[(me + 2) % 4] = "top"; pos[(me + 3) % 4] = "left";
     return pos;
   }
 
-  var BOT_NAME = { random: "Easy bot", heuristic: "Normal bot", montecarlo: "Strong bot" };
-
-  function seatName(seat, seats) {
+  function seatName(seat, seats) {  // a bot by its name at the seat; its strength is the spot's bot_label
     var info = (seats || [])[seat] || {};
-    var name = BOT_NAME[info.bot] || (PAGE.names && PAGE.names[seat]) || info.name || "Seat " + (seat + 1);
+    var name = (PAGE.names && PAGE.names[seat]) || info.name || "Seat " + (seat + 1);
     if (seat === mySeat) name = "You";
     return name;
   }
@@ -120,7 +120,7 @@
     $("action-row").classList.toggle("has-moves", $("moves").childElementCount > 0);
     $("tinfo").textContent = !view ? "" : (view.game_number > 1 ? " · game " + view.game_number : "") +
       " · hand " + view.hand_number;
-    if (table.status !== startStatus || (table.status === "lobby" && seatsKey(seats) !== startSeats)) {
+    if (!sending && (table.status !== startStatus || (table.status === "lobby" && seatsKey(seats) !== startSeats))) {
       window.location.reload();  // the seats panel is the server's page: draw it again
     }
   }
@@ -205,6 +205,7 @@
       spot.appendChild(who);
       var tags = [];
       if (table.players === 4 && mySeat !== null && pos[seat] === "top") tags.push("partner");
+      if (info.bot && info.bot_label) tags.push(info.bot_label);
       if (info.covering) tags.push("bot covering");
       if (info.away && !info.bot) tags.push("away");
       if (view && seat !== mySeat && !over) tags.push(view.hand_sizes[seat] + " cards");
@@ -503,6 +504,8 @@
   $("reclaim").addEventListener("click", function () {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "reclaim" }));
   });
+  document.addEventListener("submit", function (event) { if (!event.defaultPrevented) sending = true; });
+  window.addEventListener("pageshow", function () { sending = false; });  // back to the page from the history
   var invite = document.getElementById("invite-link");
   if (invite) invite.addEventListener("focus", function () { invite.select(); });
   if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";  // a seats form posted

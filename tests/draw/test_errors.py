@@ -53,7 +53,25 @@ def test_a_field_the_engine_cannot_pair_fails_the_round_with_the_organisers_reas
     result = run_pairing(round_.pk, round_.pairing_version)
     round_.refresh_from_db()
     assert result["state"] == Round.FAILED and round_.pairing_state == Round.FAILED
-    assert round_.pairing_message == "Pairing failed: 3 groups of at least 2 need 6 entrants, got 5 (groups)"
+    assert round_.pairing_message.startswith("Pairing failed: 3 groups of at least 2 need 6 entrants, got 5 (groups)")
+    assert "then pair the round again" in round_.pairing_message  # and what to do next
+
+
+def test_a_knockout_of_one_entrant_fails_saying_what_to_do_next():
+    round_ = queued(competition_of(Competition.KNOCKOUT, 1))
+    run_pairing(round_.pk, round_.pairing_version)
+    round_.refresh_from_db()
+    assert round_.pairing_state == Round.FAILED
+    assert "a knockout needs at least two entrants" in round_.pairing_message
+    assert "What to do:" in round_.pairing_message and "pair the round again" in round_.pairing_message
+    assert len(round_.pairing_message) <= 300
+
+
+def test_a_long_reason_is_cut_and_the_next_step_kept():
+    from draw.run import failed_message
+
+    message = failed_message("x" * 500)
+    assert len(message) <= 300 and message.endswith("then pair the round again.") and "…" in message
 
 
 def test_a_malformed_spec_is_a_bug_logged_and_raised(monkeypatch, caplog):

@@ -213,6 +213,22 @@ def test_publishing_and_unpublishing(client, world):
     assert not draft.published
 
 
+def test_publishing_a_competition_of_fewer_than_two_entrants_warns_the_organiser(client, world):
+    draft = world["draft"]
+    draft.entries.all().delete()
+    client.force_login(world["organiser"])
+    url = reverse("competition_publish", args=[draft.club.slug, draft.slug])
+    page = text(client.post(url, {"published": "true"}, follow=True))
+    assert "is published" in page
+    assert 'class="message warning"' in page and "has no entrants" in page and "at least two" in page
+    Entry.objects.create(competition=draft, partnership=make_partnership(club=draft.club, name="Lone Pair"))
+    page = text(client.post(url, {"published": "true"}, follow=True))
+    assert "has one entrant" in page and "Add the entries" in page
+    Entry.objects.create(competition=draft, partnership=make_partnership(club=draft.club, name="Second Pair"))
+    page = text(client.post(url, {"published": "true"}, follow=True))
+    assert 'class="message warning"' not in page
+
+
 def test_the_organiser_finds_the_setup_pages_from_the_club_and_competition_pages(client, world):
     club, competition = world["club"], world["competition"]
     assert reverse("competition_create", args=[club.slug]) not in text(client.get(reverse("club", args=[club.slug])))

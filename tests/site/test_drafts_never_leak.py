@@ -148,7 +148,11 @@ def scene(django_capture_on_commit_callbacks) -> Scene:
         commit(services.record_match_totals, match, games_a=1, games_b=0, user=organiser)
         s.public_matches.add(match.pk)
     renamed(cup_pairs, prefix="Draftera ")
-    final = Match.objects.get(round=pair(cup))
+    final_round = cup.rounds.get(number=2)  # drafted by itself once the semi-finals were decided
+    commit(request_pairing, cup, final_round.number)  # paired again under the new names
+    final_round.refresh_from_db()
+    assert final_round.pairing_state == Round.DONE and not final_round.is_published
+    final = Match.objects.get(round=final_round)
     hand = commit(services.enter_hand, match=final, number=1, mode=Hand.CHALK, entry=sweep(0), user=organiser)
     renamed(cup_pairs)
 

@@ -75,8 +75,9 @@ def test_a_finished_hand_replays_trick_by_trick_as_its_log_says(client):
     text = readable(response)
     in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()
     assert f"<h1>Hand {in_game} · game {hand.game_number}</h1>" in text
-    kinds = {"random": "Easy bot", "heuristic": "Normal bot"}
-    names = [f"{kinds[row.bot]} {row.index + 1}" for row in table.seats.order_by("index")]  # as the felt says
+    kinds = {"random": "easy bot", "heuristic": "normal bot"}
+    bots = ["Ada", "Ben", "Cleo", "Dev"]  # by seat
+    names = [f"{bots[row.index]} ({kinds[row.bot]})" for row in table.seats.order_by("index")]
     assert f"{names[0]} & {names[2]}</span> v <span class=\"side-b-text\">{names[1]} & {names[3]}" in text
     assert f"{names[0]} (A)" in step_section(text, 0)
     for number, (leader, cards, winner) in enumerate(tricks, start=1):

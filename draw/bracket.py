@@ -1,0 +1,98 @@
+"""The rest of a knockout's bracket, from its last published round to the final (and the third-place match):
+every tie not paired yet, each side the winner (or loser) of a tie before it — by name once that tie is
+decided, else "Winner of Semi-final 1". A read for the bracket page; nothing here is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from draw.plan import knockout_round_name
+
+TIE_NAMES = {1: "Final", 2: "Semi-final", 4: "Quarter-final"}
+
+
+def tie_name(ties: int, position: int) -> str:
+    """A tie's name in a round of ``ties`` ties: ``Final``, ``Semi-final 2``, ``Round of 16, tie 5``."""
+    if ties == 1:
+        return "Final"
+    if ties in TIE_NAMES:
+        return f"{TIE_NAMES[ties]} {position}"
+    return f"{knockout_round_name(ties)}, tie {position}"
+
+
+@dataclass
+class PlannedSide:
+    """A side of a tie not paired yet: the entrant once the tie that feeds it is decided, else ``""``."""
+
+    source: str  # "Winner of Semi-final 1"
+    name: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.name or self.source
+
+
+@dataclass
+class PlannedTie:
+    position: int
+    name: str
+    a: PlannedSide
+    b: PlannedSide
+
+
+@dataclass
+class PlannedColumn:
+    name: str
+    ties: list[PlannedTie]
+    third_place: PlannedTie | None = None
+
+
+def decided(tie) -> tuple[str, str]:
+    """(winner, loser) of a published bracket tie (``draw.selectors.Tie``) by name; ``""`` while undecided."""
+    if tie.match is None:
+        return tie.bye_name, ""
+    match = tie.match
+    if match.a_won:
+        return match.side_a_name, "" if match.b_won else match.side_b_name
+    if match.b_won:
+        return match.side_b_name, match.side_a_name
+    return "", ""
+
+
+def planned_columns(last_ties: list, third_place: bool) -> list[PlannedColumn]:
+    """The rounds after the last published one (its ties ``last_ties``, in bracket order) to the final; with
+    ``third_place`` the final's column also holds the third-place match between the semi-finals' losers."""
+    places = max((tie.position for tie in last_ties), default=0)
+    if places <= 1:
+        return []
+    by_position = {tie.position: decided(tie) for tie in last_ties}
+    winners = {p: by_position.get(p, ("", ""))[0] for p in range(1, places + 1)}
+    losers = {p: by_position.get(p, ("", ""))[1] for p in range(1, places + 1)}
+    columns = []
+    while places > 1:
+        ties = (places + 1) // 2
+        column = PlannedColumn(knockout_round_name(ties), [])
+        for position in range(1, ties + 1):
+            a, b = 2 * position - 1, 2 * position
+            column.ties.append(PlannedTie(position, tie_name(ties, position),
+                                          PlannedSide(f"Winner of {tie_name(places, a)}", winners.get(a, "")),
+                                          PlannedSide(f"Winner of {tie_name(places, b)}", winners.get(b, ""))))
+        if ties == 1 and third_place and places == 2:
+            column.third_place = PlannedTie(2, "Third place",
+                                            PlannedSide(f"Loser of {tie_name(2, 1)}", losers.get(1, "")),
+                                            PlannedSide(f"Loser of {tie_name(2, 2)}", losers.get(2, "")))
+        columns.append(column)
+        places, winners, losers = ties, {}, {}
+    return columns
+
+
+def whole_bracket(columns: list, third_place: bool) -> dict:
+    """The bracket page's columns: the published rounds (``draw.selectors.bracket``), each tie given its name
+    (``tie.name``), then the rounds still to come (``planned``)."""
+    for column in columns:
+        places = max((tie.position for tie in column.ties), default=0)
+        for tie in column.ties:
+            tie.name = tie_name(max(places, 1), tie.position)
+    planned = planned_columns(columns[-1].ties, third_place) if columns else []
+    return {"columns": columns, "planned": planned}
