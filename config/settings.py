@@ -59,8 +59,9 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into league.auth.lockout_response
 ]
 
-if not PRODUCTION:  # runserver serves static files itself; WhiteNoise serves collectstatic's output in production
-    MIDDLEWARE.remove("whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the static files whenever DEBUG is off: collectstatic's output in production, and outside it
+# (DJANGO_DEBUG=0 without DJANGO_PRODUCTION) the app's own static folders through the finders, as runserver would.
+WHITENOISE_USE_FINDERS = not PRODUCTION
 
 ROOT_URLCONF = "config.urls"
 TEMPLATES = [
