@@ -6,6 +6,7 @@ result backend, cache and the channel layer. ``DJANGO_PRODUCTION=1`` → DEBUG o
 (``manage.py check --deploy`` clean).
 """
 
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -62,6 +63,8 @@ MIDDLEWARE = [
 # WhiteNoise serves the static files whenever DEBUG is off: collectstatic's output in production, and outside it
 # (DJANGO_DEBUG=0 without DJANGO_PRODUCTION) the app's own static folders through the finders, as runserver would.
 WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:  # collectstatic's folder is not needed there, and not made by the edit loop
+    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles")
 
 ROOT_URLCONF = "config.urls"
 TEMPLATES = [
@@ -128,8 +131,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 if REDIS_URL:
     # django-redis with IGNORE_EXCEPTIONS: a Redis outage makes the cache miss (e.g. the API's throttles let
-    # requests through) instead of failing the request; nothing the app must not lose is kept in the cache.
-    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL,
+    # requests through) instead of failing the request; nothing the app must not lose is kept in the cache. The
+    # outage is logged once, and its end (config.cache).
+    CACHES = {"default": {"BACKEND": "config.cache.OutageNotingRedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5,
                                       "SOCKET_TIMEOUT": 0.5}}}
     DJANGO_REDIS_IGNORE_EXCEPTIONS = True
