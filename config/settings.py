@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from config.environ_helpers import env_bool, env_list, env_str
 
@@ -231,6 +232,15 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# The Content-Security-Policy of production (django-csp): scripts, styles and everything else from the site only,
+# so no inline script or style (the templates have none; a value a page needs, like the print sheet's row height,
+# goes in a data- attribute its script reads). tests/browser/test_content_security_policy.py loads the pages under it.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+    "font-src": [SELF], "connect-src": [SELF], "worker-src": [SELF], "manifest-src": [SELF],
+    "object-src": [NONE], "base-uri": [SELF], "form-action": [SELF], "frame-ancestors": [NONE],
+}}
+
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -240,6 +250,8 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "csp.middleware.CSPMiddleware")  # sends CONTENT_SECURITY_POLICY above
 
 LOGGING = {
     "version": 1,
