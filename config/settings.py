@@ -110,9 +110,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VIS
                                    "socket_connect_timeout": 0.4}
 # A broker that does not answer fails a send at once (league.dispatch then runs the work in-process) instead of
 # retrying for ~20 s inside a scorekeeper's request (a refused connection fails in milliseconds, an unanswered
-# one within the connect timeout); the same for the result store beside it.
+# one within the connect timeout); the same for the result store beside it. The fail-fast publish policy is
+# league.dispatch's own (PUBLISH_RETRY_POLICY), given with each send: not the Celery app's, which the workers use.
 CELERY_BROKER_CONNECTION_TIMEOUT = 0.4
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# A worker rides out a broker outage of any length: it tries to reconnect for ever (Celery's default gives up after
+# 100 tries, ~45 min, and the worker exits), also when it starts with the broker down; a task running with its
+# message unacknowledged when the connection is lost is stopped and delivered again (acks_late), rather than
+# acknowledged later on the lost connection.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
                                                             "interval_step": 0.2, "interval_max": 0.2}}

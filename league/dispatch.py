@@ -25,6 +25,10 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER = 10.0  # s: while the broker is down, how long sends go without trying it
 RUN_HERE, LATER = "run here", "later"
 BROKER_ERRORS = (TransportError, RedisError, OSError)  # the broker (its connection) failed, not the task
+# One try and one quick retry: a broker that does not answer fails the send in well under a second, and the request
+# goes on (the work runs here, or waits for the sweep). Only these sends: the workers' own publishing keeps
+# Celery's patient default.
+PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
 
 class _BrokerState(Outage):
@@ -47,7 +51,8 @@ def send(task: Any, *args: Any, countdown: float | None = None, when_down: str =
     if broker.may_try() or eager:
         try:
             # nobody waits for these results: without ignore_result the result store is also contacted per send
-            task.apply_async(args=args, countdown=countdown, ignore_result=True)
+            task.apply_async(args=args, countdown=countdown, ignore_result=True,
+                             retry_policy=PUBLISH_RETRY_POLICY)
         except Exception as error:
             if eager:  # the task ran in apply_async and failed: no broker was involved
                 logger.exception("%s%r failed in-process; the workers' sweep will redo it", task.name, args)
