@@ -1,7 +1,7 @@
 """The REST API under ``/api/``: one router for every resource, the OpenAPI schema and its Swagger UI."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
@@ -34,7 +34,7 @@ router.register("hands", HandViewSet, basename="hand")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     *router.urls,
     re_path(r"^(?P<path>(?s:.*))$", not_found, name="not-found"),  # last: a JSON 404, not Django's page

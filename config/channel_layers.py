@@ -117,8 +117,11 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         client.publish(channel, self.serialize(message))
 
 
+SYNC_TIMEOUT = 0.5  # s: a Redis that does not answer fails a request's send at once (live.notices notes the outage)
+
+
 def _client(host: dict[str, Any]) -> redis.Redis:
-    options = dict(host)
+    options = {"socket_connect_timeout": SYNC_TIMEOUT, "socket_timeout": SYNC_TIMEOUT, **host}
     address = options.pop("address", None)
     return redis.Redis(**options) if address is None else redis.Redis.from_url(address, **options)
 

@@ -6,10 +6,12 @@ result backend, cache and the channel layer. ``DJANGO_PRODUCTION=1`` → DEBUG o
 (``manage.py check --deploy`` clean).
 """
 
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from config.environ_helpers import env_bool, env_list, env_str
 
@@ -59,8 +61,11 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into league.auth.lockout_response
 ]
 
-if not PRODUCTION:  # runserver serves static files itself; WhiteNoise serves collectstatic's output in production
-    MIDDLEWARE.remove("whitenoise.middleware.WhiteNoiseMiddleware")
+# WhiteNoise serves the static files whenever DEBUG is off: collectstatic's output in production, and outside it
+# (DJANGO_DEBUG=0 without DJANGO_PRODUCTION) the app's own static folders through the finders, as runserver would.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+if not PRODUCTION:  # collectstatic's folder is not needed there, and not made by the edit loop
+    warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles")
 
 ROOT_URLCONF = "config.urls"
 TEMPLATES = [
@@ -105,9 +110,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VIS
                                    "socket_connect_timeout": 0.4}
 # A broker that does not answer fails a send at once (league.dispatch then runs the work in-process) instead of
 # retrying for ~20 s inside a scorekeeper's request (a refused connection fails in milliseconds, an unanswered
-# one within the connect timeout); the same for the result store beside it.
+# one within the connect timeout); the same for the result store beside it. The fail-fast publish policy is
+# league.dispatch's own (PUBLISH_RETRY_POLICY), given with each send: not the Celery app's, which the workers use.
 CELERY_BROKER_CONNECTION_TIMEOUT = 0.4
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# A worker rides out a broker outage of any length: it tries to reconnect for ever (Celery's default gives up after
+# 100 tries, ~45 min, and the worker exits), also when it starts with the broker down; a task running with its
+# message unacknowledged when the connection is lost is stopped and delivered again (acks_late), rather than
+# acknowledged later on the lost connection.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
                                                             "interval_step": 0.2, "interval_max": 0.2}}
@@ -127,8 +140,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 if REDIS_URL:
     # django-redis with IGNORE_EXCEPTIONS: a Redis outage makes the cache miss (e.g. the API's throttles let
-    # requests through) instead of failing the request; nothing the app must not lose is kept in the cache.
-    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL,
+    # requests through) instead of failing the request; nothing the app must not lose is kept in the cache. The
+    # outage is logged once, and its end (config.cache).
+    CACHES = {"default": {"BACKEND": "config.cache.OutageNotingRedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5,
                                       "SOCKET_TIMEOUT": 0.5}}}
     DJANGO_REDIS_IGNORE_EXCEPTIONS = True
@@ -226,6 +240,15 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# The Content-Security-Policy of production (django-csp): scripts, styles and everything else from the site only,
+# so no inline script or style (the templates have none; a value a page needs, like the print sheet's row height,
+# goes in a data- attribute its script reads). tests/browser/test_content_security_policy.py loads the pages under it.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
+    "default-src": [SELF], "script-src": [SELF], "style-src": [SELF], "img-src": [SELF, "data:"],
+    "font-src": [SELF], "connect-src": [SELF], "worker-src": [SELF], "manifest-src": [SELF],
+    "object-src": [NONE], "base-uri": [SELF], "form-action": [SELF], "frame-ancestors": [NONE],
+}}
+
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -235,6 +258,8 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "csp.middleware.CSPMiddleware")  # sends CONTENT_SECURITY_POLICY above
 
 LOGGING = {
     "version": 1,

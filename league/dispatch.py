@@ -14,51 +14,27 @@ The state is per process: each web process notes an outage once.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from typing import Any
 
 from kombu.exceptions import OperationalError as TransportError
 from redis.exceptions import RedisError
 
+from league.outages import Outage
+
 logger = logging.getLogger(__name__)
 RETRY_AFTER = 10.0  # s: while the broker is down, how long sends go without trying it
 RUN_HERE, LATER = "run here", "later"
 BROKER_ERRORS = (TransportError, RedisError, OSError)  # the broker (its connection) failed, not the task
+# One try and one quick retry: a broker that does not answer fails the send in well under a second, and the request
+# goes on (the work runs here, or waits for the sweep). Only these sends: the workers' own publishing keeps
+# Celery's patient default.
+PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
 
-class _BrokerState:
+class _BrokerState(Outage):
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.down_since: float | None = None
-        self.next_try = 0.0
-
-    def may_try(self) -> bool:
-        with self.lock:
-            return self.down_since is None or time.monotonic() >= self.next_try
-
-    def failed(self, task_name: str, error: Exception) -> None:
-        with self.lock:
-            now = time.monotonic()
-            first = self.down_since is None
-            if first:
-                self.down_since = now
-            self.next_try = now + RETRY_AFTER
-        if first:
-            logger.warning("the task broker cannot be reached (%s sending %s): tasks run in this process, or wait "
-                           "for a worker, until it answers again", error.__class__.__name__, task_name)
-
-    def succeeded(self) -> None:
-        if self.down_since is None:  # the common case: no lock taken
-            return
-        with self.lock:
-            down_since, self.down_since = self.down_since, None
-        if down_since is not None:
-            logger.warning("the task broker is reachable again, after %.0f s", time.monotonic() - down_since)
-
-    @property
-    def down(self) -> bool:
-        return self.down_since is not None
+        super().__init__("the task broker", while_down="tasks run in this process, or wait for a worker",
+                         retry_after=RETRY_AFTER, log=logger)
 
 
 broker = _BrokerState()
@@ -75,7 +51,8 @@ def send(task: Any, *args: Any, countdown: float | None = None, when_down: str =
     if broker.may_try() or eager:
         try:
             # nobody waits for these results: without ignore_result the result store is also contacted per send
-            task.apply_async(args=args, countdown=countdown, ignore_result=True)
+            task.apply_async(args=args, countdown=countdown, ignore_result=True,
+                             retry_policy=PUBLISH_RETRY_POLICY)
         except Exception as error:
             if eager:  # the task ran in apply_async and failed: no broker was involved
                 logger.exception("%s%r failed in-process; the workers' sweep will redo it", task.name, args)
@@ -83,9 +60,9 @@ def send(task: Any, *args: Any, countdown: float | None = None, when_down: str =
             if not isinstance(error, BROKER_ERRORS):  # not sent, for a reason of its own: not an outage
                 logger.exception("%s%r could not be sent", task.name, args)
             else:
-                broker.failed(task.name, error)
+                broker.failed(f"sending {task.name}", error)
         else:
-            broker.succeeded()
+            broker.answered()
             return True
     if when_down == RUN_HERE:
         run_here(task, *args)

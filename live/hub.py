@@ -22,8 +22,9 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
+from league import outages
 from live import shared
-from live.notices import NOTICE, competition_group
+from live.notices import BROKEN_LAYER, NOTICE, competition_group
 from live.pages import PUBLIC, LivePage
 from live.render import Rendered
 
@@ -165,10 +166,14 @@ class Hub:
                 message = await layer.receive(channel)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the layer down: its own reconnection brings the subscription back
-                logger.warning("live notices not received", exc_info=True)
+            except Exception as error:  # the layer down: its own reconnection brings the subscription back
+                if isinstance(error, BROKEN_LAYER):
+                    outages.channel_layer.failed("receiving live notices", error)  # once an outage
+                else:
+                    logger.warning("live notices not received", exc_info=True)
                 await asyncio.sleep(RETRY_AFTER)
                 continue
+            outages.channel_layer.answered()
             if message.get("type") == NOTICE:
                 self.notice(message)
 

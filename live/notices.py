@@ -14,12 +14,14 @@ scorekeeper's), closed when the reader logs out (``{"type": "live.logout"}``): w
 go on arriving on a shared phone.
 
 Sent from wherever the change commits — a request, the settle task in a worker, an online table's action — by
-``send_to_group``: a notice that cannot be sent (the channel layer down) is logged and lost, and never fails the
-change; an open page then catches up at the next notice or when its socket reconnects.
+``send_or_note_outage``: a notice that cannot be sent (the channel layer down) is lost, and never fails the
+change; an open page then catches up at the next notice or when its socket reconnects. The outage is logged once
+(``league.outages.channel_layer``: one warning when it goes, one line when it is back), not once a notice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -28,13 +30,16 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
+from redis.exceptions import RedisError
 
 from games.signals import results_changing, results_settled
+from league import outages
 from league.signals import publication_changed
 from standings.signals import standings_refreshed
 
 logger = logging.getLogger(__name__)
 NOTICE = "live.notice"
+BROKEN_LAYER = (RedisError, OSError, asyncio.TimeoutError)  # the layer's Redis did not answer (OSError: refused)
 
 
 LOGOUT = "live.logout"
@@ -56,10 +61,23 @@ def notify(competition_id: int, matches: list[int] | None = None, *, wide: bool 
         return
     message = {"type": NOTICE, "competition": competition_id, "version": time.time_ns(), "matches": matches,
                "wide": wide}
+    send_or_note_outage(competition_group(competition_id), message, f"a live notice of competition {competition_id}")
+
+
+def send_or_note_outage(group: str, message: dict[str, Any], what: str) -> bool:
+    """``send_to_group``, never raising: a layer that cannot be reached is noted as an outage (one warning for it,
+    one line when it answers again: ``league.outages``) and the message is lost — the change it tells of is
+    committed and stays, and the pages catch up. Any other failure is logged with its traceback."""
     try:
-        send_to_group(competition_group(competition_id), message)
-    except Exception:  # the layer down or full: the change is committed and stays; pages catch up later
-        logger.warning("live notice for competition %s not sent", competition_id, exc_info=True)
+        send_to_group(group, message)
+    except BROKEN_LAYER as error:
+        outages.channel_layer.failed(f"sending {what}", error)
+        return False
+    except Exception:
+        logger.exception("%s not sent", what)
+        return False
+    outages.channel_layer.answered()
+    return True
 
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:
@@ -93,10 +111,7 @@ def _publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> 
 def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
     if user is None or getattr(user, "pk", None) is None:
         return
-    try:
-        send_to_group(user_group(user.pk), {"type": LOGOUT})
-    except Exception:
-        logger.warning("the live pages of user %s not closed at logout", user.pk, exc_info=True)
+    send_or_note_outage(user_group(user.pk), {"type": LOGOUT}, f"the closing of user {user.pk}'s live pages")
 
 
 def connect() -> None:

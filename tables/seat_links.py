@@ -18,8 +18,10 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import RedisError
 
 from games.models import Match
+from league import outages
 from league.permissions import can_enter_hands
 from tables.live import LOGOUT, seat_group
 from tables.models import Seat, Table, new_table_token
@@ -72,5 +74,9 @@ def _close_sockets(group: str, old_token: str) -> None:
         layer = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(group, {"type": LOGOUT, "seat_token": old_token})
+    except (RedisError, OSError, TimeoutError) as error:  # the layer's Redis down: one warning an outage
+        outages.channel_layer.failed(f"closing the sockets of {group}", error)
     except Exception:
         logger.exception("closing the sockets of %s failed", group)
+    else:
+        outages.channel_layer.answered()

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from celery import shared_task
+
 from engine import HandState
 from engine.game import next_dealer
 
@@ -216,3 +218,10 @@ def _install_slow_settle() -> None:
 
 
 _install_slow_settle()
+
+
+# ----------------------------------------------------------------------------- which worker ran a task
+@shared_task(name="tests.services.worker_pid")
+def worker_pid() -> int:
+    """The id of the process that ran it: the same worker before and after a broker outage, or another one."""
+    return os.getpid()

@@ -414,10 +414,10 @@ def test_printable_scoresheet_blank_and_filled(client, scene, commit):
     for column in ("High", "Low", "Jack / Hang Jack", "Game", "Dealer", "Kick"):
         assert f">{column}</th>" in html, column
     assert "HJ→B" in html and "print.css" in html and 'class="print-sheet"' in html
-    row_mm = float(re.search(r"--row: ([0-9.]+)mm", html).group(1))
+    row_mm = float(re.search(r'data-row-mm="([0-9.]+)"', html).group(1))
     blank = page(client.get(reverse("match_print", args=[match.pk]) + "?blank=1"))
     assert "HJ→B" not in blank and blank.count('class="ps-game"') == 3  # best of 3: room for three games
-    blank_mm = float(re.search(r"--row: ([0-9.]+)mm", blank).group(1))
+    blank_mm = float(re.search(r'data-row-mm="([0-9.]+)"', blank).group(1))
     # one page: the games, two side by side, each its rows plus four for its title and head, fit the 185 mm
     # they are given of the 259 mm a letter page leaves inside its margins (the header and footer take the rest)
     games = [section.count('<tr class="blank">') + 4 for section in blank.split('class="ps-game"')[1:]]

@@ -21,7 +21,7 @@ from games.entry import StaleVersionError, correct_hand, enter_hand, next_hand, 
 from games.models import Hand, HandVersion, Match
 from games.scoresheet import scoresheet
 from games.settle import settle_match
-from league import dispatch
+from league import dispatch, outages
 from league.models import Competition, ResultsClock, StandingRow
 from tests.factories import make_competition, make_match, make_organiser, make_user, sweep
 from tests.services import enter_planned, expected_standings, plan_for, standings_of
@@ -116,7 +116,7 @@ def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(ca
 
     competition = make_competition()
     clock = [100.0]
-    monkeypatch.setattr(dispatch.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(outages.time, "monotonic", lambda: clock[0])
     failing = mock.patch.object(refresh_standings_task, "apply_async", side_effect=ConnectionRefusedError(111, "no"))
     with caplog.at_level(logging.WARNING, logger="league.dispatch"), failing as sent, \
             mock.patch.object(refresh_standings_task, "apply", wraps=refresh_standings_task.apply) as here:
