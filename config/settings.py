@@ -114,13 +114,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VIS
 # league.dispatch's own (PUBLISH_RETRY_POLICY), given with each send: not the Celery app's, which the workers use.
 CELERY_BROKER_CONNECTION_TIMEOUT = 0.4
 # A worker rides out a broker outage of any length: it tries to reconnect for ever (Celery's default gives up after
-# 100 tries, ~45 min, and the worker exits), also when it starts with the broker down; a task running with its
-# message unacknowledged when the connection is lost is stopped and delivered again (acks_late), rather than
-# acknowledged later on the lost connection.
+# 100 tries, ~45 min, and the worker exits), also when it starts with the broker down. A task running when the
+# connection is lost finishes (its message comes back after the visibility timeout, and every task is safe to run
+# twice): cancelling it on the loss is known to crash the consumer as it reconnects (celery/celery#9250).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
                                                             "interval_step": 0.2, "interval_max": 0.2}}
