@@ -30,6 +30,9 @@ SUIT_INPUT = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧
 CARD_SHAPE = re.compile(r"^(10|[2-9TJQKA])[CDHS]$")
 
 SIDE_CHOICES = [("a", "A"), ("b", "B"), ("", "Nobody")]
+NOBODY = "nobody"
+HOLDER_CHOICES = [("a", "A"), ("b", "B"), (NOBODY, "Nobody")]
+"""High and Low: no default. Nobody (no trump in play, rare) is chosen on purpose and confirmed (``no_trump``)."""
 BEG_CHOICES = [("stand", "Stand"), ("give", "Give one"), ("run", "Run the pack"), ("none", "No beg: a kick won")]
 JACK_CHOICES = [("a", "Jack A"), ("b", "Jack B"), ("hang_a", "Hang Jack → A"), ("hang_b", "Hang Jack → B"),
                 ("", "Nobody")]
@@ -139,8 +142,9 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
                                                          "spellcheck": "false", "placeholder": "e.g. JH, 10d",
                                                          "class": "card-input"}))
     beg = SideChoiceField(choices=BEG_CHOICES, label="Stand or beg")
-    high = SideChoiceField(choices=SIDE_CHOICES, label="High")
-    low = SideChoiceField(choices=SIDE_CHOICES, label="Low")
+    high = SideChoiceField(choices=HOLDER_CHOICES, label="High")
+    low = SideChoiceField(choices=HOLDER_CHOICES, label="Low")
+    no_trump = forms.BooleanField(required=False, label="Yes: no trump was in play, nobody had High or Low")
     jack = SideChoiceField(choices=JACK_CHOICES, label="Jack")
     game = SideChoiceField(choices=GAME_CHOICES, label="Game")
     high_card = forms.CharField(required=False, max_length=8, label="High card",
@@ -194,6 +198,10 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if NOBODY in (data.get("high"), data.get("low")) and not data.get("no_trump") \
+                and data.get("penalty") != "misdeal":
+            self.add_error("no_trump", "you chose Nobody for High or Low: tick the box to confirm that no trump "
+                                       "was in play, or choose the side that had it")
         if data.get("penalty") == "renege" and not data.get("renege_side"):
             self.add_error("renege_side", "say which side reneged")
         a, b = data.get("game_count_a"), data.get("game_count_b")
@@ -219,7 +227,9 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
             entry["beg"] = data["beg"]
         for name in ("high", "low"):
             side = data.get(name)
-            if side:
+            if side == NOBODY:
+                entry[name] = None  # said on purpose: no trump in play
+            elif side:
                 holding: dict[str, Any] = {"team": TEAM[side]}
                 card = normalise_card(data.get(f"{name}_card", ""))
                 if card:
@@ -256,8 +266,11 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
             initial[f"run_kick_{n}"] = kick
         initial["beg"] = entry.get("beg") or ("none" if kicks else "")
         for name in ("high", "low"):
-            value = entry.get(name)
-            if isinstance(value, dict):
+            value = entry.get(name, "")
+            if value is None:
+                initial[name] = NOBODY
+                initial["no_trump"] = True
+            elif isinstance(value, dict):
                 initial[name] = SIDE.get(value.get("team"), "")
                 initial[f"{name}_card"] = value.get("card") or ""
         jack = entry.get("jack")

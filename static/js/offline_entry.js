@@ -145,7 +145,7 @@
     return cards.symbols[suit] ? card.slice(0, -1) + cards.symbols[suit] : card;
   }
 
-  function sideText(value) { return (value || "").replace("hang_", "").toUpperCase(); }
+  function sideText(value) { return value === "nobody" ? "nobody" : (value || "").replace("hang_", "").toUpperCase(); }
 
   function sideName(letter) { return letter === "a" ? config.sides[0] : letter === "b" ? config.sides[1] : "?"; }
 
