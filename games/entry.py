@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from engine.game import next_dealer
+from engine.penalties import Misdeal
 from games.common import EntryError, author_name, check_not_held, lock_match, signed_in
 from games.models import HAND_LEVEL, Game, Hand, HandVersion, Match
 from games.results import check_level, why_closed
@@ -115,6 +116,7 @@ def enter_hand(*, match: Match, number: int, mode: str, entry: dict[str, Any], u
             raise EntryError("game", f"game {target.game.number} is won: reload the sheet")
         _check_number(target, number)
         dealt, given = _dealer(match.competition, target.dealer, dealer)
+        _check_high_and_low_stated(mode, entry)
         result = score_hand_entry(mode, entry, competition=match.competition, dealer=dealt,
                                   score_before=target.score_before)
         hand = _store_once(match, target.game, number, mode=mode, dealer=dealt, dealer_given=given, entry=entry,
@@ -173,6 +175,27 @@ def _check_mode(mode: Any) -> None:
         raise EntryError("mode", f"must be {Hand.CHALK} or {Hand.RECORD}, got {mode!r}")
 
 
+PLAY_CHALKS = ("high", "low", "jack", "game")
+"""What a chalk entry writes for the play of the hand: none of it once a kick or a beg ended the game."""
+
+
+def _check_high_and_low_stated(mode: str, entry: Any) -> None:
+    """A chalk entry that chalks the play says who had High and who had Low: a side, or ``null`` for nobody (no
+    trump in play). Left out, they would be stored as nobody's, and a forgotten tap would lose the points unseen.
+    Whether the hand was played at all, and whether the sides given could hold them, stays the engine's to judge."""
+    if mode != Hand.CHALK or not isinstance(entry, dict):
+        return
+    penalty = entry.get("penalty")
+    in_play = any(entry.get(name) is not None for name in PLAY_CHALKS) or (
+        isinstance(penalty, dict) and penalty.get("kind") not in (None, Misdeal.kind))
+    if not in_play:
+        return
+    for name, label in (("high", "High"), ("low", "Low")):
+        if name not in entry:
+            raise EntryError(name, f"missing: choose who had {label} — a side, or nobody when no trump was in "
+                                   "play")
+
+
 def _check_number(target: NextHand, number: Any) -> None:
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise EntryError("number", f"must be the hand's number (1 or more), got {number!r}")
@@ -211,6 +234,7 @@ def correct_hand(*, hand: Hand, mode: str, entry: dict[str, Any], reason: str, v
         if dealer is None and hand.dealer_given:
             dealer = hand.dealer
         dealt, given = _dealer(match.competition, expected, dealer)
+        _check_high_and_low_stated(mode, entry)
         result = score_hand_entry(mode, entry, competition=match.competition, dealer=dealt, score_before=score_before)
         hand.version += 1
         hand.mode, hand.entry, hand.result, hand.dealer, hand.deleted = mode, entry, result, dealt, False

@@ -34,6 +34,15 @@ class HandRecordSchema(serializers.Serializer):
     """Stands for a hand record in the schema (``HandRecordExtension`` gives its fields)."""
 
 
+STATED_HOLDINGS = {
+    "high": "High: the side dealt the highest trump in play. Required once the hand was played (anything of the "
+            "play chalked): null when nobody had it (no trump in play); left out, the hand is refused naming "
+            "the field (games.entry). Absent when a kick or a misdeal ended the hand",
+    "low": "Low: the side dealt the lowest trump in play. Required once the hand was played, as High is: null "
+           "when nobody had it (no trump in play)",
+}
+
+
 class ChalkEntryExtension(OpenApiSerializerExtension):
     target_class = ChalkEntrySchema
 
@@ -41,7 +50,10 @@ class ChalkEntryExtension(OpenApiSerializerExtension):
         return "ChalkEntry"
 
     def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
-        return without_context(chalk_entry_schema(), FILLED_BY_THE_MATCH)
+        schema = without_context(chalk_entry_schema(), FILLED_BY_THE_MATCH)
+        for name, description in STATED_HOLDINGS.items():
+            schema["properties"][name] = {**schema["properties"][name], "description": description}
+        return schema
 
 
 class HandRecordExtension(OpenApiSerializerExtension):

@@ -26,12 +26,13 @@ MAX_RUNS = kicks_in_hand(2, Ruleset(last_card_kick=True)) - 1
 """Kicks after the first a chalk entry can hold: one a run of the pack, two at a 4-player table, up to five in All
 Twos (R9, R12), and under ``last_card_kick`` one more, the pack's last card (R12)."""
 MAX_RECORD_BYTES = 200_000
-MAX_BOX = 99_999
-"""The largest count a results box takes: above any match's chalks under any sensible ruleset."""
 SUIT_INPUT = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"})
 CARD_SHAPE = re.compile(r"^(10|[2-9TJQKA])[CDHS]$")
 
 SIDE_CHOICES = [("a", "A"), ("b", "B"), ("", "Nobody")]
+NOBODY = "nobody"
+HOLDER_CHOICES = [("a", "A"), ("b", "B"), (NOBODY, "Nobody")]
+"""High and Low: no default. Nobody (no trump in play, rare) is chosen on purpose and confirmed (``no_trump``)."""
 BEG_CHOICES = [("stand", "Stand"), ("give", "Give one"), ("run", "Run the pack"), ("none", "No beg: a kick won")]
 JACK_CHOICES = [("a", "Jack A"), ("b", "Jack B"), ("hang_a", "Hang Jack → A"), ("hang_b", "Hang Jack → B"),
                 ("", "Nobody")]
@@ -141,8 +142,9 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
                                                          "spellcheck": "false", "placeholder": "e.g. JH, 10d",
                                                          "class": "card-input"}))
     beg = SideChoiceField(choices=BEG_CHOICES, label="Stand or beg")
-    high = SideChoiceField(choices=SIDE_CHOICES, label="High")
-    low = SideChoiceField(choices=SIDE_CHOICES, label="Low")
+    high = SideChoiceField(choices=HOLDER_CHOICES, label="High")
+    low = SideChoiceField(choices=HOLDER_CHOICES, label="Low")
+    no_trump = forms.BooleanField(required=False, label="Yes: no trump was in play, nobody had High or Low")
     jack = SideChoiceField(choices=JACK_CHOICES, label="Jack")
     game = SideChoiceField(choices=GAME_CHOICES, label="Game")
     high_card = forms.CharField(required=False, max_length=8, label="High card",
@@ -196,6 +198,10 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if NOBODY in (data.get("high"), data.get("low")) and not data.get("no_trump") \
+                and data.get("penalty") != "misdeal":
+            self.add_error("no_trump", "you chose Nobody for High or Low: tick the box to confirm that no trump "
+                                       "was in play, or choose the side that had it")
         if data.get("penalty") == "renege" and not data.get("renege_side"):
             self.add_error("renege_side", "say which side reneged")
         a, b = data.get("game_count_a"), data.get("game_count_b")
@@ -221,7 +227,9 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
             entry["beg"] = data["beg"]
         for name in ("high", "low"):
             side = data.get(name)
-            if side:
+            if side == NOBODY:
+                entry[name] = None  # said on purpose: no trump in play
+            elif side:
                 holding: dict[str, Any] = {"team": TEAM[side]}
                 card = normalise_card(data.get(f"{name}_card", ""))
                 if card:
@@ -258,8 +266,11 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
             initial[f"run_kick_{n}"] = kick
         initial["beg"] = entry.get("beg") or ("none" if kicks else "")
         for name in ("high", "low"):
-            value = entry.get(name)
-            if isinstance(value, dict):
+            value = entry.get(name, "")
+            if value is None:
+                initial[name] = NOBODY
+                initial["no_trump"] = True
+            elif isinstance(value, dict):
                 initial[name] = SIDE.get(value.get("team"), "")
                 initial[f"{name}_card"] = value.get("card") or ""
         jack = entry.get("jack")
@@ -383,154 +394,3 @@ class ScorekeeperForm(forms.Form):
         if user is None:
             raise forms.ValidationError(f"no user is called {username!r}")
         return user
-
-
-# ----------------------------------------------------------------------------- results at a coarser level
-def _count(label: str, *, required: bool = True, initial: int | None = None) -> forms.IntegerField:
-    """A count on paper; the competition's rules bound it further (``games.checks`` says why)."""
-    return forms.IntegerField(label=label, min_value=0, max_value=MAX_BOX, required=required, initial=initial,
-                              widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-
-
-class ServiceErrorsMixin:
-    """Puts a ``games.common.EntryError`` next to the field it names (``tables[0].side_a`` → ``table_1_a``), or at
-    the top of the form."""
-
-    def add_entry_error(self, error: Any) -> None:
-        field = error.field
-        table = re.fullmatch(r"tables\[(\d+)\]\.side_([ab])", field or "")
-        if table:
-            field = f"table_{int(table.group(1)) + 1}_{table.group(2)}"
-        if field in self.fields:
-            self.add_error(field, error.reason)
-        else:
-            self.add_error(None, error.reason)
-
-
-class SidesMixin:
-    """Labels ``a``/``b`` choices and fields with the sides' names; an empty hang jacks box reads as none."""
-
-    def name_sides(self, name_a: str, name_b: str) -> None:
-        names = {"a": name_a, "b": name_b}
-        for name, field in self.fields.items():
-            if isinstance(field, forms.ChoiceField) and name in ("winner",):
-                field.choices = [(value, names.get(value, label)) for value, label in field.choices]
-            elif name.endswith("_a") or name.endswith("_b"):
-                field.label = f"{field.label} · {names[name[-1]]}"
-
-    def clean_hang_jacks_a(self) -> int:  # left empty on paper: none
-        return self.cleaned_data.get("hang_jacks_a") or 0
-
-    def clean_hang_jacks_b(self) -> int:
-        return self.cleaned_data.get("hang_jacks_b") or 0
-
-
-class GameResultForm(ServiceErrorsMixin, SidesMixin, forms.Form):
-    """One game's result as kept on paper: who won it, each side's hang jacks, and the final chalks if kept."""
-
-    number = forms.IntegerField(min_value=1, max_value=MAX_NUMBER, label="Game",
-                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    winner = forms.ChoiceField(choices=[("a", "A"), ("b", "B")], widget=forms.RadioSelect, label="Won by")
-    hang_jacks_a = _count("Hang jacks", required=False, initial=0)
-    hang_jacks_b = _count("Hang jacks", required=False, initial=0)
-    score_a = _count("Chalks", required=False)
-    score_b = _count("Chalks", required=False)
-    reason = forms.CharField(max_length=300, required=False, label="Why is it corrected? (corrections only)")
-
-    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if match is not None:
-            self.name_sides(match.side_a_name, match.side_b_name)
-
-
-class MatchTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
-    """Only the match's totals: games won, hang jacks, and the chalks over all games if kept."""
-
-    games_a = _count("Games won")
-    games_b = _count("Games won")
-    hang_jacks_a = _count("Hang jacks", required=False, initial=0)
-    hang_jacks_b = _count("Hang jacks", required=False, initial=0)
-    chalks_a = _count("Chalks (all games)", required=False)
-    chalks_b = _count("Chalks (all games)", required=False)
-    reason = forms.CharField(max_length=300, required=False, label="Why are they corrected? (corrections only)")
-
-    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if match is not None:
-            self.name_sides(match.side_a_name, match.side_b_name)
-
-
-class ForfeitForm(ServiceErrorsMixin, forms.Form):
-    outcome = forms.ChoiceField(choices=[c for c in Match.OUTCOMES if c[0] != Match.PLAYED], widget=forms.RadioSelect,
-                                label="Who did not play?")
-
-    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if match is not None:
-            labels = {Match.FORFEIT_A: f"{match.side_a_name} did not play: {match.side_b_name} wins",
-                      Match.FORFEIT_B: f"{match.side_b_name} did not play: {match.side_a_name} wins",
-                      Match.DOUBLE_FORFEIT: "Neither side played"}
-            self.fields["outcome"].choices = [(value, labels[value]) for value, _ in self.fields["outcome"].choices]
-
-
-class TeamTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
-    """Only a team match's overall totals."""
-
-    bullseyes_a = _count("Bullseyes")
-    bullseyes_b = _count("Bullseyes")
-    hang_jacks_a = _count("Hang jacks", required=False, initial=0)
-    hang_jacks_b = _count("Hang jacks", required=False, initial=0)
-    chalks_a = _count("Chalks", required=False)
-    chalks_b = _count("Chalks", required=False)
-
-    def __init__(self, *args: Any, team_match: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if team_match is not None:
-            self.name_sides(team_match.team_a_name, team_match.team_b_name)
-
-
-class TeamMatchForm(ServiceErrorsMixin, forms.Form):
-    """A team match: the two teams, the round, and a pair of each team at each of the competition's tables, or
-    no line-ups at all (set later, or never when only the totals are kept)."""
-
-    team_a = forms.ModelChoiceField(queryset=None, label="Team A")
-    team_b = forms.ModelChoiceField(queryset=None, label="Team B")
-    round = forms.ModelChoiceField(queryset=None, required=False, label="Round")
-
-    def __init__(self, *args: Any, competition: Any, **kwargs: Any) -> None:
-        from league.models import Partnership
-
-        super().__init__(*args, **kwargs)
-        self.competition = competition
-        self.fields["team_a"].queryset = competition.teams.order_by("name")
-        self.fields["team_b"].queryset = competition.teams.order_by("name")
-        self.fields["round"].queryset = competition.rounds.order_by("number")
-        pairs = (Partnership.objects.filter(teams__competition=competition).distinct()
-                 .select_related("player_one", "player_two").order_by("name", "id"))
-        self.tables = competition.team_tables
-        for number in range(1, self.tables + 1):
-            for side in ("a", "b"):
-                field = forms.ModelChoiceField(queryset=pairs, required=False,
-                                               label=f"Table {number} · pair of team {side.upper()}")
-                field.label_from_instance = lambda pair: pair.display_name
-                self.fields[f"table_{number}_{side}"] = field
-
-    @property
-    def table_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        return [(n, self[f"table_{n}_a"], self[f"table_{n}_b"]) for n in range(1, self.tables + 1)]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        names = [f"table_{n}_{side}" for n in range(1, self.tables + 1) for side in ("a", "b")]
-        given = [name for name in names if data.get(name) is not None]
-        if given and len(given) < len(names) and not any(name in self.errors for name in names):
-            for name in names:
-                if data.get(name) is None:
-                    self.add_error(name, "choose the pair, or leave every table blank to set the line-ups later")
-        return data
-
-    def table_pairs(self) -> list[tuple[Any, Any]] | None:
-        """One (pair of team A, pair of team B) a table, or None when no line-up was given."""
-        pairs = [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
-                 for n in range(1, self.tables + 1)]
-        return None if all(a is None and b is None for a, b in pairs) else pairs

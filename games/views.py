@@ -86,7 +86,9 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
                 **kwargs: Any) -> HttpResponse:
         if token is not None:
             response = _by_private_link(request, view, token, *args, **kwargs)
-            response["Referrer-Policy"] = "no-referrer"  # the link's token never leaves in a Referer header
+            # the link's token never leaves for another site in a Referer header; "no-referrer" would also make
+            # Chromium send "Origin: null" with the page's own posts, which Django's CSRF check refuses
+            response["Referrer-Policy"] = "same-origin"
             return response
         else:
             match = sheets.match_for_pages(pk)
@@ -341,7 +343,7 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
     return render(request, "games/hand_edit.html", {
         "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,
         "as_json": as_json, "dealer": sheets.dealer_label(names, hand.dealer), "ranks": RANKS, "suits": SUITS,
-        "back": _after_correction(access),
+        "back": _after_correction(access), "delete_url": access.url("hand_delete", hand.pk),
     }, status=status)
 
 

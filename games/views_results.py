@@ -26,7 +26,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import scoresheet as sheets
 from games import selectors as game_selectors
 from games.common import EntryError, lock_match
-from games.forms import ForfeitForm, GameResultForm, MatchTotalsForm, ReasonForm, TeamMatchForm, TeamTotalsForm
+from games.forms import ReasonForm
+from games.forms_results import ForfeitForm, GameResultForm, MatchTotalsForm, TeamMatchForm, TeamTotalsForm
 from games.models import HAND_LEVEL, MATCH_LEVEL, Match, ResultVersion, TeamMatch
 from games.offline import (
     GAME_FIELDS,

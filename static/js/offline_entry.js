@@ -145,7 +145,7 @@
     return cards.symbols[suit] ? card.slice(0, -1) + cards.symbols[suit] : card;
   }
 
-  function sideText(value) { return (value || "").replace("hang_", "").toUpperCase(); }
+  function sideText(value) { return value === "nobody" ? "nobody" : (value || "").replace("hang_", "").toUpperCase(); }
 
   function sideName(letter) { return letter === "a" ? config.sides[0] : letter === "b" ? config.sides[1] : "?"; }
 
@@ -413,6 +413,8 @@
 
   // a field as the page's form names it (e.g. "Games won · Lions"), else its name in words
   function labelOf(name) {
+    var legend = document.querySelector("#f-" + name + " > legend"); // a row of toggles (High, Low, …)
+    if (legend) return legend.textContent.trim();
     var control = field(name);
     var label = control && control.id ? document.querySelector("label[for='" + control.id + "']") : null;
     return label ? label.textContent.trim() : name.replace(/_/g, " ");

@@ -238,8 +238,8 @@ def test_a_hand_entered_meanwhile_by_another_scorekeeper_is_a_conflict_to_resolv
 
 
 def test_a_hand_refused_on_arrival_stays_on_the_phone_until_edited(live_server, browser, shots):
-    """Issue 13, nothing lost silently: hand 1 typed offline with Low but no High is refused by the engine when
-    the signal returns; it stays on the phone with the engine's reason and the queue waits (hand 2 behind it).
+    """Issue 13, nothing lost silently: hand 1 typed offline with Low but no High is refused by the server when
+    the signal returns; it stays on the phone with the reason and the queue waits (hand 2 behind it).
     "Edit it" loads it back into the form; saved again (with High), it is sent with a new key, then hand 2."""
     s = scene()
     match = s["match"]
@@ -260,7 +260,7 @@ def test_a_hand_refused_on_arrival_stays_on_the_phone_until_edited(live_server, 
     context.set_offline(False)
     card = page.locator("[data-refused='1']")
     card.wait_for()
-    assert "no Low without High" in card.inner_text() and "Low A" in card.inner_text()
+    assert "High: missing: choose who had High" in card.inner_text() and "Low A" in card.inner_text()
     assert "needs you" in page.locator("[data-queue-status]").inner_text()
     page.screenshot(path=str(shots / "refused-card.png"))
     page.reload()  # still there after a reload: it is on the phone, not in the page

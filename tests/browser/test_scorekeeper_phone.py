@@ -79,7 +79,7 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
         page.get_by_role("button", name="Undo hand 3").tap()
     assert score(page) == ("8", "0")
     assert "undone" in page.locator(".messages").inner_text()
-    # a mistake: Low without High — the engine's reason shows at the Low toggles, what was tapped is kept
+    # a mistake: High forgotten — the reason shows at the High toggles, what was tapped is kept
     page.locator(".picker [data-rank='5']").tap()
     page.locator(".picker [data-suit='C']").tap()
     tap_toggle(page, "beg", "stand")
@@ -88,8 +88,8 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
     # the undone hand's number goes to the hand entered in its place (issue 9, point 15)
     with page.expect_navigation():
         page.get_by_role("button", name="Save hand 3").tap()
-    error = page.locator("#f-low .field-errors")
-    assert "no Low without High" in error.inner_text()
+    error = page.locator("#f-high .field-errors")
+    assert "choose who had High" in error.inner_text()
     error.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "entry-error.png"))
     assert page.locator("input[name=kick]").input_value() == "5C"

@@ -112,7 +112,7 @@ def test_a_bad_key_is_a_400_naming_the_header(scene):
 def test_a_hand_the_engine_refuses_is_a_422_with_the_reasons_by_field(scene):
     """Low without High: the engine's reason, under the form's field name (``low``), as the page shows it."""
     client, match = client_of(scene["scorekeeper"]), scene["match"]
-    response = queue_post(client, enter_url(match), chalk(1, high=""))
+    response = queue_post(client, enter_url(match), chalk(1, high="nobody", no_trump="on"))
     assert response.status_code == 422
     assert "no Low without High" in " ".join(response.json()["errors"]["low"])
     assert response.json()["refused"] is True and not Hand.objects.exists()
@@ -179,7 +179,7 @@ def test_the_plain_form_post_still_redirects(scene):
     assert "Hand 1 saved" in page.content.decode()
     again = client.post(enter_url(match), chalk(1))
     assert again.status_code == 302 and Hand.objects.filter(game__match=match).count() == 1
-    refused = client.post(enter_url(match), chalk(2, high=""))
+    refused = client.post(enter_url(match), chalk(2, high="nobody", no_trump="on"))
     assert refused.status_code == 422 and "no Low without High" in refused.content.decode()
 
 

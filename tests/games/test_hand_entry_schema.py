@@ -160,3 +160,13 @@ def test_point19_what_the_engine_accepts_fits_the_schema(spec):
         score_chalk({"players": 4, "dealer": 0, **entry})  # the engine takes each
         assert not list(entries.iter_errors(entry)), entry
     assert not entries.is_valid({"kicks": ["1X"]}) and not entries.is_valid({"kick": "5C"})
+
+
+def test_the_chalk_entry_schema_says_high_and_low_are_required_in_a_played_hand_with_null_for_nobody(spec):
+    properties = component(spec, "ChalkEntry")["properties"]
+    for name in ("high", "low"):
+        field = resolve(spec, properties[name])
+        assert field["nullable"] is True
+        assert "Required once the hand was played" in field["description"], name
+        assert "null when nobody had it" in field["description"], name
+        assert "null or absent" not in field["description"], name

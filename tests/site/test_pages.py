@@ -197,7 +197,7 @@ def test_best_of_three_moves_on_to_game_two(client, post):
 
 # ----------------------------------------------------------------------------- errors next to the field
 @pytest.mark.parametrize(("changes", "field", "words"), [
-    ({"high": "", "low": "b"}, "low", "no Low without High"),
+    ({"high": "nobody", "no_trump": "on", "low": "b"}, "low", "no Low without High"),
     ({"kick": "ZZ"}, "kick", "is not a card"),
     ({"kick": ""}, "kick", "missing: the first kick"),
     ({"beg": ""}, "beg", "missing"),
@@ -355,7 +355,7 @@ def test_a_correction_error_is_shown_next_to_the_field(client, scene, post):
     post(enter_url(match), hand_data(1))
     hand = Hand.objects.get(game__match=match)
     response = post(reverse("match_hand_edit", args=[match.pk, hand.pk]),
-                    {**SWEEP_A, "high": "", "reason": "x", "version": 1})
+                    {**SWEEP_A, "high": "nobody", "no_trump": "on", "reason": "x", "version": 1})
     assert "no Low without High" in block(text(response), "low")
     assert HandVersion.objects.filter(hand=hand).count() == 1
 

@@ -345,9 +345,8 @@ def chalk_entry(hand: HandState) -> dict[str, Any]:
     entry: dict[str, Any] = {"kicks": [CARD_NAMES[k] for k in hand.kicks]}
     if hand.beg is not None:
         entry["beg"] = hand.beg
-    for key in ("high", "low"):
-        if result[key]:
-            entry[key] = {"team": result[key]["team"], "card": result[key]["card"]}
+    for key in ("high", "low"):  # null: no trump in play, said as the scorekeeper says it
+        entry[key] = {"team": result[key]["team"], "card": result[key]["card"]} if result[key] else None
     if result["jack"]:
         entry["jack"] = {"team": result["jack"]["team"], "hang": result["jack"]["hang"]}
     if result["game"]:
