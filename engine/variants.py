@@ -110,9 +110,11 @@ VARIANTS: dict[str, Variant] = {variant.key: variant for variant in (
             sentence_when_set="Game scores {value}"),
     Variant("game_tie", VariantKind.CHOICE, "Equal counts for Game", "Who scores Game when the counts are equal.",
             (("none", "nobody scores Game"), ("non_dealer", "the non-dealer's side scores Game"))),
-    Variant("renege_penalty", VariantKind.CHOICE, "A renege", "What a renege costs the side that reneged.",
-            (("standard", "failing to trump a trump lead while holding A, K, Q, J or 10 of trumps loses the game; "
-                          "any other renege gives the opponents 1 and bars Game that hand"),
+    Variant("renege_penalty", VariantKind.CHOICE, "A renege",
+            "What a renege costs the side that reneged. The standard penalty: failing to trump a trump lead while "
+            "holding A, K, Q, J or 10 of trumps loses the game; any other renege gives the opponents 1 and the side "
+            "cannot score Game that hand.",
+            (("standard", "the standard penalty"),
              ("lose_game", "every renege loses the game"),
              ("one_point", "a renege gives the opponents 1 point"),
              ("fourteen_points", "a renege gives the opponents 14 points"))),
