@@ -20,7 +20,7 @@ PASSWORD = "pw-for-tests-1"
 def in_view(page, selector: str) -> bool:
     """The element's top (to within a subpixel of scrolling) and its first 100px are on the 844px screen."""
     box = page.locator(selector).bounding_box()
-    return box is not None and -2 < box["y"] and box["y"] + min(box["height"], 100) <= 844
+    return box is not None and box["y"] > -2 and box["y"] + min(box["height"], 100) <= 844
 
 
 def test_a_refused_save_shows_a_summary_whose_links_jump_to_the_fields(live_server, browser, shots):
