@@ -63,8 +63,9 @@ class Variant:
 
 
 def kick_points_words(points: dict[str, int]) -> str:
-    """``{"A": 1, "6": 2, "J": 3}`` → ``Ace 1, Six 2, Jack 3`` (in rank order); ``{}`` → ``no kick scores``."""
-    ordered = [(rank, points[rank]) for rank in RANK_LETTERS if points.get(rank)]
+    """``{"J": 3, "6": 2, "A": 1}`` → ``Ace 1, Six 2, Jack 3`` (by points, then rank); ``{}`` → ``no kick scores``."""
+    ordered = sorted(((rank, points[rank]) for rank in RANK_LETTERS if points.get(rank)),
+                     key=lambda item: (item[1], RANK_LETTERS.index(item[0])))
     return ", ".join(f"{RANK_NAMES[rank]} {value}" for rank, value in ordered) or "no kick scores"
 
 

@@ -63,7 +63,7 @@ def test_a_club_table_of_kick_points_is_kept_when_the_form_is_saved_unchanged(or
     competition = make_competition(club=organiser_client.club, ruleset={"kick_points": {"A": 1, "K": 2}})
     edit = reverse("competition_edit", args=[organiser_client.club.slug, competition.slug])
     page = organiser_client.get(edit).content.decode()
-    assert "As set: King 2, Ace 1" in field_block(page, "rule_kick_points")
+    assert "As set: Ace 1, King 2" in field_block(page, "rule_kick_points")
     response = organiser_client.post(edit, form_data(name=competition.name, rule_kick_points="as_set",
                                                      rule_target=14))
     assert response.status_code == 302
