@@ -341,8 +341,8 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
             raise RecordError("beg", f"must be absent: {_why_decided(state)}")
         return
     if beg is None:
-        raise RecordError("beg", f"the kick did not win the game ({_score_words(state)}), so the hand went on: "
-                                 "the eldest stood, or begged and the dealer gave one or ran the pack; give which "
+        raise RecordError("beg", f"missing: the kick did not win the game ({_score_words(state)}), so the hand went "
+                                 "on: the eldest stood, or begged and the dealer gave one or ran the pack; give which "
                                  "(stand, give or run)")
     if beg == "stand":
         try:
