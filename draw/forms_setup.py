@@ -12,7 +12,9 @@ from django.core.exceptions import FieldDoesNotExist
 from django.core.validators import MaxValueValidator
 from django.db.models import Q
 
+from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
+from engine.variants import VARIANTS
 from league.entries import SetupError, check_competition
 from league.forms import add_setup_error
 from league.models import (
@@ -94,7 +96,7 @@ class CompetitionForm(forms.ModelForm):
         fields = ["name", "slug", "season", "players", "entrant_kind", "system", "planned_rounds", "avoid_same_club",
                   "group_count", "advance_per_group", "third_place_match", "match_format", "match_games",
                   "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
-                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table", "ruleset"]
+                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
@@ -104,7 +106,6 @@ class CompetitionForm(forms.ModelForm):
             "division_ranking": "With divisions",
             "team_tables": "Tables a team match", "team_mode": "A team match is won by",
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
-            "ruleset": "Rule variants (JSON)",
         }
         help_texts = {
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
@@ -112,16 +113,13 @@ class CompetitionForm(forms.ModelForm):
             "avoid_same_club": "",
             "group_count": f"Groups, then knockout: 2 to {MAX_GROUPS}. Round robins may be split into groups; 0 for "
                            "none.",
-            "ruleset": 'Overrides of the standard game\'s variant keys (RULES.md), e.g. {"target": 10}; '
-                       "{} for the standard game.",
         }
-        widgets = {"ruleset": forms.Textarea(attrs={"rows": 3}), "season": forms.TextInput()}
+        widgets = {"season": forms.TextInput()}
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.club = club
         self.fields["slug"].required = False
-        self.fields["ruleset"].required = False
         self.fields["division_ranking"].required = False  # only a league with divisions needs to say
         self.fields["planned_rounds"].min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
@@ -139,6 +137,8 @@ class CompetitionForm(forms.ModelForm):
         self._chosen = chosen
         self._say_the_numbers()
         self._add_bye_fields(self.instance.bye_score if self.instance.pk else {})
+        self._stored_ruleset = self.instance.ruleset if self.instance.pk else {}
+        add_rule_fields(self, self._stored_ruleset)
 
     def _add_bye_fields(self, score: dict[str, Any]) -> None:
         """Two fields a column: its rule (``bye_<key>_rule``) and the number the rule "this number" credits."""
@@ -205,21 +205,29 @@ class CompetitionForm(forms.ModelForm):
     def clean_division_ranking(self) -> str:
         return self.cleaned_data.get("division_ranking") or Competition.RANK_OVERALL
 
-    def clean_ruleset(self) -> Any:
-        value = self.cleaned_data.get("ruleset")
-        return {} if value is None or value == "" else value
+    def rule_fields(self) -> list[forms.BoundField]:
+        return rule_fields(self)
+
+    def house_rules_open(self) -> bool:
+        """The house rules are shown unfolded when some differ from the standard game or one is refused."""
+        return bool(self._stored_ruleset) or any(field.errors for field in self.rule_fields())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["bye_score"] = self._bye_score(data)
+        data["ruleset"] = ruleset_from(self, self._stored_ruleset)
         if self.errors:
             return data
         values = {name: data[name] for name in self.Meta.fields if name in data and name != "slug"}
-        values["bye_score"] = data["bye_score"]
+        values["bye_score"], values["ruleset"] = data["bye_score"], data["ruleset"]
         try:
             check_competition(values, self.instance if self.instance.pk else None)
-        except SetupError as error:  # bye_score.chalks_for → the field bye_chalks_for
-            add_setup_error(self, error, {f"bye_score.{key}": f"bye_{key}" for key in BYE_SCORE_KEYS})
+        except SetupError as error:  # bye_score.chalks_for → the field bye_chalks_for, ruleset.target → rule_target
+            if error.field == "ruleset":
+                self.add_error(None, f"The house rules {error.reason}.")
+            else:
+                add_setup_error(self, error, {**{f"bye_score.{key}": f"bye_{key}" for key in BYE_SCORE_KEYS},
+                                              **{f"ruleset.{key}": field_name(key) for key in VARIANTS}})
         return data
 
     def _bye_score(self, data: dict[str, Any]) -> dict[str, int | str]:
@@ -240,13 +248,14 @@ class CompetitionForm(forms.ModelForm):
     def _post_clean(self) -> None:
         super()._post_clean()
         self.instance.bye_score = self.cleaned_data.get("bye_score", self.instance.bye_score)
+        self.instance.ruleset = self.cleaned_data.get("ruleset", self.instance.ruleset)
         for errors in self._errors.values():  # the model's clean() repeats a check of ``clean``: say it once
             _say_once(errors)
 
     def values(self) -> dict[str, Any]:
         """The cleaned options, ready for ``services.create_competition`` / ``entries.update_competition``."""
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
-        values["bye_score"] = self.cleaned_data["bye_score"]
+        values["bye_score"], values["ruleset"] = self.cleaned_data["bye_score"], self.cleaned_data["ruleset"]
         return values
 
 

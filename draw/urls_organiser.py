@@ -3,7 +3,7 @@ one whose fixtures are set by hand; a round's page (pair, review, edit, publish)
 
 from django.urls import path
 
-from draw import views, views_fixtures, views_setup
+from draw import views, views_fixtures, views_lifecycle, views_setup
 
 COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path(f"{COMPETITION}setup/", views_setup.competition_edit, name="competition_edit"),
     path(f"{COMPETITION}publish/", views_setup.competition_publish, name="competition_publish"),
     path(f"{COMPETITION}copy/", views_setup.competition_copy, name="competition_copy"),
+    path(f"{COMPETITION}archive/", views_lifecycle.competition_archive, name="competition_archive"),
+    path(f"{COMPETITION}delete/", views_lifecycle.competition_delete, name="competition_delete"),
     path(f"{COMPETITION}entries/", views_setup.competition_entries, name="competition_entries"),
     path(f"{COMPETITION}teams/new/", views_setup.team_create, name="team_create"),
     path(f"{COMPETITION}teams/<int:team_pk>/", views_setup.team_edit, name="team_edit"),

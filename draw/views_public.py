@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from draw import selectors
+from engine.variants import house_rules
 from league.pagination import paginate
 from league.permissions import is_organiser
 from league.views import visible_competition
@@ -22,5 +23,6 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
     return render(request, "league/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
-        "is_organiser": organiser, **standings_of(competition),
+        "is_organiser": organiser, "house_rules": house_rules(competition.engine_ruleset()),
+        **standings_of(competition),
     })

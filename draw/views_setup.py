@@ -31,6 +31,7 @@ from draw.forms_setup import (
     TeamForm,
     add_setup_error,
 )
+from draw.lifecycle import why_not_deletable
 from engine.numbers import whole_number
 from league import entries as setup
 from league import selectors, services
@@ -102,6 +103,7 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
     return render(request, "league/setup/competition_form.html", {
         "club": competition.club, "competition": competition, "form": form,
         "publish_form": PublishForm(initial={"published": not competition.published}),
+        "deletable_reason": why_not_deletable(competition),
     }, status=form_status(form))
 
 

@@ -17,7 +17,7 @@ Side B (team 1) reaches 14 with the Hang Jack, before side A's Game point (R23).
 >>> score_chalk({**entry, "low": {"team": 1, "card": "3H"}})
 Traceback (most recent call last):
 ...
-engine.errors.RecordError: low.card: 3H is not a trump: trumps are diamonds (R19)
+engine.errors.RecordError: low.card: 3H is not a trump: trumps are diamonds
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from engine.penalties import ExposedCard, Misdeal, Penalty, PenaltyEffect, Reneg
 from engine.record import check_score_before
 from engine.result import ChalkResult, GameResult, Holding, JackResult
 from engine.rules import DEFAULT_RULESET, Ruleset
+from engine.variants import VARIANTS
 from engine.words import seat_index_range, side, team_value
 
 FIELDS = ("players", "dealer", "score_before", "ruleset", "kicks", "beg", "high", "low", "jack", "game", "penalty")
@@ -101,7 +102,7 @@ def parse_chalk(data: Any) -> ChalkEntry:
     ...              "game": {"team": 0}})
     Traceback (most recent call last):
     ...
-    engine.errors.RecordError: low: no Low without High: a trump in play scores both High and Low (R19)
+    engine.errors.RecordError: low: no Low without High: a trump in play scores both High and Low
     """
     entry = read_chalk(data)
     _check(entry)
@@ -229,7 +230,7 @@ def _jack(value: Any) -> JackChalk | None:
     _check_object(value, ("team", "hang"), "jack")
     hang = value.get("hang", False)
     if not isinstance(hang, bool):
-        raise RecordError("jack.hang", f"must be true (Hang Jack, R21) or false (Jack, R20), got {hang!r}")
+        raise RecordError("jack.hang", f"must be true (Hang Jack) or false (Jack), got {hang!r}")
     return JackChalk(_team(value.get("team"), "jack.team"), hang)
 
 
@@ -238,7 +239,7 @@ def _game(value: Any) -> GameChalk | None:
         return None
     _check_object(value, ("team", "counts"), "game")
     if "team" not in value:
-        raise RecordError("game.team", f"missing: {team_value(0)} or {team_value(1)}, or null for a tie (R22)")
+        raise RecordError("game.team", f"missing: {team_value(0)} or {team_value(1)}, or null for a tie")
     team = value["team"]
     counts = value.get("counts")
     if counts is not None:
@@ -273,7 +274,7 @@ def _check_keys(data: Mapping[str, Any], known: tuple[str, ...], path: str) -> N
             continue
         field = f"{path}.{key}" if path else str(key)
         if key in ("hang", "hang_jack"):
-            raise RecordError(field, 'unknown field: a Hang Jack is written as "jack": {"team": …, "hang": true} (R21)')
+            raise RecordError(field, 'unknown field: a Hang Jack is written as "jack": {"team": …, "hang": true}')
         raise RecordError(field, f"unknown field (fields are {', '.join(known)})")
 
 
@@ -284,7 +285,7 @@ def _check(entry: ChalkEntry) -> HandState | None:
         _check_misdeal_only(entry)
         return None
     if not entry.kicks:
-        raise RecordError("kicks", "missing: the first kick, then the kick of each run of the pack (R5, R9)")
+        raise RecordError("kicks", "missing: the first kick, then the kick of each run of the pack")
     state = _replay_opening(entry)
     if state.phase == PLAY:
         _check_play(entry, state)
@@ -296,7 +297,7 @@ def _check(entry: ChalkEntry) -> HandState | None:
 def _check_misdeal_only(entry: ChalkEntry) -> None:
     for name in ("kicks", "beg", *PLAY_FIELDS):
         if getattr(entry, name):
-            raise RecordError(name, "must be absent: a misdeal is thrown in and the hand is dealt again (R27)")
+            raise RecordError(name, "must be absent: a misdeal is thrown in and the hand is dealt again")
 
 
 def _replay_opening(entry: ChalkEntry) -> HandState:
@@ -340,8 +341,9 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
             raise RecordError("beg", f"must be absent: {_why_decided(state)}")
         return
     if beg is None:
-        raise RecordError("beg", "missing: the eldest stands, or begs and the dealer gives one or runs the pack: "
-                                 "one of stand, give, run (R7–R9)")
+        raise RecordError("beg", f"missing: the kick did not win the game ({_score_words(state)}), so the hand went "
+                                 "on: the eldest stood, or begged and the dealer gave one or ran the pack; give which "
+                                 "(stand, give or run)")
     if beg == "stand":
         try:
             state.apply("stand")
@@ -361,35 +363,39 @@ def _settle_beg(state: HandState, entry: ChalkEntry) -> None:
         last = len(entry.kicks) - 1
         if last == 0:
             raise RecordError("kicks", 'one kick, but with beg "run" the pack is run and a new card kicked: '
-                                       "give each run's kick too (R9)") from None
+                                       "give each run's kick too") from None
         if state.pack_left < RUN_SIZE * state.players + 1:  # only the pack's last card is left (last_card_kick)
             raise RecordError(f"kicks[{last}]", f"{entry.kicks[last]} is the begged suit again and the pack cannot "
-                                                "supply another run, so its last card is kicked (R12, "
-                                                "last_card_kick), but no further kick is given") from None
+                                                "supply another run, so its last card is kicked, but no "
+                                                "further kick is given") from None
         raise RecordError(f"kicks[{last}]", f"{entry.kicks[last]} is the begged suit again, so the pack is run "
-                                            "again (R11), but no further kick is given") from None
+                                            "again, but no further kick is given") from None
+
+
+def _score_words(state: HandState) -> str:
+    a, b = state.score
+    return f"{side(0)} {a}, {side(1)} {b} after it, playing to {state.ruleset.target}"
 
 
 def _why_no_more_kicks(state: HandState) -> str:
     if state.beg in ("stand", "give"):
-        return f'with beg "{state.beg}" the first kick names trumps; only running the pack turns another (R7–R9)'
+        return f'with beg "{state.beg}" the first kick names trumps; only running the pack turns another'
     if state.redeal and state.last_kick:
-        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal (R12)"
+        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal"
     if state.redeal:
-        return "the pack could not supply another run: the hand is a redeal (R12)"
+        return "the pack could not supply another run: the hand is a redeal"
     if state.trump >= 0 and state.winner is None:  # a kick that won the game names trumps too (R23)
         return (f"{CARDS[state.kicks[-1]]} turned up a new suit, so {SUIT_NAMES[state.trump]} are trumps and the "
-                "pack is not run again (R10)")
+                "pack is not run again")
     return _why_decided(state)
 
 
 def _why_decided(state: HandState) -> str:
     if state.redeal:
-        return "the hand is a redeal and no card is played (R12)"
+        return "the hand is a redeal and no card is played"
     if state.beg == "give":
-        return f"the beg point took {side(state.winner)} to the target before any card was played (R23)"
-    return (f"the kick {CARDS[state.kicks[-1]]} took {side(state.winner)} to the target before any card was played "
-            "(R23)")
+        return f"the beg point took {side(state.winner)} to the target before any card was played"
+    return f"the kick {CARDS[state.kicks[-1]]} took {side(state.winner)} to the target before any card was played"
 
 
 def _check_nothing_played(entry: ChalkEntry, state: HandState) -> None:
@@ -405,7 +411,7 @@ def _check_play(entry: ChalkEntry, state: HandState) -> None:
     trump, kicked = state.trump, mask_of(entry.kicks)
     complete = entry.game is not None
     if not complete and not _forfeits(entry):
-        raise RecordError("game", 'missing: the hand was played, so Game was scored or tied (R22); '
+        raise RecordError("game", 'missing: the hand was played, so Game was scored or tied; '
                                   'write {"team": null} for a tie')
     _check_holding(entry.high, "high", trump, kicked)
     _check_holding(entry.low, "low", trump, kicked)
@@ -424,28 +430,28 @@ def _forfeits(entry: ChalkEntry) -> bool:
 def _check_holding(holding: Holding | None, name: str, trump: int, kicked: int) -> None:
     if holding is None or holding.card is None:
         return
-    card, rule = holding.card, "R18" if name == "high" else "R19"
+    card = holding.card
     if card.suit != trump:
-        raise RecordError(f"{name}.card", f"{card} is not a trump: trumps are {SUIT_NAMES[trump]} ({rule})")
+        raise RecordError(f"{name}.card", f"{card} is not a trump: trumps are {SUIT_NAMES[trump]}")
     if kicked & card.bit:
-        raise RecordError(f"{name}.card", f"{card} was kicked, and a kicked card is dealt to nobody (R5)")
+        raise RecordError(f"{name}.card", f"{card} was kicked, and a kicked card is dealt to nobody")
 
 
 def _check_high_low(entry: ChalkEntry, trump: int, kicked: int, complete: bool) -> None:
     high, low = entry.high, entry.low
     if high is None:
         if low is not None:
-            raise RecordError("low", "no Low without High: a trump in play scores both High and Low (R19)")
+            raise RecordError("low", "no Low without High: a trump in play scores both High and Low")
         return
     if low is None:
         if complete:
-            raise RecordError("low", "missing: High was scored, so a trump was in play and Low is scored too (R19)")
+            raise RecordError("low", "missing: High was scored, so a trump was in play and Low is scored too")
         return
     if high.card is not None and low.card is not None and low.card.rank > high.card.rank:
-        raise RecordError("low.card", f"{low.card} is above High ({high.card}); Low is the lowest trump in play (R19)")
+        raise RecordError("low.card", f"{low.card} is above High ({high.card}); Low is the lowest trump in play")
     both = _high_and_low(high, low, SUIT_MASKS[trump] & ~kicked)
     if both is not None and low.team != high.team:
-        raise RecordError("low.team", f"{both}, so the same team scores High and Low (R19)")
+        raise RecordError("low.team", f"{both}, so the same team scores High and Low")
 
 
 def _check_stood_with_trump(entry: ChalkEntry, trump: int, kicked: int, complete: bool) -> None:
@@ -454,14 +460,14 @@ def _check_stood_with_trump(entry: ChalkEntry, trump: int, kicked: int, complete
     if entry.beg != "stand" or not entry.ruleset.stand_needs_trump:
         return
     high, low, eldest = entry.high, entry.low, entry.eldest % 2
-    why = "the eldest stood and stand_needs_trump is on, so the eldest held a trump"
+    why = f"the eldest stood, and under the house rule “{VARIANTS['stand_needs_trump'].label}” held a trump"
     if high is None:
         if complete:
-            raise RecordError("high", f"missing: {why}: a trump was in play and scores High and Low (R7, R18, R19)")
+            raise RecordError("high", f"missing: {why}: a trump was in play and scores High and Low")
         return
     both = None if low is None else _high_and_low(high, low, SUIT_MASKS[trump] & ~kicked)
     if both is not None and high.team != eldest:
-        raise RecordError("high.team", f"{both}, and {why}: that trump was {side(eldest)}'s (R7, R18)")
+        raise RecordError("high.team", f"{both}, and {why}: that trump was {side(eldest)}'s")
 
 
 def _high_and_low(high: Holding, low: Holding, possible: int) -> str | None:
@@ -482,22 +488,22 @@ def _check_jack(entry: ChalkEntry, trump: int, complete: bool) -> None:
     if jack is None:
         if complete and known is not None:
             raise RecordError("jack", f"missing: {jack_card} was in play (it was {known[1]}), so it scored "
-                                      "Jack or Hang Jack (R20, R21)")
+                                      "Jack or Hang Jack")
         return
     name = "Hang Jack" if jack.hang else "Jack"
     if entry.kicks[-1] is jack_card:
-        raise RecordError("jack", f"{jack_card} was the kick: dealt to nobody, it scores for nobody (R21)")
+        raise RecordError("jack", f"{jack_card} was the kick: dealt to nobody, it scores for nobody")
     if high is None:
         raise RecordError("jack", f"no {name} without High: the jack of trumps in play is a trump in play, "
-                                  "so High is scored too (R18, R20)")
+                                  "so High is scored too")
     if high.card is not None and high.card.rank < JACK:
-        raise RecordError("jack", f"High was {high.card}, below the jack, so {jack_card} was not in play (R20)")
+        raise RecordError("jack", f"High was {high.card}, below the jack, so {jack_card} was not in play")
     if low is not None and low.card is not None and low.card.rank > JACK:
-        raise RecordError("jack", f"Low was {low.card}, above the jack, so {jack_card} was not in play (R20)")
+        raise RecordError("jack", f"Low was {low.card}, above the jack, so {jack_card} was not in play")
     holder = 1 - jack.team if jack.hang else jack.team
     if known is not None and known[0] != holder:
         team, role = known
-        claim = f"only {side(1 - team)} can hang it (R21)" if jack.hang else f"only {side(team)} can score Jack (R20)"
+        claim = f"only {side(1 - team)} can hang it" if jack.hang else f"only {side(team)} can score Jack"
         raise RecordError("jack.team", f"{jack_card} was dealt to {side(team)} (it was {role}), so {claim}")
 
 
@@ -518,28 +524,28 @@ def _check_game(entry: ChalkEntry, kicked: int) -> None:
     most = PACK_COUNT - game_count(kicked)
     if a + b > most:
         raise RecordError("game.counts", f"{a} + {b} = {a + b}, but the cards in play count {most} at most "
-                                         f"({PACK_COUNT} less the kicks) (R22)")
+                                         f"({PACK_COUNT} less the kicks)")
     scorer = game_team((a, b), entry.dealer, entry.players, rules)
     if a != b and game.team != scorer:
         raise RecordError("game.team", f"{side(scorer)} counted more ({a} to {b}), so {side(scorer)} "
-                                       "has Game (R22)")
+                                       "has Game")
     if a == b and game.team is not None and game.team != scorer:
         who = "nobody scores Game" if scorer is None else f"{side(scorer)}, the non-dealer's, scores it"
-        raise RecordError("game.team", f"the counts are equal ({a} each): {who} (R22, game_tie {rules.game_tie})")
+        raise RecordError("game.team", f"the counts are equal ({a} each): {who}")
 
 
 def _check_penalty_in_play(entry: ChalkEntry, kicked: int, complete: bool) -> None:
     penalty, high = entry.penalty, entry.high
     if isinstance(penalty, ExposedCard) and kicked & penalty.card.bit:
-        raise RecordError("penalty.card", f"{penalty.card} was kicked, so no player held it (R5, R26)")
+        raise RecordError("penalty.card", f"{penalty.card} was kicked, so no player held it")
     if not isinstance(penalty, Renege) or not penalty.trump_honour:
         return
     if high is not None and high.card is not None and high.card.rank < TEN:
         raise RecordError("penalty.trump_honour", f"High was {high.card}, so nobody held A, K, Q, J or 10 "
-                                                  "of trumps (R25)")
+                                                  "of trumps")
     if high is None and complete:
         raise RecordError("penalty.trump_honour", "nobody scored High, so no trump was in play and nobody held "
-                                                  "A, K, Q, J or 10 of trumps (R25)")
+                                                  "A, K, Q, J or 10 of trumps")
 
 
 # --------------------------------------------------------------------------- scoring (R23)

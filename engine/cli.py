@@ -691,12 +691,12 @@ class PlaySession:
             runs_end = len(hand.kicks) - hand.last_kick
             self.announce_kicks(hand, kicks, runs_end)
             if hand.last_kick:
-                self.say("The pack cannot supply another round: its last card is kicked (R12, last_card_kick).")
+                self.say("The pack cannot supply another round: its last card is kicked.")
                 self.announce_kicks(hand, runs_end)
             if hand.trump >= 0 and hand.winner is None:  # a kick that won the game: show_result names trumps
                 self.say(f"{self.suit(hand.trump)} is trump; hands of {hand.hand_size} cards.")
             elif hand.redeal:
-                self.say("The pack cannot be run again: the same dealer deals a new hand (R12).")
+                self.say("The pack cannot be run again: the same dealer deals a new hand.")
         if len(hand.tricks) > tricks:
             leader, cards, winner = hand.tricks[-1]
             self.say(f"  Trick {len(hand.tricks)}: {self.trick_text(leader, cards)} -> "

@@ -44,6 +44,7 @@ from engine.errors import EngineError, IllegalActionError
 from engine.result import GameResult, HandResult, Holding, JackResult, hand_result
 from engine.rules import DEFAULT_RULESET, Ruleset
 from engine.tricks import NOT_HELD, illegal_rule, legal_plays, winning_card, winning_card_in
+from engine.variants import VARIANTS
 from engine.words import seat as seat_name
 from engine.words import seat_index_range
 
@@ -327,8 +328,8 @@ class HandState:
         if self.ruleset.stand_needs_trump:
             suit = self.kicks[-1] // 13
             if not self.hands[self.eldest] & SUIT_MASKS[suit]:
-                return (f"the eldest holds no trump ({SUIT_NAMES[suit]}, the kicked suit) and stand_needs_trump is on: "
-                        "the eldest must beg")
+                return (f"the eldest holds no trump ({SUIT_NAMES[suit]}, the kicked suit) and the house rule is "
+                        f"“{VARIANTS['stand_needs_trump'].label}”: the eldest must beg")
         return None
 
     def can_give(self) -> str | None:
@@ -337,9 +338,10 @@ class HandState:
             return "nobody has begged"
         rules = self.ruleset
         if rules.give_one_needs_trump and not self.hands[self.dealer] & SUIT_MASKS[self.begged]:
-            return "the dealer holds no trump and give_one_needs_trump is on"
+            return f"the dealer holds no trump and the house rule is “{VARIANTS['give_one_needs_trump'].label}”"
         if not rules.give_one_to_win and self.score[self.eldest % 2] + 1 >= rules.target:
-            return "the point would take the eldest's side to the target and give_one_to_win is off"
+            return ("the point would take the eldest's side to the target, and under this club's rules giving one may "
+                    "not win the game")
         return None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -405,7 +407,7 @@ class HandState:
             return (f"{name} is not a legal play for {who}: {SUIT_NAMES[led]} were led and "
                     f"{who} holds {', '.join(names_of(hand & SUIT_MASKS[led])[::-1])}; follow suit or trump")
         return (f"{name} is not a legal play for {who}: the trick is trumped with "
-                f"{CARD_NAMES[winning_card(trick, trump)]} and undertrumping is banned (R16) "
+                f"{CARD_NAMES[winning_card(trick, trump)]} and undertrumping is banned "
                 f"while {who} holds a card that is not a trump")
 
     # ----------------------------------------------------------------- actions

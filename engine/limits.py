@@ -14,7 +14,7 @@ result refused here is one that cannot happen. With the standard game:
 Traceback (most recent call last):
 ...
 engine.errors.ResultError: score[1]: 40 chalks at the end of a game to 14: a side has at most 20 — below 14 \
-before the last hand, and that hand adds at most 7 (High 1, Low 1, Hang Jack 3, Game 1, a renege 1) (R23, R24)
+before the last hand, and that hand adds at most 7 (High 1, Low 1, Hang Jack 3, Game 1, a renege 1)
 
 Fields name what is wrong as ``score[team]``, ``hang_jacks[team]``, ``games[team]`` and ``chalks[team]``, with the
 teams of RULES.md (team 0 is side A of a match, team 1 side B).
@@ -155,12 +155,12 @@ def check_game_result(ruleset: Ruleset, *, winner: int, score: Sequence[int] | N
     Traceback (most recent call last):
     ...
     engine.errors.ResultError: hang_jacks[1]: 40000 hang jacks in one game: a side has at most 5 — each gives \
-it 3 chalks, four keep it below the target 14 until the last hand, and that hand can hang one more (R21, R24)
+it 3 chalks, four keep it below the target 14 until the last hand, and that hand can hang one more
     >>> check_game_result(Ruleset(), winner=0, score=(12, 9))
     Traceback (most recent call last):
     ...
     engine.errors.ResultError: score[0]: the winner has 12 chalks, below the target 14: a game is won by \
-reaching the target (a game lost on a renege penalty: leave the chalks out) (R24)
+reaching the target (a game lost on a renege penalty: leave the chalks out)
     """
     _check_team(winner, "winner")
     hang = _counts(hang_jacks, "hang_jacks")
@@ -168,7 +168,7 @@ reaching the target (a game lost on a renege penalty: leave the chalks out) (R24
     for team in (0, 1):
         if hang[team] > most:
             raise ResultError(f"hang_jacks[{team}]", f"{hang[team]} hang jacks in one game: a side has at most "
-                                                     f"{most} — {_why_hang_jacks(ruleset)} (R21, R24)")
+                                                     f"{most} — {_why_hang_jacks(ruleset)}")
     if score is None:
         return
     chalks = _counts(score, "score")
@@ -176,12 +176,12 @@ reaching the target (a game lost on a renege penalty: leave the chalks out) (R24
     if chalks[winner] < ruleset.target:
         raise ResultError(f"score[{winner}]", f"the winner has {chalks[winner]} chalks, below the target "
                                               f"{ruleset.target}: a game is won by reaching the target (a game lost "
-                                              "on a renege penalty: leave the chalks out) (R24)")
+                                              "on a renege penalty: leave the chalks out)")
     end = most_chalks_at_game_end(ruleset)
     for team in (0, 1):
         if chalks[team] > end:
             raise ResultError(f"score[{team}]", f"{chalks[team]} chalks at the end of a game to {ruleset.target}: a "
-                                                f"side has at most {end} — {_why_game_end(ruleset)} (R23, R24)")
+                                                f"side has at most {end} — {_why_game_end(ruleset)}")
 
 
 # ----------------------------------------------------------------------------- a match
@@ -199,7 +199,7 @@ def check_match_totals(ruleset: Ruleset, *, games: Sequence[int], hang_jacks: Se
     Traceback (most recent call last):
     ...
     engine.errors.ResultError: chalks[0]: 3 chalks for 2 games won: each game won reached the target 14, so at \
-least 28 (a game lost on a renege penalty: leave the chalks out) (R24)
+least 28 (a game lost on a renege penalty: leave the chalks out)
     """
     won = _counts(games, "games")
     played = won[0] + won[1]
@@ -208,7 +208,7 @@ least 28 (a game lost on a renege penalty: leave the chalks out) (R24)
     for team in (0, 1):
         if hang[team] > played * most:
             raise ResultError(f"hang_jacks[{team}]", f"{hang[team]} hang jacks in {_games(played)}: a side has at "
-                                                     f"most {most} a game — {_why_hang_jacks(ruleset)} (R21, R24)")
+                                                     f"most {most} a game — {_why_hang_jacks(ruleset)}")
     if chalks is None:
         return
     totals = _counts(chalks, "chalks")
@@ -219,10 +219,10 @@ least 28 (a game lost on a renege penalty: leave the chalks out) (R24)
             raise ResultError(f"chalks[{team}]", f"{totals[team]} chalks for {_games(won[team])} won: each game won "
                                                  f"reached the target {ruleset.target}, so at least "
                                                  f"{won[team] * ruleset.target} (a game lost on a renege penalty: "
-                                                 "leave the chalks out) (R24)")
+                                                 "leave the chalks out)")
         if totals[team] > played * end:
             raise ResultError(f"chalks[{team}]", f"{totals[team]} chalks in {_games(played)}: a side ends a game "
-                                                 f"with at most {end} — {_why_game_end(ruleset)} (R23, R24)")
+                                                 f"with at most {end} — {_why_game_end(ruleset)}")
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -252,7 +252,7 @@ def _why_game_end(ruleset: Ruleset) -> str:
 def _why_hang_jacks(ruleset: Ruleset) -> str:
     points, target = ruleset.hang_jack_points, ruleset.target
     if points == 0:
-        return (f"a hang jack scores nothing here, but each hand with one scores High (R18), and both sides are "
+        return (f"a hang jack scores nothing here, but each hand with one scores High, and both sides are "
                 f"below the target {target} before the last hand")
     before = (target - 1) // points
     return (f"each gives it {points} chalk{'s' if points != 1 else ''}, {_number(before)} keep it below the target "
@@ -264,7 +264,7 @@ def _check_worth(ruleset: Ruleset, hang: tuple[int, int], chalks: tuple[int, int
     for team in (0, 1):
         if hang[team] * points > chalks[team]:
             raise ResultError(f"hang_jacks[{team}]", f"{hang[team]} hang jack{'s' if hang[team] != 1 else ''} are "
-                                                     f"worth {hang[team] * points} chalks (R21), more than the "
+                                                     f"worth {hang[team] * points} chalks, more than the "
                                                      f"side's {chalks[team]}")
 
 

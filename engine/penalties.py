@@ -8,7 +8,7 @@ to each team, a lost game, a barred Game point, a new deal) with an explanation 
 >>> effect.points, effect.game_barred, effect.loses_game
 ((1, 0), 1, None)
 >>> print(effect.explanation)
-Side B reneged: side A scores 1 and side B cannot score Game this hand (R25, renege_penalty standard).
+Side B reneged: side A scores 1 and side B cannot score Game this hand.
 >>> {setting: e.loses_game for setting, e in effects_under_each_setting(Renege(0, trump_honour=True)).items()}
 {'standard': 0, 'lose_game': 0, 'one_point': None, 'fourteen_points': None}
 >>> penalty_effect(Misdeal(dealer=3), Ruleset(misdeal="deal_passes")).next_dealer
@@ -226,7 +226,7 @@ def penalty_from_dict(data: Any, players: int, dealer: int, path: str = "penalty
         _check_keys(data, ("kind", "team", "trump_honour"), path)
         if "trump_honour" not in data:
             raise RecordError(f"{path}.trump_honour", "missing: true when a trump lead was not trumped "
-                                                      "by a player holding A, K, Q, J or 10 of trumps (R25)")
+                                                      "by a player holding A, K, Q, J or 10 of trumps")
         return _build(Renege, path, team=data.get("team"), trump_honour=data["trump_honour"])
     if kind == "exposed_card":
         _check_keys(data, ("kind", "seat", "card"), path)
@@ -249,16 +249,15 @@ def _renege_effect(renege: Renege, setting: str) -> PenaltyEffect:
     team, other = renege.team, 1 - renege.team
     what = (f"{side(team, capital=True)} failed to trump a trump lead while holding A, K, Q, J or 10 of trumps"
             if renege.trump_honour else f"{side(team, capital=True)} reneged")
-    why = f"(R25, renege_penalty {setting})"
     if setting == "lose_game" or (setting == "standard" and renege.trump_honour):
         return PenaltyEffect(renege, setting, loses_game=team,
-                             explanation=f"{what}: {side(team)} loses the game {why}.")
+                             explanation=f"{what}: {side(team)} loses the game.")
     points = RENEGE_POINTS[setting]
     scores = f"{side(other)} scores {points}"
     if setting == "standard":
         return PenaltyEffect(renege, setting, _to_team(other, points), game_barred=team,
-                             explanation=f"{what}: {scores} and {side(team)} cannot score Game this hand {why}.")
-    return PenaltyEffect(renege, setting, _to_team(other, points), explanation=f"{what}: {scores} {why}.")
+                             explanation=f"{what}: {scores} and {side(team)} cannot score Game this hand.")
+    return PenaltyEffect(renege, setting, _to_team(other, points), explanation=f"{what}: {scores}.")
 
 
 def _misdeal_effect(misdeal: Misdeal, setting: str) -> PenaltyEffect:
@@ -267,7 +266,7 @@ def _misdeal_effect(misdeal: Misdeal, setting: str) -> PenaltyEffect:
     return PenaltyEffect(
         misdeal, setting, _to_team(other, MISDEAL_POINTS), redeal=True, next_dealer=next_dealer,
         explanation=(f"{seat_name(dealer, capital=True)} ({side(misdeal.team)}) misdealt: {side(other)} scores "
-                     f"{MISDEAL_POINTS} and {seat_name(next_dealer)} deals the hand again (R27, misdeal {setting})."),
+                     f"{MISDEAL_POINTS} and {seat_name(next_dealer)} deals the hand again."),
     )
 
 
@@ -277,7 +276,7 @@ def _exposed_effect(exposed: ExposedCard) -> PenaltyEffect:
         exposed, None,
         explanation=(f"{seat_name(exposed.seat, capital=True)} exposed {card}: it stays face up, and an opponent "
                      f"({side(1 - exposed.team)}) may call it to be played to any later trick where it is a legal "
-                     f"play; {where} must then play it. No points (R26)."),
+                     f"play; {where} must then play it. No points."),
     )
 
 

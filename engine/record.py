@@ -124,7 +124,7 @@ def replay_record(data: Any) -> HandState:
 def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
     if state.phase == OVER:
         if beg is not None:
-            raise RecordError("beg", "the kick won the game; the record stops there (R23)")
+            raise RecordError("beg", "the kick won the game; the record stops there")
         return
     if beg not in BEGS:
         raise RecordError("beg", f"must be one of {', '.join(BEGS)}, got {beg!r}")
@@ -148,10 +148,10 @@ def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
         field = "runs" if runs_given == 0 else f"runs[{runs_given - 1}].kick"
         if state.pack_left < RUN_SIZE * state.players + 1:  # only the last card is left to kick (last_card_kick)
             raise RecordError(field, f"{kick} is the begged suit again and the pack cannot supply another run, so "
-                                     f"its last card is kicked (R12, last_card_kick), but run {runs_given + 1} "
+                                     f"its last card is kicked, but run {runs_given + 1} "
                                      "with that kick is missing") from None
         raise RecordError(field, f"{kick} is the begged suit again; the pack must be run again "
-                                 f"but run {runs_given + 1} is missing (R11)") from None
+                                 f"but run {runs_given + 1} is missing") from None
     turned = state.runs + state.last_kick
     if turned < runs_given:
         raise RecordError(f"runs[{turned}]", _why_run_stopped(state))
@@ -159,12 +159,12 @@ def _replay_beg(state: HandState, beg: Any, runs_given: int) -> None:
 
 def _why_run_stopped(state: HandState) -> str:
     if state.phase == OVER and state.winner is not None:
-        return "the game was won by a kick; no further run is played (R23)"
+        return "the game was won by a kick; no further run is played"
     if state.redeal and state.last_kick:
-        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal (R12)"
+        return "the pack's last card was kicked and turned up the begged suit again: the hand is a redeal"
     if state.redeal:
-        return "the pack could not supply another run: the hand is a redeal (R12)"
-    return f"{CARD_NAMES[state.kicks[-1]]} turned up a new suit and became trump; the pack is not run again (R10)"
+        return "the pack could not supply another run: the hand is a redeal"
+    return f"{CARD_NAMES[state.kicks[-1]]} turned up a new suit and became trump; the pack is not run again"
 
 
 def _replay_plays(state: HandState, plays: Any) -> None:
@@ -172,7 +172,7 @@ def _replay_plays(state: HandState, plays: Any) -> None:
         raise RecordError("plays", f"must be a list of cards, got {_kind(plays)}")
     if state.phase != PLAY:
         if plays:
-            why = "the hand is a redeal" if state.redeal else "the game was decided before play (R23)"
+            why = "the hand is a redeal" if state.redeal else "the game was decided before play"
             raise RecordError("plays", f"no card is played: {why}")
         return
     try:
@@ -252,7 +252,7 @@ def _run(run: Any, field: str, players: int, dealer: int, seen: int, stock: list
             empty = ", ".join(["[]"] * players)
             raise RecordError(f"{field}.extra", f"the pack holds {left} card{'s' if left != 1 else ''}, too few "
                                                 f"for another run of 3 a seat and a kick, so its last card is kicked "
-                                                f"with nothing dealt: write [{empty}] (R12, last_card_kick)")
+                                                f"with nothing dealt: write [{empty}]")
         kick, seen = _card(run["kick"], f"{field}.kick", seen)
         stock.append(kick)
         return seen

@@ -17,7 +17,7 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.response import Response
 
 from league import entries as setup
-from league import services
+from league import people, services
 from league.models import Club, Competition, Entry, Player
 from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
@@ -91,10 +91,32 @@ class ClubObjectViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewse
 
 
 class PlayerViewSet(ClubObjectViewSet):
+    """Players, made and renamed through ``league.people``: a name like another player's of the club but for
+    capitals, spaces or accents is a 409 naming ``name`` until ``confirm_similar_name`` is true."""
+
     queryset = Player.objects.select_related("home_club")
     serializer_class = PlayerSerializer
     club_field = "home_club"
     doing = "add or change its players"
+
+    def perform_create(self, serializer) -> None:
+        data = serializer.validated_data
+        require_organiser(self.request.user, data["home_club"], self.doing)
+        serializer.instance = people.create_player(club=data["home_club"], name=data["name"],
+                                                   nickname=data.get("nickname", ""),
+                                                   confirmed=data.get("confirm_similar_name", False))
+
+    def perform_update(self, serializer) -> None:
+        data, player = serializer.validated_data, serializer.instance
+        new_club = data.get("home_club")
+        if new_club is not None and new_club != player.home_club:
+            require_organiser(self.request.user, new_club, self.doing)
+            player.home_club = new_club
+        serializer.instance = people.edit_player(player=player, name=data.get("name", player.name),
+                                                 nickname=data.get("nickname", player.nickname),
+                                                 confirmed=data.get("confirm_similar_name", False))
+        if new_club is not None:
+            player.save(update_fields=["home_club"])
 
 
 class PartnershipViewSet(ClubObjectViewSet):

@@ -177,10 +177,10 @@ def _most_games(get: Callable[[str], Any]) -> int:
 
 def _what_games_give(kind: str, rules: Ruleset) -> str:
     if kind == "bullseyes":
-        return "a bullseye is a game won (R24)"
+        return "a bullseye is a game won"
     if kind == "chalks":
-        return f"a side ends a game with at most {most_chalks_at_game_end(rules)} chalks (R23, R24)"
-    return f"a side has at most {most_hang_jacks_in_game(rules)} hang jacks a game (R21)"
+        return f"a side ends a game with at most {most_chalks_at_game_end(rules)} chalks"
+    return f"a side has at most {most_hang_jacks_in_game(rules)} hang jacks a game"
 
 
 def _check_locked(values: Mapping[str, Any], instance: Competition | None) -> None:

@@ -18,9 +18,22 @@ class OrganiserForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
+    """A player's name and nickname; ``confirm_similar`` is shown once the name was found like another player's
+    (``league.people.SimilarName``), to say it is another person."""
+
     name = forms.CharField(max_length=Player._meta.get_field("name").max_length, label="Full name")
     nickname = forms.CharField(max_length=Player._meta.get_field("nickname").max_length, required=False,
                                label="Nickname")
+    confirm_similar = forms.BooleanField(required=False, label="Yes, this is another person: save it")
+    asks_to_confirm = False
+
+    def values(self) -> dict:
+        data = self.cleaned_data
+        return {"name": data["name"], "nickname": data["nickname"], "confirmed": data["confirm_similar"]}
+
+
+class DeletePlayerForm(forms.Form):
+    confirm = forms.BooleanField(label="Yes, delete this record")
 
 
 class LoginLinkForm(forms.Form):

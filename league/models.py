@@ -188,6 +188,8 @@ class Competition(models.Model):
     match_games = models.PositiveSmallIntegerField(default=1, validators=[at_most(MAX_MATCH_GAMES)],
                                                    help_text=f"Best of N or first to N: 1 to {MAX_MATCH_GAMES}")
     published = models.BooleanField(default=False)
+    archived = models.BooleanField(default=False, help_text="Finished and kept: out of the club's and home lists, "
+                                                            "still at its address and in the club's archive")
     system = models.CharField(max_length=20, choices=SYSTEMS, default=ROUND_ROBIN)
     entrant_kind = models.CharField(max_length=12, choices=ENTRANT_KINDS, default=PAIRS)
     result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND,

@@ -7,6 +7,9 @@ so that a page puts the message next to the field and the API answers 400.
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -102,18 +105,101 @@ def _check_name_free(club: Club, name: str, player: Player | None = None) -> Non
                                  "(or merge the two records)")
 
 
-def create_player(*, club: Club, name: str, nickname: str = "") -> Player:
+class SimilarName(SetupError):
+    """A name that differs from a player's of the club only in case, spaces or accents: made only once the organiser
+    confirms it is another person (the API answers 409 until then)."""
+
+    conflict = True
+
+
+def name_key(name: str) -> str:
+    """What two ways of writing one name share: ``"Ànil  RAMDASS"`` and ``"anil ramdass"`` → ``"anil ramdass"``."""
+    letters = unicodedata.normalize("NFKD", name)
+    return " ".join("".join(c for c in letters if not unicodedata.combining(c)).casefold().split())
+
+
+def similar_player(club: Club, name: str, player: Player | None = None) -> Player | None:
+    """The club's player whose name is written like ``name`` but for case, spaces or accents, if any."""
+    key = name_key(name)
+    others = Player.objects.filter(home_club=club).exclude(pk=getattr(player, "pk", None))
+    found = next((pk for pk, other in others.values_list("pk", "name").iterator() if name_key(other) == key), None)
+    return None if found is None else Player.objects.get(pk=found)
+
+
+def _check_not_similar(club: Club, name: str, player: Player | None, confirmed: bool) -> None:
+    other = None if confirmed else similar_player(club, name, player)
+    if other is not None:
+        raise SimilarName("name", f"looks like {other.name}, already one of {club.name}'s players (the same name "
+                                  "but for capitals, spaces or accents): confirm that this is another person, or use "
+                                  "that record")
+
+
+def create_player(*, club: Club, name: str, nickname: str = "", confirmed: bool = False) -> Player:
+    """A new player of the club; a name like another player's but for case, spaces or accents raises
+    ``SimilarName`` unless ``confirmed``."""
     name, nickname = _player_fields(name, nickname)
     _check_name_free(club, name)
+    _check_not_similar(club, name, None, confirmed)
     return Player.objects.create(name=name, nickname=nickname, home_club=club)
 
 
-def edit_player(*, player: Player, name: str, nickname: str = "") -> Player:
-    player.name, player.nickname = _player_fields(name, nickname)
+def edit_player(*, player: Player, name: str, nickname: str = "", confirmed: bool = False) -> Player:
+    name, nickname = _player_fields(name, nickname)
     if player.home_club_id:
-        _check_name_free(player.home_club, player.name, player)
+        _check_name_free(player.home_club, name, player)
+        if name_key(name) != name_key(player.name):
+            _check_not_similar(player.home_club, name, player, confirmed)
+    player.name, player.nickname = name, nickname
     player.save(update_fields=["name", "nickname"])
     return player
+
+
+def why_not_deletable(player: Player) -> str | None:
+    """Why the player's record cannot be deleted (it has partnerships, entries or standings: results that would be
+    lost), or ``None``."""
+    partnerships = Partnership.objects.filter(Q(player_one=player) | Q(player_two=player))
+    if partnerships.exists():
+        return (f"{player.name} plays in {partnerships.count()} partnership(s), which hold their entries and results: "
+                "merge the record into another instead")
+    if Entry.objects.filter(player=player).exists() or StandingRow.objects.filter(player=player).exists():
+        return f"{player.name} is entered in a competition: withdraw or merge the record instead"
+    return None
+
+
+def delete_player(*, player: Player) -> None:
+    """Delete a player's record that holds no result (a mistake or a duplicate never played)."""
+    why = why_not_deletable(player)
+    if why is not None:
+        raise SetupError("delete", why)
+    with transaction.atomic():
+        PlayerRating.objects.filter(player=player).delete()
+        RatingPoint.objects.filter(player=player).delete()
+        player.delete()
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What merging ``duplicate`` into ``keep`` moves, said before it is done."""
+
+    keep: Player
+    duplicate: Player
+    partnerships: list[str]
+    competitions: list[str]
+    login_moves: bool
+    nickname_moves: bool
+
+    def lines(self) -> list[str]:
+        keep, duplicate = self.keep.name, self.duplicate.name
+        out = [f"{len(self.partnerships)} partnership(s) of {duplicate} become {keep}'s, with their results"
+               + (f": {', '.join(self.partnerships)}" if self.partnerships else "")]
+        if self.competitions:
+            out.append(f"{duplicate}'s entries in {', '.join(self.competitions)} become {keep}'s")
+        if self.login_moves:
+            out.append(f"{duplicate}'s login moves to {keep}")
+        if self.nickname_moves:
+            out.append(f"{keep} takes the nickname “{self.duplicate.nickname}”")
+        out.append(f"the record of {duplicate} is deleted; the ratings are worked out again")
+        return out
 
 
 def link_login(*, player: Player, username: str) -> Player:
@@ -130,11 +216,29 @@ def link_login(*, player: Player, username: str) -> Player:
     return player
 
 
+def merge_plan(*, keep: Player, duplicate: Player) -> MergePlan:
+    """What ``merge_players`` would move, after the same checks (``SetupError`` when it is refused)."""
+    _check_merge(keep, duplicate)
+    pairs = Partnership.objects.filter(Q(player_one=duplicate) | Q(player_two=duplicate)).select_related(
+        "player_one", "player_two").order_by("id")
+    competitions = (Competition.objects.filter(Q(entries__player=duplicate) | Q(entries__partnership__in=pairs))
+                    .distinct().order_by("name").values_list("name", flat=True))
+    return MergePlan(keep=keep, duplicate=duplicate, partnerships=[pair.display_name for pair in pairs],
+                     competitions=list(competitions), login_moves=bool(duplicate.user_id and not keep.user_id),
+                     nickname_moves=bool(duplicate.nickname and not keep.nickname))
+
+
 def merge_players(*, keep: Player, duplicate: Player) -> Player:
     """Merge ``duplicate`` into ``keep``: every partnership, entry and standings line of the duplicate becomes
     the kept player's (so every result, which belongs to a partnership, stays), its login moves over if the
     kept record has none, and the duplicate is deleted. Refused when the two played as partners, or are both
     entered in one individual event. The ratings are rebuilt, and the standings of the events touched."""
+    _check_merge(keep, duplicate)
+    _merge_moves(keep, duplicate)
+    return keep
+
+
+def _check_merge(keep: Player, duplicate: Player) -> None:
     if keep.pk == duplicate.pk:
         raise SetupError("duplicate", "choose two different records of the player")
     together = Partnership.objects.filter(Q(player_one=keep, player_two=duplicate)
@@ -152,6 +256,9 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
         raise SetupError("duplicate", f"both play in {shared.competition.name}, in two partnerships")
     if keep.user_id and duplicate.user_id:
         raise SetupError("duplicate", "both records have a login: unlink one first")
+
+
+def _merge_moves(keep: Player, duplicate: Player) -> None:
     with transaction.atomic():
         Partnership.objects.filter(player_one=duplicate).update(player_one=keep)
         Partnership.objects.filter(player_two=duplicate).update(player_two=keep)
@@ -171,4 +278,3 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
         for competition_id in competitions:
             standings_stale_after_commit(competition_id)
         ratings_stale_after_commit()
-    return keep

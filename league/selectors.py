@@ -16,13 +16,22 @@ from league.permissions import visible_competitions
 # ----------------------------------------------------------------------------- home, club, competition
 def home_page(user: Any) -> dict[str, Any]:
     """The clubs and the competitions the user may see, as querysets (the page shows them a page at a time)."""
-    competitions = visible_competitions(user).select_related("club").order_by("club__name", "-created_at", "id")
+    competitions = (visible_competitions(user).filter(archived=False).select_related("club")
+                    .order_by("club__name", "-created_at", "id"))
     return {"clubs": Club.objects.order_by("name", "id"), "competitions": competitions}
 
 
 def club_page(club: Club, user: Any) -> dict[str, Any]:
-    competitions = visible_competitions(user).filter(club=club).order_by("-created_at", "name", "id")
-    return {"club": club, "competitions": competitions}
+    """The club's competitions in its list (archived ones are in :func:`club_archive`), and whether it has an
+    archive."""
+    competitions = visible_competitions(user).filter(club=club)
+    return {"club": club, "competitions": competitions.filter(archived=False).order_by("-created_at", "name", "id"),
+            "has_archive": competitions.filter(archived=True).exists()}
+
+
+def club_archive(club: Club, user: Any) -> Any:
+    """The club's archived competitions, the latest first."""
+    return visible_competitions(user).filter(club=club, archived=True).order_by("-created_at", "name", "id")
 
 
 def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition | None:

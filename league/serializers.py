@@ -22,9 +22,14 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    confirm_similar_name = serializers.BooleanField(
+        write_only=True, required=False, default=False,
+        help_text="True to save a name like another player's of the club but for capitals, spaces or accents "
+                  "(else a 409 names the field)")
+
     class Meta:
         model = Player
-        fields = ["id", "name", "nickname", "home_club", "created_at"]
+        fields = ["id", "name", "nickname", "home_club", "confirm_similar_name", "created_at"]
         read_only_fields = ["created_at"]
         extra_kwargs = {"home_club": {"allow_null": False, "required": True}}
 

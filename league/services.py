@@ -9,7 +9,7 @@ from league.entries import SetupError
 from league.models import Club, Competition, Entry, Team
 
 RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
-                            "rounds", "bracket", "standings", "results", "setup"})  # words the page URLs use
+                            "rounds", "bracket", "standings", "results", "setup", "archive"})  # words the page URLs use
 
 
 def unique_slug(queryset, text: str, wanted: str = "") -> str:

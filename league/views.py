@@ -29,11 +29,19 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
-    competitions = paginate(request, selectors.club_page(club, request.user)["competitions"],
-                            per_page=COMPETITIONS_PER_PAGE)
+    found = selectors.club_page(club, request.user)
+    competitions = paginate(request, found["competitions"], per_page=COMPETITIONS_PER_PAGE)
     return render(request, "league/club.html", {"club": club, "competitions": list(competitions),
-                                                "competitions_page": competitions,
+                                                "competitions_page": competitions, "has_archive": found["has_archive"],
                                                 "is_organiser": is_organiser(request.user, club)})
+
+
+def club_archive(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """The club's archived competitions: finished, kept, out of the club's list."""
+    club = get_object_or_404(Club, slug=club_slug)
+    competitions = paginate(request, selectors.club_archive(club, request.user), per_page=COMPETITIONS_PER_PAGE)
+    return render(request, "league/club_archive.html", {"club": club, "competitions": list(competitions),
+                                                        "competitions_page": competitions})
 
 
 def visible_competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:

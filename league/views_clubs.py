@@ -14,7 +14,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from league import people
 from league.entries import SetupError
-from league.forms import ClubForm, LoginLinkForm, MergeForm, OrganiserForm, PlayerForm, add_setup_error, form_status
+from league.forms import (
+    ClubForm,
+    DeletePlayerForm,
+    LoginLinkForm,
+    MergeForm,
+    OrganiserForm,
+    PlayerForm,
+    add_setup_error,
+    form_status,
+)
 from league.models import Club, ClubRole, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import is_organiser
@@ -86,7 +95,7 @@ def _act(request, club, action, details, organiser, player) -> HttpResponse | No
             people.remove_organiser(club=club, user_id=_int(request.POST.get("user")), by=request.user)
             messages.success(request, "The organiser was removed.")
         elif action == "player" and player.is_valid():
-            made = people.create_player(club=club, **player.cleaned_data)
+            made = people.create_player(club=club, **player.values())
             messages.success(request, f"{made.name} is one of the club's players.")
         else:
             return None
@@ -96,6 +105,7 @@ def _act(request, club, action, details, organiser, player) -> HttpResponse | No
             messages.error(request, error.reason)
             return redirect("club_people", club.slug)
         add_setup_error(form, error)
+        form.asks_to_confirm = isinstance(error, people.SimilarName)
         return None
     return redirect("club_people", club.slug)
 
@@ -106,32 +116,44 @@ def _int(text: str | None) -> int:
 
 @organiser_page
 def player_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
-    """One player: name and nickname, the login linked, and the merge of a duplicate record into it."""
+    """One player: name and nickname, the login linked, the merge of a duplicate record into it (said in full, then
+    confirmed), and the deletion of a record with no result."""
     player = get_object_or_404(Player, pk=pk, home_club=club)
     action = request.POST.get("action") if request.method == "POST" else None
     details = PlayerForm(request.POST if action == "details" else None,
                          initial={"name": player.name, "nickname": player.nickname})
     login = LoginLinkForm(request.POST if action == "login" else None,
                           initial={"username": player.user.get_username() if player.user else ""})
-    merge = MergeForm(request.POST if action == "merge" else None, player=player)
+    merge = MergeForm(request.POST if action in ("merge", "merge_confirm") else None, player=player)
+    delete = DeletePlayerForm(request.POST if action == "delete" else None)
+    plan = None
     try:
         if action == "details" and details.is_valid():
-            people.edit_player(player=player, **details.cleaned_data)
+            people.edit_player(player=player, **details.values())
             messages.success(request, f"{player.name} is saved.")
             return redirect("club_player", club.slug, player.pk)
         if action == "login" and login.is_valid():
             people.link_login(player=player, username=login.cleaned_data["username"])
             messages.success(request, "The login is linked." if player.user_id else "No login is linked now.")
             return redirect("club_player", club.slug, player.pk)
-        if action == "merge" and merge.is_valid():
+        if action == "merge" and merge.is_valid():  # first what would move, to confirm
+            plan = people.merge_plan(keep=player, duplicate=merge.cleaned_data["duplicate"])
+        if action == "merge_confirm" and merge.is_valid():
             duplicate = merge.cleaned_data["duplicate"]
             name = duplicate.name
             people.merge_players(keep=player, duplicate=duplicate)
             messages.success(request, f"{name}'s record is merged into {player.name}: its results are theirs now.")
             return redirect("club_player", club.slug, player.pk)
+        if action == "delete" and delete.is_valid():
+            people.delete_player(player=player)
+            messages.success(request, f"{player.name}'s record is deleted.")
+            return redirect("club_people", club.slug)
     except SetupError as error:
-        add_setup_error({"details": details, "login": login, "merge": merge}[action], error)
+        form = {"details": details, "login": login, "merge": merge, "merge_confirm": merge, "delete": delete}[action]
+        add_setup_error(form, error)
+        form.asks_to_confirm = isinstance(error, people.SimilarName)
     return render(request, "league/clubs/player.html", {
-        "club": club, "player": player, "details": details, "login": login, "merge": merge,
-    }, status=form_status(details, login, merge))
+        "club": club, "player": player, "details": details, "login": login, "merge": merge, "merge_plan": plan,
+        "delete": delete, "why_not_deletable": people.why_not_deletable(player),
+    }, status=form_status(details, login, merge, delete))
 

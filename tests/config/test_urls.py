@@ -80,6 +80,10 @@ PAGES = [  # (name, route) as they were before the split
     ('club_create', 'clubs/new/'),
     ('club_people', 'clubs/<slug:club_slug>/people/'),
     ('club_player', 'clubs/<slug:club_slug>/people/<int:pk>/'),
+    # a competition at its end: archived or deleted
+    ('competition_archive', 'clubs/<slug:club_slug>/<slug:competition_slug>/archive/'),
+    ('competition_delete', 'clubs/<slug:club_slug>/<slug:competition_slug>/delete/'),
+    ('club_archive', 'clubs/<slug:club_slug>/archive/'),
     ('team', 'clubs/<slug:club_slug>/<slug:competition_slug>/team/<int:team_pk>/'),
     ('competition_fixture_list', 'clubs/<slug:club_slug>/<slug:competition_slug>/fixtures/edit/'),
     ('entry_service_worker', 'entry-sw.js'),

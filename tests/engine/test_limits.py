@@ -75,7 +75,7 @@ def test_r23_r24_the_most_chalks_at_the_end_of_a_game_are_reached():
     assert result["score_after"][0] == most_chalks_at_game_end(STANDARD) == 20
     check_game_result(STANDARD, winner=0, score=(20, 13), hang_jacks=(1, 0))
     error = refused(check_game_result, STANDARD, winner=0, score=(21, 13))
-    assert error.field == "score[0]" and "at most 20" in error.reason and "(R23, R24)" in error.reason
+    assert error.field == "score[0]" and "at most 20" in error.reason
 
 
 def test_r23_a_kick_that_reaches_the_target_ends_the_hand():
@@ -104,7 +104,7 @@ def test_r21_hang_jacks_of_a_game():
     assert most_hang_jacks_in_game(STANDARD) == 5
     check_game_result(STANDARD, winner=0, hang_jacks=(5, 0))
     error = refused(check_game_result, STANDARD, winner=1, hang_jacks=(0, 40_000))
-    assert error.field == "hang_jacks[1]" and "at most 5" in error.reason and "(R21, R24)" in error.reason
+    assert error.field == "hang_jacks[1]" and "at most 5" in error.reason
     assert refused(check_game_result, STANDARD, winner=0, hang_jacks=(6, 0)).field == "hang_jacks[0]"
 
 

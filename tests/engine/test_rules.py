@@ -378,8 +378,8 @@ def test_r8_give_one_needs_trump_variant():
     hand = make_hand(4, 3, DEAL_A, "2S", ruleset=rules)
     hand.apply("beg")
     assert hand.legal_actions() == [Action.parse("run")]
-    assert "give_one_needs_trump" in hand.why_illegal("give")
-    with pytest.raises(IllegalActionError, match="give_one_needs_trump"):
+    assert "The dealer gives one only with a trump" in hand.why_illegal("give")
+    with pytest.raises(IllegalActionError, match="The dealer gives one only with a trump"):
         hand.apply("give")
     # Dealer 3 holds QH: may give with hearts turned.
     hand = make_hand(4, 3, DEAL_A, "2H", ruleset=rules)
@@ -405,7 +405,7 @@ def test_r8_give_one_to_win_off_forces_a_run():
     hand = make_hand(4, 3, DEAL_A, "2S", stock, ruleset={"give_one_to_win": False}, score=(13, 0))
     hand.apply("beg")
     assert hand.legal_actions() == [Action.parse("run")]
-    assert "give_one_to_win" in hand.why_illegal("give")
+    assert "giving one may not win the game" in hand.why_illegal("give")
     hand.apply("run")
     assert str(hand.trump_suit) == "D" and hand.score == [13, 2]
     # One point short of the target the dealer may still give.

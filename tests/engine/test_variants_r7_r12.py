@@ -103,7 +103,8 @@ def test_r7_eldest_without_trump_may_only_beg():
     assert hand.phase == BEG and hand.turn == 0
     assert hand.legal_actions() == [Action.parse("beg")]
     assert hand.view(0).legal == [Action.parse("beg")]
-    reason = "the eldest holds no trump (hearts, the kicked suit) and stand_needs_trump is on: the eldest must beg"
+    reason = ("the eldest holds no trump (hearts, the kicked suit) and the house rule is “The eldest stands only "
+              "with a trump”: the eldest must beg")
     assert hand.can_stand() == reason and hand.why_illegal("stand") == reason
     with pytest.raises(IllegalActionError) as caught:
         hand.apply("stand")
@@ -143,8 +144,8 @@ def test_r7_record_standing_without_trump_is_refused_naming_beg():
     record = round_trip(hand.to_record())
     assert score_record(record) == round_trip(hand.result())
     assert record_error({**record, "ruleset": STAND_RULE}) == (
-        "beg: the eldest may not stand: the eldest holds no trump (hearts, the kicked suit) and stand_needs_trump is "
-        "on: the eldest must beg")
+        "beg: the eldest may not stand: the eldest holds no trump (hearts, the kicked suit) and the house rule is "
+        "“The eldest stands only with a trump”: the eldest must beg")
 
 
 def test_r7_record_under_the_variant_round_trips_and_replays_to_the_same_score():
@@ -163,8 +164,8 @@ def test_r7_chalk_takes_a_stand_on_trust_but_needs_the_trump_in_play():
     base = {"players": 4, "dealer": 3, "kicks": ["5H"], "beg": "stand", "ruleset": STAND_RULE, "game": {"team": 0}}
     played = score_chalk({**base, "high": {"team": 0}, "low": {"team": 1}})
     assert played["trump"] == "H" and played["points"] == [2, 1]
-    assert chalk_error(base) == ("high: missing: the eldest stood and stand_needs_trump is on, so the eldest held a "
-                                 "trump: a trump was in play and scores High and Low (R7, R18, R19)")
+    assert chalk_error(base) == ("high: missing: the eldest stood, and under the house rule “The eldest stands only "
+                                 "with a trump” held a trump: a trump was in play and scores High and Low")
     assert score_chalk({**base, "ruleset": {}})["points"] == [1, 0]  # standard: no trump dealt is possible
 
 
@@ -174,7 +175,7 @@ def test_r7_chalk_the_only_trump_in_play_was_the_eldests():
     entry = {"players": 4, "dealer": 3, "kicks": ["5H"], "beg": "stand", "ruleset": STAND_RULE,
              "high": {"team": 1, "card": "QH"}, "low": {"team": 1, "card": "QH"}, "game": {"team": 0}}
     assert chalk_error(entry).startswith("high.team: QH was both High and Low (the only trump in play), and the "
-                                         "eldest stood and stand_needs_trump is on")
+                                         "eldest stood, and under the house rule “The eldest stands only with a trump”")
     assert score_chalk({**entry, "ruleset": {}})["points"] == [1, 2]  # standard: possible
     mine = {**entry, "high": {"team": 0, "card": "QH"}, "low": {"team": 0, "card": "QH"}}
     assert score_chalk(mine)["points"] == [3, 0]
@@ -329,12 +330,12 @@ def test_r12_record_refusals_under_last_card_kick():
     record = round_trip(hand.to_record())
     missing = {**record, "runs": record["runs"][:2], "plays": []}
     assert record_error(missing) == ("runs[1].kick: QH is the begged suit again and the pack cannot supply another "
-                                     "run, so its last card is kicked (R12, last_card_kick), but run 3 with that "
+                                     "run, so its last card is kicked, but run 3 with that "
                                      "kick is missing")
     dealt = {**record, "runs": [*record["runs"][:2], {"extra": [["6S"], [], [], []], "kick": "6S"}]}
     assert record_error(dealt).startswith("runs[2].extra: the pack holds 1 card, too few for another run of 3 a "
                                           "seat and a kick, so its last card is kicked with nothing dealt: write "
-                                          "[[], [], [], []] (R12, last_card_kick)")
+                                          "[[], [], [], []]")
     again = {**record, "runs": [*record["runs"], {"extra": [[], [], [], []], "kick": "6S"}]}
     assert record_error(again).startswith("runs[3]")
     redeal = round_trip(ran_twice("JH", LAST_CARD).to_record())
@@ -359,7 +360,7 @@ def test_r12_chalk_takes_a_fourth_kick_only_under_last_card_kick():
     assert result["trump"] == "S" and result["kick_points"] == [0, 8] and result["points"] == [2, 12]
     assert result["redeal"] is False
     assert chalk_error({**entry, "ruleset": {}}) == (
-        "kicks[3]: the pack could not supply another run: the hand is a redeal (R12)")
+        "kicks[3]: the pack could not supply another run: the hand is a redeal")
 
 
 def test_r12_chalk_last_card_redeal_and_what_stays_impossible():
@@ -367,14 +368,14 @@ def test_r12_chalk_last_card_redeal_and_what_stays_impossible():
     redeal = score_chalk({**base, "kicks": ["5H", "9H", "QH", "JH"]})
     assert redeal["redeal"] is True and redeal["kick_points"] == [0, 3] and redeal["trump"] is None
     assert chalk_error({**base, "kicks": ["5H", "9H", "QH", "JH", "2S"]}) == (
-        "kicks[4]: the pack's last card was kicked and turned up the begged suit again: the hand is a redeal (R12)")
+        "kicks[4]: the pack's last card was kicked and turned up the begged suit again: the hand is a redeal")
     assert chalk_error({**base, "kicks": ["5H", "9H", "QH", "JH"], "high": {"team": 0}}).startswith(
         "high: must be absent: the hand is a redeal")
     assert chalk_error({**base, "kicks": ["5H", "9H", "QH"]}) == (
-        "kicks[2]: QH is the begged suit again and the pack cannot supply another run, so its last card is kicked "
-        "(R12, last_card_kick), but no further kick is given")
+        "kicks[2]: QH is the begged suit again and the pack cannot supply another run, so its last card is kicked, "
+        "but no further kick is given")
     assert chalk_error({**base, "kicks": ["5H", "9D", "QH", "6S"]}).startswith(
-        "kicks[2]: 9D turned up a new suit, so diamonds are trumps and the pack is not run again (R10)")
+        "kicks[2]: 9D turned up a new suit, so diamonds are trumps and the pack is not run again")
     assert chalk_error({**base, "kicks": ["5H", "9H", "QH", "6S"], "beg": "give"}).startswith("kicks[1]")
     standard = score_chalk({**base, "ruleset": {}, "kicks": ["5H", "9H", "QH"]})
     assert standard["redeal"] is True
@@ -440,5 +441,5 @@ def test_r7_r12_the_play_command_announces_the_last_card():
                           stdin=io.StringIO("2\n" + "1\n" * 3000), stdout=out, symbols=False)
     assert session.run() == 0
     first_hand = out.getvalue().split("=== Hand 2")[0]
-    assert "The pack cannot supply another round: its last card is kicked (R12, last_card_kick)." in first_hand
-    assert "Kicked 6S" in first_hand.split("(R12, last_card_kick).")[1]
+    assert "The pack cannot supply another round: its last card is kicked." in first_hand
+    assert "Kicked 6S" in first_hand.split("its last card is kicked.")[1]

@@ -205,7 +205,7 @@ def test_point4_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_ser
     data = "round,side_a,side_b,games_a,games_b,chalks_a,chalks_b,hang_jacks_a\r\n1,Aces,Kings,2,1,40,30,14\r\n"
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "hang_jacks_a")]
-    assert "14 hang jacks are worth 42 chalks (R21), more than the side's 40" in report.errors[0]["reason"]
+    assert "14 hang jacks are worth 42 chalks, more than the side's 40" in report.errors[0]["reason"]
 
 
 def test_point11_the_benchmark_runs_and_prints_its_figures(tmp_path):

@@ -100,7 +100,7 @@ def test_a_merge_keeps_every_result_of_both_records(client, organiser):
     pair = Partnership.objects.create(club=club, player_one=duplicate, player_two=partner)
     rivals = Partnership.objects.create(club=club, player_one=other, player_two=make_player("Eve", club=club))
     match = make_match(league, side_a=pair, side_b=rivals)
-    response = client.post(reverse("club_player", args=[club.slug, keep.pk]), {"action": "merge",
+    response = client.post(reverse("club_player", args=[club.slug, keep.pk]), {"action": "merge_confirm",
                                                                                 "duplicate": duplicate.pk})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=duplicate.pk).exists()

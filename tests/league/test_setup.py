@@ -54,7 +54,7 @@ def form_data(**overrides) -> dict:
         "system": "round_robin", "planned_rounds": "", "group_count": "0", "advance_per_group": "2",
         "match_format": "single", "match_games": "1", "result_level": "hand", "points_win": "2",
         "points_draw": "1", "points_loss": "0", "bye_policy": "fixed", "team_tables": "3", "team_mode": "race",
-        "team_target": "22", "team_games_per_table": "3", "ruleset": "{}",
+        "team_target": "22", "team_games_per_table": "3",
     }
     tiebreaks = overrides.pop("tiebreaks", ["wins", "bullseye_difference", "chalk_difference"])
     data.update({key: str(value) for key, value in overrides.items() if value is not None})
@@ -102,7 +102,7 @@ def test_an_organiser_creates_a_swiss_event_through_the_page(client, world):
     assert 'name="tiebreaks_1"' in page and 'name="planned_rounds"' in page and 'name="bye_bullseyes_for"' in page
     response = client.post(url, form_data(
         system="swiss", planned_rounds=5, avoid_same_club="on", match_format="best_of", match_games=3,
-        result_level="game", bye_bullseyes_for=2, bye_chalks_for=28, ruleset='{"target": 10}',
+        result_level="game", bye_bullseyes_for=2, bye_chalks_for=28, rule_target=10, rule_undertrump_ban="on",
         tiebreaks=["match_points", "buchholz", "bullseye_difference"]))
     competition = Competition.objects.get(club=club, name="Friday Swiss")
     assert response.status_code == 302 and response["Location"] == entries_url(competition)
@@ -112,7 +112,7 @@ def test_an_organiser_creates_a_swiss_event_through_the_page(client, world):
     assert (competition.match_format, competition.match_games, competition.result_level) == ("best_of", 3, "game")
     assert competition.tiebreaks == ["match_points", "buchholz", "bullseye_difference"]
     assert competition.bye_score == {"bullseyes_for": 2, "chalks_for": 28}
-    assert competition.ruleset == {"target": 10}
+    assert competition.ruleset == {"target": 10, "undertrump_ban": True}
     assert "was created as a draft" in text(client.get(response["Location"]))
 
 
@@ -151,8 +151,8 @@ def test_a_bad_tiebreak_order_is_shown_next_to_the_chooser(client, world, tiebre
 @pytest.mark.parametrize(("overrides", "field", "reason"), [
     ({"system": "swiss"}, "planned_rounds", "a Swiss event declares its number of rounds"),
     ({"match_format": "best_of", "match_games": 4}, "match_games", "a best-of match needs an odd number of games"),
-    ({"ruleset": '{"bogus": 1}'}, "ruleset", "unknown variant key"),
-    ({"ruleset": "[1,"}, "ruleset", "Enter a valid JSON"),
+    ({"rule_target": 0}, "rule_target", "greater than or equal to 1"),
+    ({"rule_game_tie": "bogus"}, "rule_game_tie", "Select a valid choice"),
     ({"third_place_match": "on"}, "third_place_match", "only a knockout has a third-place match"),
     ({"system": "groups_knockout", "group_count": 1}, "group_count", "at least 2 groups"),
     ({"points_loss": 3}, "points_loss", "a loss cannot earn more points than a draw"),
