@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from league.models import Club, Competition
+from league import invitations
+from league.models import Club, Competition, EntryInvitation, InvitationState
 from league.permissions import visible_competitions
 
 
@@ -30,3 +31,26 @@ def competition_by_slugs(club_slug: str, competition_slug: str) -> Competition |
             .filter(club__slug=club_slug, slug=competition_slug).first())
 
 
+
+
+# ----------------------------------------------------------------------------- invitations between clubs
+RECENT_ANSWERED = 20
+INVITATION_RELATED = ("competition__club", "club", "partnership__player_one", "partnership__player_two", "player",
+                      "asked_by")
+
+
+def invitations_to_answer(user: Any) -> tuple[list[EntryInvitation], list[EntryInvitation]]:
+    """The invitations ``user`` may answer: those waiting (oldest first), and the last ones answered."""
+    mine = invitations.answerable_by(user).select_related(*INVITATION_RELATED)
+    waiting = list(mine.filter(state=InvitationState.PENDING).order_by("asked_at", "id"))
+    answered = list(mine.exclude(state=InvitationState.PENDING).order_by("-answered_at", "-id")[:RECENT_ANSWERED])
+    return waiting, answered
+
+
+def invitations_of_club(club: Club) -> dict[str, list[EntryInvitation]]:
+    """For the club page's organisers: the invitations waiting for the club's answer, and those its competitions
+    sent that wait for another club's."""
+    received = EntryInvitation.objects.filter(club=club, state=InvitationState.PENDING)
+    sent = EntryInvitation.objects.filter(competition__club=club, state=InvitationState.PENDING)
+    return {"received": list(received.select_related(*INVITATION_RELATED).order_by("asked_at", "id")),
+            "sent": list(sent.select_related(*INVITATION_RELATED).order_by("asked_at", "id"))}

@@ -31,9 +31,11 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     competitions = paginate(request, selectors.club_page(club, request.user)["competitions"],
                             per_page=COMPETITIONS_PER_PAGE)
+    organiser = is_organiser(request.user, club)
     return render(request, "league/club.html", {"club": club, "competitions": list(competitions),
-                                                "competitions_page": competitions,
-                                                "is_organiser": is_organiser(request.user, club)})
+                                                "competitions_page": competitions, "is_organiser": organiser,
+                                                "invitations": selectors.invitations_of_club(club) if organiser
+                                                else None})
 
 
 def visible_competition(request: HttpRequest, club_slug: str, competition_slug: str) -> Competition:
