@@ -49,7 +49,8 @@ def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
     """A new competition of the same club for ``season``, with the old one's format, tiebreaks, bye rules, rule
     variants and team settings, as a draft (published when the organiser says); with ``entrants``, every entrant
     not withdrawn, with its seed, group and division (a team league's teams with their pairs); another club's
-    entrants are invited again rather than entered. No round, match or result is copied. ``name`` defaults to the old name; the slug is made unique."""
+    entrants are invited again rather than entered. No round, match or result is copied. ``name`` defaults to the
+    old name; the slug is made unique."""
     season = (season or "").strip()
     if not season:
         raise SetupError("season", "name the new season, e.g. 2027")

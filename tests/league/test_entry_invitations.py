@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games.models import Match
 from league import entries as setup
-from league import invitations
+from league import invitations, services
 from league.models import (
     Club,
     Competition,
@@ -223,3 +223,32 @@ def test_an_account_makes_at_most_the_days_limit_of_clubs_and_is_told_the_limit(
     page = refused.content.decode()
     assert f"at most {CLUBS_PER_DAY} clubs a day" in page
     assert not Club.objects.filter(name="One Too Many").exists()
+
+
+def test_the_entries_page_sends_an_invitation_for_another_clubs_pair_and_lists_it(client, rivals):
+    host = make_club("Host Club")
+    client.force_login(make_organiser(host))
+    league = Competition.objects.create(club=host, name="Friday League", slug="friday", published=True)
+    pair = rivals["pairs"][0]
+    shown = Competition.objects.create(club=rivals["club"], name="Rivals Cup", slug="cup", published=True)
+    Entry.objects.create(competition=shown, partnership=pair)  # public, so the entries page offers it
+    url = reverse("competition_entries", args=[host.slug, league.slug])
+    response = client.post(url, {"action": "add", "partnership": pair.pk}, follow=True)
+    page = response.content.decode()
+    assert "an invitation is sent" in page and 'id="invitations"' in page
+    assert not Entry.objects.filter(competition=league).exists()
+    assert EntryInvitation.objects.get().partnership == pair
+
+
+def test_a_new_season_invites_another_clubs_entrants_again_and_old_entries_stay(rivals):
+    host = make_club("Host Club")
+    old = Competition.objects.create(club=host, name="League", slug="league", season="2025", published=True)
+    own = make_partnership(club=host)
+    legacy = Entry.objects.create(competition=old, partnership=rivals["pairs"][0])  # made before invitations
+    Entry.objects.create(competition=old, partnership=own)
+    setup.withdraw(entry=legacy)  # an old cross-club entry is still the organisers' to withdraw and enter again
+    assert setup.enter(competition=old, partnership=rivals["pairs"][0]).pk == legacy.pk
+    new = services.copy_to_new_season(competition=old, season="2026")
+    assert list(new.entries.values_list("partnership", flat=True)) == [own.pk]
+    waiting = EntryInvitation.objects.get(competition=new)
+    assert (waiting.partnership, waiting.club, waiting.state) == (rivals["pairs"][0], rivals["club"], "pending")
