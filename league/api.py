@@ -226,7 +226,7 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         invitation for it is already waiting or it is already entered; 422 when it needs no invitation (the
         competition's own club's people and guests are entered directly) or cannot enter this competition."""
         competition = self.get_object()
-        serializer = InvitationSerializer(data=request.data)
+        serializer = InvitationSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         invitation = _answerable(invitations.invite, competition=competition, by=request.user,
                                  **serializer.validated_data)

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from engine import Ruleset, RulesetError
 from league.entries import SetupError, check_competition
 from league.models import Club, Competition, Entry, EntryInvitation, Partnership, Player
+from league.permissions import visible_partnerships
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -181,3 +182,9 @@ class InvitationSerializer(serializers.ModelSerializer):
         extra_kwargs = {"club": {"required": False, "allow_null": True,
                                  "help_text": "A team competition: the club invited (else the entrant's own)"}}
         validators: list = []  # one waiting invitation per entrant: ``league.invitations`` says so (409)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        if request is not None:  # another club's draft partnership is no one else's to name (not even its id)
+            self.fields["partnership"].queryset = visible_partnerships(request.user)

@@ -23,7 +23,6 @@ from league.models import (
     Team,
 )
 from league.people import CLUBS_PER_DAY
-from league.permissions import visible_partnerships
 from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user
 
@@ -46,6 +45,9 @@ def rivals():
     club = make_club("Rivals Bar")
     organiser = make_organiser(club, make_user("rival_boss"))
     pairs = [make_partnership(club=club, name=f"Rival Pair {n}") for n in (1, 2)]
+    cup = Competition.objects.create(club=club, name="Rivals Cup", slug="rivals-cup", published=True)
+    for pair in pairs:  # entered in their own club's published cup: anyone may see them
+        Entry.objects.create(competition=cup, partnership=pair)
     return {"club": club, "organiser": organiser, "pairs": pairs}
 
 
@@ -77,7 +79,8 @@ def test_a_new_clubs_organiser_cannot_enter_schedule_or_rate_another_clubs_partn
     assert not Match.objects.exists()
     rebuild_ratings()
     assert not PlayerRating.objects.filter(player__home_club=rivals["club"]).exists()
-    assert not visible_partnerships(None).filter(pk__in=[one.pk, two.pk]).exists()  # nothing of them is public
+    assert api.get(f"/api/competitions/{competition.pk}/entries/").json()["count"] == 0
+    assert "Rival Pair" not in api.get(f"/api/competitions/{competition.pk}/standings/").content.decode()
 
 
 def test_an_invitation_waits_for_the_other_clubs_organiser_who_accepts_and_the_pair_is_entered(newcomer, rivals):
@@ -252,3 +255,15 @@ def test_a_new_season_invites_another_clubs_entrants_again_and_old_entries_stay(
     assert list(new.entries.values_list("partnership", flat=True)) == [own.pk]
     waiting = EntryInvitation.objects.get(competition=new)
     assert (waiting.partnership, waiting.club, waiting.state) == (rivals["pairs"][0], rivals["club"], "pending")
+
+
+def test_another_clubs_draft_partnership_cannot_be_named_in_an_invitation(newcomer, rivals):
+    """A partnership no competition has made public is its club's: an invitation naming it answers as for none."""
+    api, competition = newcomer["api"], newcomer["competition"]
+    url = f"/api/competitions/{competition.pk}/invitations/"
+    private = make_partnership(club=rivals["club"], name="Rivals Secret")  # entered nowhere yet
+    answers = [api.post(url, {"partnership": pk}, format="json") for pk in (private.pk, 999_999)]
+    assert [a.status_code for a in answers] == [400, 400]
+    assert [f for f, _ in errors(answers[0])] == ["partnership"]
+    assert errors(answers[0])[0][1].replace(str(private.pk), "N") == errors(answers[1])[0][1].replace("999999", "N")
+    assert not EntryInvitation.objects.exists()
