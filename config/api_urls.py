@@ -7,7 +7,7 @@ from rest_framework.routers import DefaultRouter
 from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
 from games.api import CompetitionMatchesActions, GameViewSet, HandViewSet
 from league import api as league_api
-from league.api import ClubViewSet, PartnershipViewSet, PlayerViewSet
+from league.api import ClubViewSet, InvitationViewSet, PartnershipViewSet, PlayerViewSet
 from league.api_errors import not_found
 from league.auth import TokenView
 from standings.api import CompetitionStandingsActions
@@ -26,6 +26,7 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("partnerships", PartnershipViewSet, basename="partnership")
 router.register("competitions", CompetitionViewSet, basename="competition")
+router.register("invitations", InvitationViewSet, basename="invitation")
 router.register("matches", MatchViewSet, basename="match")
 router.register("team-matches", TeamMatchViewSet, basename="team-match")
 router.register("rounds", RoundViewSet, basename="round")

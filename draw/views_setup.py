@@ -34,9 +34,9 @@ from draw.forms_setup import (
 from draw.lifecycle import why_not_deletable
 from engine.numbers import whole_number
 from league import entries as setup
-from league import selectors, services
+from league import invitations, selectors, services
 from league.forms import form_status
-from league.models import Club, Competition, Entry, Team
+from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Team
 from league.pagination import paginate, search, search_text
 from league.permissions import can_view_competition, is_organiser
 
@@ -176,7 +176,9 @@ def _int(text: str) -> int:
     return whole_number(text) or 0
 
 
-def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
+def _add_entry(form: EntryForm, competition: Competition, user: Any) -> Entry | EntryInvitation | None:
+    """The entry made, or for another club's partnership or player the invitation sent to that club (it is
+    entered once the club or the players accept)."""
     data = form.cleaned_data
     try:
         with transaction.atomic():
@@ -185,9 +187,14 @@ def _add_entry(form: EntryForm, competition: Competition) -> Entry | None:
                 partnership = setup.create_partnership(
                     club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
                     name=data.get("pair_name") or "")
-            return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
-                               player=data.get("player"), seed=data.get("seed"), group=data.get("group") or "",
-                               division=data.get("division") or "")
+            try:
+                with transaction.atomic():
+                    return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
+                                       player=data.get("player"), seed=data.get("seed"),
+                                       group=data.get("group") or "", division=data.get("division") or "")
+            except setup.NeedsInvitation:
+                return invitations.invite(competition=competition, by=user, partnership=partnership,
+                                          player=data.get("player"))
     except setup.SetupError as error:
         add_setup_error(form, error, {"name": "pair_name"})
         return None
@@ -207,9 +214,14 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
     action = request.POST.get("action")
     if request.method == "POST" and action == "add":
         add_form = EntryForm(request.POST, competition=competition)
-        if add_form.is_valid() and (entry := _add_entry(add_form, competition)) is not None:
-            late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
-            messages.success(request, f"{entry.display_name} is entered{late}.")
+        if add_form.is_valid() and (entry := _add_entry(add_form, competition, request.user)) is not None:
+            if isinstance(entry, EntryInvitation):
+                messages.success(request, f"{entry.entrant_name} plays for {entry.club.name}: an invitation is sent. "
+                                          f"They are entered once {entry.club.name}'s organisers or the players "
+                                          "accept.")
+            else:
+                late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
+                messages.success(request, f"{entry.display_name} is entered{late}.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
     elif request.method == "POST" and action == "arrange":
         arrange_form = ArrangeForm(request.POST, entries=rows)
@@ -231,6 +243,8 @@ def competition_entries(request: HttpRequest, competition: Competition) -> HttpR
         "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
         "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
         "active": competition.entries.filter(withdrawn=False).count(), "teams": teams,
+        "invitations": competition.invitations.filter(state=InvitationState.PENDING).select_related(
+            "club", "partnership__player_one", "partnership__player_two", "player").order_by("asked_at", "id"),
     }, status=form_status(add_form, arrange_form))
 
 

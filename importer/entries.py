@@ -118,6 +118,8 @@ def _store_team(job: ImportJob, team: _Team) -> None:
     except setup.SetupError as error:
         row = team.rows.get(getattr(error.item, "pk", None), team.row)
         column = "team" if error.field == "name" else ("partnership" if row["partnership"] else "player_one")
+        if error.field == "club":  # another club's team: it enters by invitation
+            column = "club"
         if error.field == "entrant_kind" or (error.field == "name" and "not a team competition" in error.reason):
             column = "competition"
         job.setup_error(row, job.column_for(column, {}), error)

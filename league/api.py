@@ -13,12 +13,12 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, NotAuthenticated, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from league import entries as setup
-from league import people, services
-from league.models import Club, Competition, Entry, Player
+from league import invitations, people, services
+from league.models import Club, Competition, Entry, EntryInvitation, Player
 from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
     ClubSerializer,
@@ -26,6 +26,7 @@ from league.serializers import (
     CompetitionUpdateSerializer,
     EntrySerializer,
     ErrorsSerializer,
+    InvitationSerializer,
     PartnershipSerializer,
     PlayerSerializer,
     SeasonCopySerializer,
@@ -37,6 +38,10 @@ ERRORS_OF_A_LIST = {400: ErrorsSerializer, 404: ErrorsSerializer}  # 400: a bad 
 NO_DELETE = ["get", "post", "put", "patch", "head", "options"]
 ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "team", "player")
 ENTRY_ID = OpenApiParameter("entry_id", int, OpenApiParameter.PATH, description="The entry's id")
+INVITATION_ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer, 409: ErrorsSerializer,
+                     422: ErrorsSerializer}
+INVITATION_RELATED = ("competition__club", "club", "partnership__player_one", "partnership__player_two", "player",
+                      "asked_by", "answered_by")
 
 
 def require_organiser(user: Any, club: Club | None, doing: str) -> None:
@@ -226,6 +231,29 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         new = _setup(services.copy_to_new_season, competition=competition, **serializer.validated_data)
         return Response(CompetitionSerializer(new).data, status=201)
 
+    @extend_schema(responses={200: InvitationSerializer(many=True), **ERRORS_OF_A_LIST, 403: ErrorsSerializer})
+    @action(detail=True, methods=["get"])  # paginated as every list
+    def invitations(self, request, pk=None) -> Response:
+        """The invitations the competition's organisers have sent to other clubs, the newest first."""
+        competition = self.get_object()
+        require_organiser(request.user, competition.club, "see its invitations")
+        rows = competition.invitations.select_related(*INVITATION_RELATED).order_by("-asked_at", "-id")
+        return self._page_of(rows, InvitationSerializer)
+
+    @extend_schema(request=InvitationSerializer, responses={201: InvitationSerializer, **INVITATION_ERRORS})
+    @invitations.mapping.post
+    def invite(self, request, pk=None) -> Response:
+        """Invite a partnership or a player of another club (or, in a team competition, a club's team: ``club`` and
+        ``team_name``) to enter; it is entered once that club's organisers or the players accept. 409 when an
+        invitation for it is already waiting or it is already entered; 422 when it needs no invitation (the
+        competition's own club's people and guests are entered directly) or cannot enter this competition."""
+        competition = self.get_object()
+        serializer = InvitationSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        invitation = _answerable(invitations.invite, competition=competition, by=request.user,
+                                 **serializer.validated_data)
+        return Response(InvitationSerializer(invitation).data, status=201)
+
     def _entry(self, entry_id: str | None) -> Entry:
         competition = self.get_object()
         entry = competition.entries.select_related(*ENTRY_RELATED).filter(pk=entry_id).first()
@@ -235,8 +263,61 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
 
 
 def _setup(operation, **kwargs):
-    """Run a ``league.entries`` (or ``league.services``) operation; its error is a 400 naming the field."""
+    """Run a ``league.entries`` (or ``league.services``) operation; its error is a 400 naming the field, or a 409
+    when the stored state stands in the way (another club's entrant that has not accepted an invitation)."""
     try:
         return operation(**kwargs)
     except setup.SetupError as error:
+        if error.conflict:
+            raise  # league.api_errors: 409, naming the field
         raise ValidationError({error.field: error.reason}) from None
+
+
+class Unprocessable(APIException):
+    status_code = 422
+    default_detail = "the request cannot be carried out"
+    default_code = "unprocessable"
+
+
+def _answerable(operation, **kwargs):
+    """Run a ``league.invitations`` operation: a state that moved on is a 409, any other refusal a 422, each
+    naming the field."""
+    try:
+        return operation(**kwargs)
+    except setup.SetupError as error:
+        if error.conflict:
+            raise
+        raise Unprocessable({error.field: error.reason}) from None
+
+
+class InvitationViewSet(viewsets.ReadOnlyModelViewSet):
+    """Invitations between clubs that the user may read: those to the clubs they organise or naming their player
+    record (which they may answer), and those the competitions of their clubs have sent."""
+
+    serializer_class = InvitationSerializer
+    lookup_value_regex = ID
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_queryset(self):
+        return (invitations.visible_to(self.request.user).select_related(*INVITATION_RELATED)
+                .order_by("-asked_at", "-id"))
+
+    @extend_schema(request=None, responses={200: InvitationSerializer, **INVITATION_ERRORS})
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None) -> Response:
+        """Accept (the invited club's organisers, or the players invited): the entrant is entered at once."""
+        return self._answer(invitations.accept)
+
+    @extend_schema(request=None, responses={200: InvitationSerializer, **INVITATION_ERRORS})
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None) -> Response:
+        """Decline (the invited club's organisers, or the players invited): nothing is entered."""
+        return self._answer(invitations.decline)
+
+    def _answer(self, operation) -> Response:
+        invitation: EntryInvitation = self.get_object()
+        if not invitations.may_answer(self.request.user, invitation):
+            raise PermissionDenied(f"only {invitation.club.name}'s organisers or the players invited may answer")
+        _answerable(operation, invitation=invitation, by=self.request.user)
+        invitation = self.get_queryset().get(pk=invitation.pk)
+        return Response(InvitationSerializer(invitation).data)

@@ -26,6 +26,7 @@ from django.db.models import Max, Q
 
 from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
 from engine.errors import FieldError
+from league.consent import missing_consent, missing_team_consent, other_club
 from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team, validate_plain_text
 from league.signals import (
     publication_changed_after_commit,
@@ -34,10 +35,10 @@ from league.signals import (
 )
 
 __all__ = [
-    "SetupError", "already_partners", "arrange", "check_competition", "create_partnership", "create_team", "edit_team",
-    "enter", "last_published_round", "new_partnership", "first_unpaired_round", "partnerships_of", "reinstate",
-    "remove_entry", "set_groups", "set_published", "set_seeds", "update_competition", "update_partnership",
-    "withdraw",
+    "NeedsInvitation", "SetupError", "already_partners", "arrange", "check_competition", "create_partnership",
+    "create_team", "edit_team", "enter", "last_published_round", "new_partnership", "first_unpaired_round",
+    "partnerships_of", "reinstate", "remove_entry", "set_groups", "set_published", "set_seeds",
+    "update_competition", "update_partnership", "withdraw",
 ]
 
 KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
@@ -59,6 +60,13 @@ class SetupError(FieldError):
         super().__init__(field, reason)
         self.item = item
         self.clash = clash
+
+
+class NeedsInvitation(SetupError):
+    """An entrant of another club that has not accepted an invitation (``league.consent``): the input is fine, the
+    other club's answer is missing, so the API answers 409."""
+
+    conflict = True
 
 
 # ----------------------------------------------------------------------------- the competition's options
@@ -298,6 +306,10 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
     existing = Entry.objects.filter(competition=competition, **{wanted: entrant}).first()
     if existing is not None and not existing.withdrawn:
         raise SetupError(wanted, f"{existing.display_name} is already entered", clash=existing)
+    if existing is None and wanted != "team":  # a team's club said yes when the team was made (create_team)
+        refused = missing_consent(competition, **{wanted: entrant})
+        if refused:
+            raise NeedsInvitation(wanted, refused)
     _check_seed_free(competition, seed, existing, "seed")
     _check_group_count(competition, {group} if group else set(), existing, "group")
     with transaction.atomic():
@@ -601,7 +613,7 @@ def _of_club(club: Club) -> Q:
 
 
 def _check_team(competition: Competition, name: str, partnerships: list[Partnership],
-                team: Team | None = None) -> str:
+                team: Team | None = None, club: Club | None = None) -> str:
     if competition.entrant_kind != Competition.TEAMS:
         raise SetupError("name", f"{competition.name} is not a team competition")
     name = plain_name(name, "name", "a team's name", TEAM_NAME_MAX)
@@ -612,11 +624,17 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
         taken = taken.exclude(pk=team.pk)
     if taken.exists():
         raise SetupError("name", f"{competition.name} already has a team {name!r}", clash=taken.first())
+    already = set(team.partnerships.values_list("pk", flat=True)) if team is not None else set()
     for partnership in partnerships:
         try:
             _check_partnership(competition, partnership, field="partnerships")
         except SetupError as error:
             raise SetupError(error.field, error.reason, item=partnership) from None
+        foreign = None if partnership.pk in already else other_club(
+            competition, partnership=partnership, home={club.pk} if club is not None else set())
+        if foreign is not None:
+            raise NeedsInvitation("partnerships", f"{partnership.display_name} plays for {foreign.name}: a team has "
+                                                  "its own club's pairs and guests", item=partnership)
     seen: dict[int, Partnership] = {}
     for partnership in partnerships:
         for player in _players_of(partnership):
@@ -641,7 +659,10 @@ def create_team(*, competition: Competition, name: str, club: Club | None = None
     """A club's team of pairs for a team competition, entered in it (from the next unpaired round);
     ``refresh`` as for :func:`enter`."""
     partnerships = list(partnerships)
-    name = _check_team(competition, name, partnerships)
+    name = _check_team(competition, name, partnerships, club=club)
+    refused = missing_team_consent(competition, club, name)
+    if refused:
+        raise NeedsInvitation("club", refused)
     with transaction.atomic():
         team = Team.objects.create(competition=competition, club=club, name=name)
         team.partnerships.set(partnerships)
@@ -654,7 +675,12 @@ def edit_team(*, team: Team, name: str | None = None, club: Club | None | object
     """Rename a team, change its club or its pairs (its results stand)."""
     competition = team.competition
     chosen = list(partnerships) if partnerships is not None else list(team.partnerships.all())
-    name = _check_team(competition, team.name if name is None else name, chosen, team=team)
+    new_club = team.club if club is ... else club
+    name = _check_team(competition, team.name if name is None else name, chosen, team=team, club=new_club)
+    if club is not ... and getattr(club, "pk", None) != team.club_id:
+        refused = missing_team_consent(competition, club, team.name)
+        if refused:
+            raise NeedsInvitation("club", refused)
     with transaction.atomic():
         team.name = name
         if club is not ...:

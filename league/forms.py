@@ -13,8 +13,12 @@ class ClubForm(forms.Form):
     town = forms.CharField(max_length=Club._meta.get_field("town").max_length, required=False, label="Town")
 
 
+EXISTING_ACCOUNT = ("The username of an account that already exists on this site. There is no sign-up page yet: "
+                    "the site's administrator creates accounts.")
+
+
 class OrganiserForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username of the new organiser")
+    username = forms.CharField(max_length=150, label="Username of the new organiser", help_text=EXISTING_ACCOUNT)
 
 
 class PlayerForm(forms.Form):
@@ -38,7 +42,7 @@ class DeletePlayerForm(forms.Form):
 
 class LoginLinkForm(forms.Form):
     username = forms.CharField(max_length=150, required=False, label="Their login (username)",
-                               help_text="Left blank: no login linked.")
+                               help_text=f"Left blank: no login linked. {EXISTING_ACCOUNT}")
 
 
 class MergeForm(forms.Form):

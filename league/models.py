@@ -32,6 +32,9 @@ class Club(models.Model):
     slug = models.SlugField(max_length=120, unique=True)
     town = models.CharField(max_length=120, blank=True, validators=[validate_plain_text])
     created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="clubs_made",
+                                   help_text="Who made the club on the site (an account makes a few a day)")
 
     class Meta:
         ordering = ["name"]
@@ -486,3 +489,7 @@ class RatingPoint(models.Model):
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+# invitations between clubs live in a module of their own; imported here so that ``league.models`` names them too
+from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401

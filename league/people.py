@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from league.entries import SetupError, plain_name
 from league.models import (
@@ -32,17 +34,28 @@ from league.signals import ratings_stale_after_commit, standings_stale_after_com
 NAME_MAX = Player._meta.get_field("name").max_length
 NICKNAME_MAX = Player._meta.get_field("nickname").max_length
 CLUB_NAME_MAX = Club._meta.get_field("name").max_length
+CLUBS_PER_DAY = 3  # clubs one account makes in 24 hours: enough for a real organiser, too few to flood the site
 
 
 # ------------------------------------------------------------------------------------------------ clubs
 def create_club_for(*, user, name: str, town: str = "") -> Club:
-    """A new club, ``user`` its first organiser."""
+    """A new club, ``user`` its first organiser; an account makes at most ``CLUBS_PER_DAY`` clubs in a day."""
     name = _club_name(name)
     town = plain_name(town, "town", "a town's name", Club._meta.get_field("town").max_length)
     with transaction.atomic():
-        club = Club.objects.create(name=name, slug=unique_slug(Club.objects.all(), name), town=town)
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one club made at a time
+        _check_clubs_today(user)
+        club = Club.objects.create(name=name, slug=unique_slug(Club.objects.all(), name), town=town, created_by=user)
         ClubRole.objects.create(club=club, user=user, role=ClubRole.ORGANISER)
     return club
+
+
+def _check_clubs_today(user) -> None:
+    limit = CLUBS_PER_DAY
+    made = Club.objects.filter(created_by=user, created_at__gte=timezone.now() - timedelta(days=1)).count()
+    if made >= limit:
+        raise SetupError("name", f"an account makes at most {limit} clubs a day and you have made {made} in the "
+                                 "last 24 hours: try again tomorrow, or ask the site's administrator")
 
 
 def edit_club(*, club: Club, name: str, town: str = "") -> Club:
@@ -67,7 +80,8 @@ def _user_named(username: str, field: str):
         raise SetupError(field, "give the person's username")
     user = get_user_model().objects.filter(username__iexact=username).first()
     if user is None:
-        raise SetupError(field, f"nobody has the username {username!r}: they sign up first")
+        raise SetupError(field, f"nobody has the username {username!r}: give the username of an existing account "
+                                "(the site's administrator creates accounts)")
     return user
 
 

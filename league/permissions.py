@@ -7,8 +7,8 @@
 - Everyone (players and the public) may read published competitions; organisers also see drafts.
 - Drafts never leak: a match (or team match, or bye) of a draft round, and anything of an unpublished
   competition, is shown, exported, counted in the standings or rated for nobody but the club's organisers
-  (``published_round_filter``, ``public_match_filter``); the organisers give a match's scorekeepers and its
-  private link the match (not its competition) once its round is published.
+  (``published_round_filter``, ``public_match_filter``); a match's scorekeepers and its private link open the
+  match (not its competition) once the competition is published and the match's round too.
 - So are the partnerships a draft made: pairing an individual event's round makes the partnerships of its tables
   as it writes the draft. A partnership is public once it is entered (alone or in a team) in a published
   competition or plays a public match; until then only the organisers of its club, or of a competition it plays
@@ -128,11 +128,11 @@ def token_matches(match: Any, token: str | None) -> bool:
 
 
 def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
-    """Organisers always; scorekeepers (an account given the match, or its private link) once the match's
-    round is published."""
+    """Organisers always; scorekeepers (an account given the match, or its private link) once the match is
+    public: its competition published and its round not a draft, as "My matches" lists it."""
     if user is not None and user.is_authenticated and is_organiser(user, match.competition.club_id):
         return True
-    if in_draft_round(match):
+    if not match.competition.published or in_draft_round(match):
         return False
     if token_matches(match, token):
         return True

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from league.models import Club, Competition
+from league import invitations
+from league.models import Club, Competition, EntryInvitation, InvitationState
 from league.permissions import visible_competitions
 
 
@@ -49,3 +50,26 @@ def publishing_warnings(competition: Competition) -> list[str]:
         return [f"{competition.name} has {have}: no round can be paired until at least two enter. Add the entries "
                 "on the Entries page (or by CSV import), then pair round 1."]
     return []
+
+
+# ----------------------------------------------------------------------------- invitations between clubs
+RECENT_ANSWERED = 20
+INVITATION_RELATED = ("competition__club", "club", "partnership__player_one", "partnership__player_two", "player",
+                      "asked_by")
+
+
+def invitations_to_answer(user: Any) -> tuple[list[EntryInvitation], list[EntryInvitation]]:
+    """The invitations ``user`` may answer: those waiting (oldest first), and the last ones answered."""
+    mine = invitations.answerable_by(user).select_related(*INVITATION_RELATED)
+    waiting = list(mine.filter(state=InvitationState.PENDING).order_by("asked_at", "id"))
+    answered = list(mine.exclude(state=InvitationState.PENDING).order_by("-answered_at", "-id")[:RECENT_ANSWERED])
+    return waiting, answered
+
+
+def invitations_of_club(club: Club) -> dict[str, list[EntryInvitation]]:
+    """For the club page's organisers: the invitations waiting for the club's answer, and those its competitions
+    sent that wait for another club's."""
+    received = EntryInvitation.objects.filter(club=club, state=InvitationState.PENDING)
+    sent = EntryInvitation.objects.filter(competition__club=club, state=InvitationState.PENDING)
+    return {"received": list(received.select_related(*INVITATION_RELATED).order_by("asked_at", "id")),
+            "sent": list(sent.select_related(*INVITATION_RELATED).order_by("asked_at", "id"))}

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.text import slugify
 
+from league.consent import other_club
 from league.entries import SetupError
-from league.models import Club, Competition, Entry, Team
+from league.models import Club, Competition, Entry, EntryInvitation, Team
 
 RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
                             "rounds", "bracket", "standings", "results", "setup", "archive"})  # words the page URLs use
@@ -47,8 +48,9 @@ def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
                        entrants: bool = True) -> Competition:
     """A new competition of the same club for ``season``, with the old one's format, tiebreaks, bye rules, rule
     variants and team settings, as a draft (published when the organiser says); with ``entrants``, every entrant
-    not withdrawn, with its seed, group and division (a team league's teams with their pairs). No round, match
-    or result is copied. ``name`` defaults to the old name; the slug is made unique."""
+    not withdrawn, with its seed, group and division (a team league's teams with their pairs); another club's
+    entrants are invited again rather than entered. No round, match or result is copied. ``name`` defaults to the
+    old name; the slug is made unique."""
     season = (season or "").strip()
     if not season:
         raise SetupError("season", "name the new season, e.g. 2027")
@@ -67,11 +69,27 @@ def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
 
 
 def _copy_entrants(old: Competition, new: Competition) -> None:
-    teams = {}
-    for team in old.teams.prefetch_related("partnerships"):
+    """The old season's entrants, entered again; another club's are invited again instead (their yes was to the
+    old season), and enter once that club or the players accept."""
+    teams, invited = {}, []
+    for team in old.teams.prefetch_related("partnerships").select_related("club"):
+        if other_club(new, team_club=team.club) is not None:
+            invited.append(EntryInvitation(competition=new, club=team.club, team_name=team.name))
+            continue
         teams[team.pk] = Team.objects.create(competition=new, club=team.club, name=team.name)
         teams[team.pk].partnerships.set(team.partnerships.all())
-    Entry.objects.bulk_create(
-        Entry(competition=new, partnership_id=entry.partnership_id, player_id=entry.player_id,
-              team=teams.get(entry.team_id), seed=entry.seed, group=entry.group, division=entry.division)
-        for entry in old.entries.filter(withdrawn=False).order_by("id"))
+    entries = []
+    for entry in old.entries.filter(withdrawn=False).select_related(
+            "partnership__player_one", "partnership__player_two", "player").order_by("id"):
+        if entry.team_id is not None and entry.team_id not in teams:
+            continue  # another club's team: invited above
+        club = other_club(new, partnership=entry.partnership, player=entry.player) if entry.team_id is None else None
+        if club is not None:
+            invited.append(EntryInvitation(competition=new, club=club, partnership=entry.partnership,
+                                           player=entry.player))
+            continue
+        entries.append(Entry(competition=new, partnership_id=entry.partnership_id, player_id=entry.player_id,
+                             team=teams.get(entry.team_id), seed=entry.seed, group=entry.group,
+                             division=entry.division))
+    Entry.objects.bulk_create(entries)
+    EntryInvitation.objects.bulk_create(invited)

@@ -1,11 +1,14 @@
-"""An organiser's pages for the club itself: a new club, its people (details, organisers, players)."""
+"""An organiser's pages for the club itself: a new club, its people (details, organisers, players), and the
+invitations to enter other clubs' competitions that the club (or a player) answers."""
 
 from django.urls import path
 
-from league import views_clubs
+from league import views_clubs, views_invitations
 
 urlpatterns = [
     path("clubs/new/", views_clubs.club_create, name="club_create"),
     path("clubs/<slug:club_slug>/people/", views_clubs.club_people, name="club_people"),
     path("clubs/<slug:club_slug>/people/<int:pk>/", views_clubs.player_edit, name="club_player"),
+    path("invitations/", views_invitations.my_invitations, name="my_invitations"),
+    path("invitations/<int:pk>/answer/", views_invitations.invitation_answer, name="invitation_answer"),
 ]

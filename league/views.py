@@ -31,9 +31,12 @@ def club(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     found = selectors.club_page(club, request.user)
     competitions = paginate(request, found["competitions"], per_page=COMPETITIONS_PER_PAGE)
+    organiser = is_organiser(request.user, club)
     return render(request, "league/club.html", {"club": club, "competitions": list(competitions),
                                                 "competitions_page": competitions, "has_archive": found["has_archive"],
-                                                "is_organiser": is_organiser(request.user, club)})
+                                                "is_organiser": organiser,
+                                                "invitations": selectors.invitations_of_club(club) if organiser
+                                                else None})
 
 
 def club_archive(request: HttpRequest, club_slug: str) -> HttpResponse:

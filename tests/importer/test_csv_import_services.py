@@ -19,7 +19,8 @@ from games import services
 from games.models import Match
 from importer import csv_io
 from league import entries as setup
-from league.models import Competition, Entry, Partnership, Player, Round, StandingRow, Team
+from league import invitations
+from league.models import Competition, Entry, InvitationState, Partnership, Player, Round, StandingRow, Team
 from tests.factories import make_club, make_match, make_organiser, make_partnership, make_player, make_user
 
 pytestmark = pytest.mark.django_db
@@ -261,11 +262,17 @@ def test_issue10_a_team_cannot_take_another_clubs_partnership_that_its_team_page
     report = imported(club=club, kind="teams", competition=league, user=club.organiser,
                       data="team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Secret\r\n"
                            "Visitors,Crossroads Bar,Crossroads Known\r\n")
-    assert report.errors == [{"line": 2, "column": "partnership",
-                              "reason": "no partnership 'Crossroads Secret' of Crossroads Bar"}]
+    assert report.errors[0] == {"line": 2, "column": "partnership",
+                                "reason": "no partnership 'Crossroads Secret' of Crossroads Bar"}
     assert not Team.objects.filter(competition=league).exists()
-    report = imported(club=club, kind="teams", competition=league, user=club.organiser,
-                      data="team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Known\r\n")
+    known = "team,club,partnership\r\nVisitors,Crossroads Bar,Crossroads Known\r\n"
+    report = imported(club=club, kind="teams", competition=league, user=club.organiser, data=known)
+    refusals = [(error["column"], "invite Crossroads Bar" in error["reason"]) for error in report.errors]
+    assert refusals == [("club", True)]
+    invitation = invitations.invite(competition=league, by=club.organiser, club=other, team_name="Visitors")
+    invitation.state = InvitationState.ACCEPTED  # Crossroads Bar said yes: the team is theirs to make
+    invitation.save(update_fields=["state"])
+    report = imported(club=club, kind="teams", competition=league, user=club.organiser, data=known)
     assert report.ok, report.errors
     assert list(Team.objects.get(competition=league).partnerships.all()) == [public]
 

@@ -123,8 +123,8 @@ OPERATIONS = {
         lambda c, w: c.get(f"/api/competitions/{w.draft.pk}/"), ORGANISER, 200, denied=404),
     "see unpublished standings": Operation(
         lambda c, w: c.get(f"/api/competitions/{w.draft.pk}/standings/"), ORGANISER, 200, denied=404),
-    "read match of unpublished competition": Operation(
-        lambda c, w: c.get(f"/api/matches/{w.draft_match.pk}/"), ENTERERS, 200, denied=404, on_draft=True),
+    "read match of unpublished competition": Operation(  # its scorekeepers and link too: not until it is published
+        lambda c, w: c.get(f"/api/matches/{w.draft_match.pk}/"), ORGANISER, 200, denied=404, on_draft=True),
     "create competition": Operation(
         new_competition, ORGANISER, 201, effect=lambda w: Competition.objects.count()),
     "update competition": Operation(
@@ -148,7 +148,7 @@ OPERATIONS = {
     "enter hand in unpublished competition": Operation(
         lambda c, w: c.post(f"/api/matches/{w.draft_match.pk}/hands/",
                             {"number": 1, "mode": "chalk", "entry": CHALK}, format="json"),
-        ENTERERS, 201, denied=404, on_draft=True, effect=lambda w: Hand.objects.count()),
+        ORGANISER, 201, denied=404, on_draft=True, effect=lambda w: Hand.objects.count()),
     "correct hand": Operation(correct, ENTERERS, 200, effect=hand_state),
     "delete hand": Operation(
         lambda c, w: c.delete(f"/api/hands/{w.hand.pk}/?reason=not+played&version={w.hand.version}"), ENTERERS, 200,

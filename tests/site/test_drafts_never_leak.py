@@ -40,7 +40,7 @@ from draw.publishing import publish_round
 from draw.request import request_pairing
 from games import services
 from games.models import Game, Hand, Match, TeamMatch
-from league.models import Bye, Competition, Entry, Partnership, Player, Round, StandingRow, Team
+from league.models import Bye, Competition, Entry, EntryInvitation, Partnership, Player, Round, StandingRow, Team
 from standings.ratings import rebuild_ratings
 from standings.services import refresh_standings
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user, sweep
@@ -282,6 +282,7 @@ def fillers(s: Scene) -> dict:
         "teams": list(Team.objects.values_list("pk", flat=True)),
         "entries": list(Entry.objects.values_list("pk", flat=True)),
         "clubs": [club.pk for club in s.clubs.values()],
+        "invitations": list(EntryInvitation.objects.values_list("pk", flat=True)) or [0],  # none made: an unknown id
         "rounds": [r.pk for r in s.draft_rounds] + list(Round.objects.filter(status=Round.PUBLISHED)
                                                         .values_list("pk", flat=True)[:2]),
     }

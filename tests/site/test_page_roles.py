@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Hand, HandVersion, Match
+from league.entries import set_published
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
 
 pytestmark = pytest.mark.django_db
@@ -139,13 +140,16 @@ def test_the_sheet_of_a_published_match_is_public_and_hides_the_edit_links(clien
     assert reverse("match_manage", args=[world["match"].pk]) in client.get(sheet).content.decode()
 
 
-def test_a_draft_matchs_own_scorekeeper_enters_and_sees_its_sheet_but_not_the_competition(client, world):
+def test_a_draft_matchs_own_scorekeeper_gets_nothing_of_it_until_the_competition_is_published(client, world):
     draft_match, keeper = world["draft_match"], make_user("dora")
     draft_match.scorekeepers.add(keeper)
     client.force_login(keeper)
+    assert client.get(reverse("match_enter", args=[draft_match.pk])).status_code == 404
+    assert client.get(reverse("match_sheet", args=[draft_match.pk])).status_code == 404
+    assert client.get(reverse("competition", args=[world["club"].slug, world["draft"].slug])).status_code == 404
+    set_published(competition=world["draft"], published=True)
     assert client.get(reverse("match_enter", args=[draft_match.pk])).status_code == 200
     assert client.get(reverse("match_sheet", args=[draft_match.pk])).status_code == 200
-    assert client.get(reverse("competition", args=[world["club"].slug, world["draft"].slug])).status_code == 404
 
 
 def test_a_draft_match_is_404_not_403_for_someone_without_a_role(client, world):

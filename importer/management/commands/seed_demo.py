@@ -43,7 +43,7 @@ from engine.bots import make_bot
 from engine.cards import CARD_NAMES
 from games import services
 from games.models import Hand, Match, TeamMatch
-from league import entries
+from league import entries, invitations
 from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round, Team
 from standings.ratings import rebuild_ratings
 
@@ -241,8 +241,15 @@ def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
             result_level=Competition.MATCH, team_tables=3, team_mode=Competition.TEAM_RACE, team_target=22,
             tiebreaks=["wins", "bullseye_difference", "hang_jacks_for"])
         for slug in DEMO_CLUB_SLUGS:
-            entries.create_team(competition=teams, name=clubs[slug].name, club=clubs[slug],
-                                partnerships=pairs[slug][:3])
+            if slug == TEAMS_CLUB:
+                entries.create_team(competition=teams, name=clubs[slug].name, club=clubs[slug],
+                                    partnerships=pairs[slug][:3])
+                continue
+            # another club's team enters by invitation; the demo organiser runs every club, so answers it too
+            invitation = invitations.invite(competition=teams, by=users[ORGANISER], club=clubs[slug],
+                                            team_name=clubs[slug].name)
+            entry = invitations.accept(invitation=invitation, by=users[ORGANISER])
+            entries.edit_team(team=entry.team, partnerships=pairs[slug][:3])
     return league, knockout
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0012_exact_standings_and_divisions'),
+        ('league', '0013_club_maker_and_entry_invitations'),
     ]
 
     operations = [
