@@ -92,7 +92,15 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # The embedded default serves a few busy tables from one process: pages in threads of their own, the sockets and
+    # the tables' clock in another. WAL lets readers read while one writer writes; every transaction takes the write
+    # lock as it begins (IMMEDIATE), so two that read and then write never deadlock halfway (SQLite would fail one at
+    # once with "database is locked" whatever the timeout); a writer waits for the lock up to "timeout" seconds.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")

@@ -5,6 +5,14 @@ competition called "import" (``league.services.RESERVED_SLUGS`` keeps such slugs
 from django.contrib import admin
 from django.urls import include, path
 
+from league import api_errors
+
+# Under /api/ a request Django refuses before any view (a body it cannot read, a refusal, a bug) is answered in the
+# API's error shape; elsewhere with Django's pages.
+handler400 = api_errors.bad_request
+handler403 = api_errors.permission_denied
+handler500 = api_errors.server_error
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),

@@ -38,6 +38,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from league.serializers import ErrorsSerializer
+
 logger = logging.getLogger(__name__)
 
 try:  # the errors of a Redis cache that cannot be reached (redis-py is installed with celery[redis])
@@ -136,7 +138,7 @@ class LoginRateThrottle(CacheTolerantThrottleMixin, SimpleRateThrottle):
 
 # ----------------------------------------------------------------------------- the token endpoint
 TOKEN_RESPONSE = inline_serializer("ApiToken", {"token": serializers.CharField()})
-ERRORS = inline_serializer("AuthErrors", {"errors": serializers.ListField(child=serializers.DictField())})
+ERRORS = ErrorsSerializer  # the API's one error shape
 
 
 class LoginThrottled(Throttled):

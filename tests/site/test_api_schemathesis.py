@@ -1,11 +1,12 @@
-"""Point 7 of issue 9: a bounded schemathesis run over the whole API, as an organiser, in-process.
+"""A bounded schemathesis run over the whole API, as an organiser, in-process.
 
 The schema is read from ``/api/schema/`` on the Django WSGI app and every operation is called with
 generated requests — valid ones and invalid ones — with the organiser's session (and its CSRF token), on
 a database seeded with a club, a competition with entries, matches entered hand by hand, game by game and
-as totals, and a team match. Every response must be something other than a server error, and every
-documented response must match its schema. Path ids that are whole numbers are mapped onto the seeded
-objects, so that the operations reach real matches, hands and team matches rather than only 404s.
+as totals, and a team match. Every response must be something other than a server error, its status one the
+operation documents, its content type the documented one, and its body the documented schema (an error's too:
+the schema gives every operation's error statuses the error shape). Path ids that are whole numbers are mapped
+onto the seeded objects, so that the operations reach real matches, hands and team matches rather than only 404s.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ import schemathesis
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from config.wsgi import application
 from games import services
@@ -23,8 +28,9 @@ from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Team
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, sweep
 
-MAX_EXAMPLES = 10
-"""Generated requests per operation: the whole run takes well under a minute on a laptop."""
+MAX_EXAMPLES = 6
+"""Generated requests per operation (69 operations); most of the run's time (4-5 minutes of CPU) is seeding each
+operation's database, not the requests."""
 CSRF_SECRET = "schemathesisCsrfSecretOf32Chars0"  # a CSRF cookie holds a 32-character secret; the header repeats it
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
@@ -97,10 +103,11 @@ def _onto_seeded(case, ids: dict[str, list[int]]) -> None:
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
-def test_point7_api_has_no_server_error_and_keeps_its_schema(case, seeded):
+def test_the_api_answers_only_documented_statuses_in_their_schema_and_no_server_error(case, seeded):
     _onto_seeded(case, seeded["ids"])
     case.call_and_validate(cookies=seeded["cookies"], headers={"X-CSRFToken": CSRF_SECRET},
-                           checks=[not_a_server_error, response_schema_conformance, content_type_conformance])
+                           checks=[not_a_server_error, status_code_conformance, content_type_conformance,
+                                   response_schema_conformance])
 
 
 # ----------------------------------------------------------------------------- the error shape, also with DEBUG on
@@ -124,6 +131,64 @@ def test_point7_a_missing_slash_still_redirects(client, settings):
     settings.DEBUG = True
     response = client.get("/api/matches?limit=5")
     assert response.status_code == 301 and response["Location"] == "/api/matches/?limit=5"
+
+
+@pytest.mark.parametrize("session", [False, True])
+@pytest.mark.parametrize("path", ["/api/no-such-thing/", "/api/matches/1/no-such-action/"])
+def test_a_post_to_an_unknown_api_path_is_a_json_404_not_the_csrf_page(path, session):
+    client = Client(enforce_csrf_checks=True)  # as a browser or a script: no CSRF token sent
+    if session:
+        client.force_login(make_organiser(make_club()))
+    response = client.post(path, data={"a": "1"}, content_type="application/json")
+    assert response.status_code == 404
+    assert errors_of(response)[0]["field"] == "path"
+
+
+@pytest.mark.parametrize(("path", "status", "field"), [("/api/no-such-thing/", 404, "path"),
+                                                     ("/api/matches/", 400, "body")])
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary="])
+def test_a_multipart_body_without_a_boundary_gets_the_error_shape(path, status, field, content_type):
+    client = Client(enforce_csrf_checks=True)  # Django's CSRF check reads the form, as for a browser
+    client.force_login(make_organiser(make_club()))
+    client.cookies["csrftoken"] = CSRF_SECRET
+    response = client.post(path, data=b"--x\r\n", content_type=content_type, headers={"X-CSRFToken": CSRF_SECRET})
+    assert response.status_code == status
+    assert errors_of(response)[0]["field"] == field
+
+
+def test_a_request_django_refuses_before_any_view_gets_the_error_shape_under_the_api(client):
+    response = client.get("/api/clubs/", headers={"Host": "not-this-server.example"})
+    assert response.status_code == 400
+    assert errors_of(response)[0]["field"] == "host"
+
+
+def test_a_page_outside_the_api_keeps_django_s_own_400(client):
+    response = client.get("/tables/", headers={"Host": "not-this-server.example"})
+    assert response.status_code == 400 and response["Content-Type"].startswith("text/html")
+
+
+def test_every_operation_documents_its_error_statuses_with_the_error_shape():
+    components = schema.raw_schema["components"]["schemas"]
+
+    def error_shaped(body: dict) -> bool:  # the error shape, or one that adds to it (a conflict's stored hand)
+        return "errors" in components[body["$ref"].rsplit("/", 1)[1]]["properties"]
+
+    for path, operations in schema.raw_schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            expected = {"400", "403"}
+            if "{" in path:
+                expected.add("404")
+            if method in ("post", "put", "patch", "delete"):
+                expected.add("409")
+            if "requestBody" in operation:
+                expected |= {"413", "415"}
+            assert expected <= set(responses), (method, path, sorted(responses))
+            for status in expected:
+                assert error_shaped(responses[status]["content"]["application/json"]["schema"]), (method, path, status)
+    assert "429" in schema.raw_schema["paths"]["/api/auth/token/"]["post"]["responses"]
+    error = components["Error"]
+    assert set(error["required"]) == {"field", "reason"}
 
 
 @pytest.mark.parametrize(("method", "path"), [("delete", "/api/clubs/"), ("get", "/api/matches/1/undo/"),
