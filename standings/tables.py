@@ -72,6 +72,11 @@ class StandingsTable:
     coarse: bool
     withdrawn: bool
 
+    @property
+    def has_more_columns(self) -> bool:
+        """Whether some columns rank and some do not: a phone shows the ranking ones, the rest on request."""
+        return any(column.rank for column in self.columns) and not all(column.rank for column in self.columns)
+
 
 # key, header, title, StandingRow attribute, always shown, starts a group of columns
 LAYOUT = (
