@@ -14,6 +14,7 @@ from games import services
 from games.entry import delete_hand
 from games.models import Hand, Match
 from league.models import Competition, Entry, Partnership, Player
+from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_organiser, make_user, sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,7 +49,9 @@ def build_league() -> dict:
         one, two = (Player.objects.create(name=player, home_club=club) for player in players)
         pairs.append(Partnership.objects.create(name=name, player_one=one, player_two=two, club=club))
         Entry.objects.create(competition=competition, partnership=pairs[-1])
-    play_to_the_end(services.create_match(competition=competition, side_a=pairs[2], side_b=pairs[3]), 0)
+    for winner in (0, 1, 0):  # three rated matches for the Sharks' first player
+        play_to_the_end(services.create_match(competition=competition, side_a=pairs[2], side_b=pairs[3]), winner)
+    rebuild_ratings()
 
     # the scoresheet: a hand of each kind (the pack run, one given, a renege), one corrected, one deleted
     sheet = services.create_match(competition=competition, side_a=pairs[0], side_b=pairs[1], table="Table 1")
@@ -67,7 +70,7 @@ def build_league() -> dict:
                           reason="game went to B", version=1, author_label="test")
     delete_hand(hand=Hand.objects.get(game__match=sheet, number=4), reason="entered twice",
                          author_label="test")
-    return {"club": club, "competition": competition, "sheet": sheet}
+    return {"club": club, "competition": competition, "sheet": sheet, "rated": pairs[2].player_one}
 
 
 @pytest.fixture
@@ -89,7 +92,7 @@ def page_width(page) -> int:
 
 BOXES = """selector => [...document.querySelectorAll(selector)].map(element => {
   const box = element.getBoundingClientRect();
-  return {text: element.textContent.trim(), left: box.left, right: box.right, width: box.width};
+  return {text: element.textContent.trim(), left: box.left, right: box.right, width: box.width, height: box.height};
 })"""
 
 
@@ -182,4 +185,20 @@ def test_the_entries_page_keeps_its_buttons_on_a_phone_screen(live_server, leagu
     page.wait_for_selector("#entries tr.withdrawn")
     page.screenshot(path=str(shots / "phone-entries-withdrawn.png"), full_page=True)
     assert page.is_visible("#entries tr.withdrawn .badge.withdrawn")
+    page.context.close()
+
+
+def test_the_rating_chart_shows_the_current_rating_on_a_phone(live_server, league, browser, shots):
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(live_server.url + reverse("player", args=[league["rated"].pk]))
+    page.screenshot(path=str(shots / "phone-player.png"), full_page=True)
+    assert page_width(page) <= PHONE["width"]
+    figure = page.evaluate(BOXES, "figure.rating-chart")[0]
+    points = [point for point in page.evaluate(BOXES, "figure.rating-chart circle.point") if point["width"]]
+    assert len(points) == 4, points  # the start and three matches
+    for point in points:  # the latest one too, without scrolling the chart
+        assert figure["left"] <= point["left"] and point["right"] <= min(figure["right"], PHONE["width"]), point
+    labels = [label for label in page.evaluate(BOXES, "figure.rating-chart text") if label["width"]]
+    assert min(label["left"] for label in labels) >= 0 and max(label["right"] for label in labels) <= PHONE["width"]
+    assert min(label["height"] for label in labels) >= 14, labels  # the figures still readable on a phone
     page.context.close()
