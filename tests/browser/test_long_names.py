@@ -12,6 +12,7 @@ from games.models import Hand
 from league.models import Club, Competition, Entry, Partnership, Player
 from standings.ratings import rebuild_ratings
 from tests.browser.test_page_tour import WIDEST
+from tests.browser.test_print_sheet import CUT, pdf_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,6 +43,11 @@ def build_long_named_league() -> dict:
     return {"club": club, "competition": competition, "match": match, "player": players[0]}
 
 
+@pytest.fixture
+def league() -> dict:
+    return build_long_named_league()
+
+
 def long_name_pages(league: dict) -> dict[str, str]:
     club, competition = league["club"], league["competition"]
     return {
@@ -56,8 +62,7 @@ def long_name_pages(league: dict) -> dict[str, str]:
     }
 
 
-def test_long_unbroken_names_wrap_on_every_page_of_a_phone(live_server, browser, shots):
-    league = build_long_named_league()
+def test_long_unbroken_names_wrap_on_every_page_of_a_phone(live_server, league, browser, shots):
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     problems = []
     for name, path in long_name_pages(league).items():
@@ -69,3 +74,15 @@ def test_long_unbroken_names_wrap_on_every_page_of_a_phone(live_server, browser,
             problems.append(f"{name} is {scroll_width}px wide: {page.evaluate(WIDEST)}")
     page.context.close()
     assert not problems, problems
+
+
+def test_long_unbroken_names_print_whole_on_one_page(live_server, league, browser, shots):
+    page = browser.new_page()
+    page.goto(live_server.url + reverse("match_print", args=[league["match"].pk]))
+    page.emulate_media(media="print")
+    page.screenshot(path=str(shots / "long-names-printed.png"), full_page=True)
+    cut = page.evaluate(CUT)
+    assert len(cut["dealers"]) == 3 and all(len(dealer) > 120 for dealer in cut["dealers"]), cut["dealers"]
+    assert not cut["cells"] and not cut["below"] and not cut["overflow"], cut
+    assert pdf_pages(page.pdf(format="Letter", prefer_css_page_size=False)) == 1
+    page.close()
