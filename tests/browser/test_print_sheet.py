@@ -57,7 +57,8 @@ CUT = """() => {
   const sheet = document.querySelector(".print-sheet"), bottom = sheet.getBoundingClientRect().bottom;
   const cells = [...sheet.querySelectorAll("td, th")].filter(cell =>
     cell.scrollWidth > cell.clientWidth + 1 || cell.scrollHeight > cell.clientHeight + 1);
-  const below = [...sheet.querySelectorAll("tr, .ps-foot")].filter(row => row.getBoundingClientRect().bottom > bottom + 1);
+  const below = [...sheet.querySelectorAll("tr, .ps-foot")]
+    .filter(row => row.getBoundingClientRect().bottom > bottom + 1);
   return {cells: cells.map(cell => cell.textContent.trim().slice(0, 40)), below: below.length,
           overflow: sheet.scrollHeight > sheet.clientHeight + 1,
           dealers: [...sheet.querySelectorAll("td.dealer")].map(cell => cell.textContent.trim())};

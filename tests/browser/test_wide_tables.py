@@ -107,7 +107,7 @@ def test_the_standings_on_a_phone_show_the_names_and_the_ranking_columns_the_res
     assert [column["text"] for column in ranked] == ["W", "BE ±", "Chalks ±"]  # the default tiebreak order's
     edge = page.evaluate(BOXES, ".standings-block .table-wrap")[0]["right"]  # beyond it, one must scroll
     for column in [*ranked, *page.evaluate(BOXES, "table.standings tbody th.name")]:
-        assert 0 <= column["left"] and column["right"] <= edge + 1, column
+        assert column["left"] >= 0 and column["right"] <= edge + 1, column
     shown = [column["text"] for column in page.evaluate(BOXES, "table.standings thead th") if column["width"]]
     assert "P" not in shown and "Chalks for" not in shown, shown
 
@@ -180,7 +180,7 @@ def test_the_entries_page_keeps_its_buttons_on_a_phone_screen(live_server, leagu
     buttons = page.evaluate(BOXES, "#entries button:not(.visually-hidden), #entries input")
     assert len(buttons) >= 4 * 4, buttons  # each entrant's seed, group, division and withdraw button; save
     for button in buttons:
-        assert 0 <= button["left"] and button["right"] <= PHONE["width"], button
+        assert button["left"] >= 0 and button["right"] <= PHONE["width"], button
     page.get_by_role("button", name="Withdraw").first.tap()
     page.wait_for_selector("#entries tr.withdrawn")
     page.screenshot(path=str(shots / "phone-entries-withdrawn.png"), full_page=True)
