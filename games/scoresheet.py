@@ -103,6 +103,7 @@ class HandRow:
     won_game: str
     history: list[VersionLine] = field(default_factory=list)
     edit_url: str = ""
+    beg_choice: str = ""  # as entered: "stand", "give" or "run" ("" for a hand the kick decided)
 
     @property
     def struck(self) -> bool:
@@ -202,6 +203,7 @@ def hand_row(hand: Hand, names: list[str], game_points: int, winner_side: str = 
         corrected=any(line.action == "corrected" for line in history),
         won_game=winner_side,
         history=history,
+        beg_choice=entry.get("beg") if entry.get("beg") in BEG_LABELS else "",
     )
 
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.timezone import localtime
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import print_layout
 from games import scoresheet as sheets
 from games import selectors as game_selectors
 from games.common import EntryError, lock_match
@@ -60,9 +61,6 @@ from league.views import visible_competition
 
 BLANK_ROWS = {1: 18, 2: 16, 3: 12, 4: 12}  # rows a blank game gets on the printed sheet, by games on the page
 MAX_PRINTED_GAMES = 6
-PRINTED_GAMES_MM = 185  # of the 259 mm a letter page (the shorter of A4 and letter) leaves inside 10 mm margins
-HEAD_ROWS = 4
-MAX_ROW_MM = 6.5
 
 
 def _sheet_url(access: EntryAccess) -> str:
@@ -340,21 +338,16 @@ def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     for block in blocks:  # rows to write in, numbered on from the hands entered; none under a game won
         won = block["entered"] or (block.get("game") is not None and block["game"].winner)
         block["blank_rows"] = range(0) if won else range(len(block["rows"]) + 1, max(rows, len(block["rows"])) + 1)
+    seats = sheets.seat_names(match, competition.players)
+    sides = [f"{match.side_a_name} — seat 1: {', seat 3: '.join(seats[0::2])}",
+             f"{match.side_b_name} — seat 2: {', seat 4: '.join(seats[1::2])}"]
+    result = "" if blank else f"Result: games 0 – 0, won by {max(match.side_a_name, match.side_b_name, key=len)}"
+    head_mm = print_layout.head_extra_mm(f"{competition.club.name} · {competition.name}", sides, result)
     return render(request, "games/print_sheet.html", {
         "match": match, "competition": competition, "club": competition.club, "blank": blank, "blocks": blocks,
-        "seats": sheets.seat_names(match, competition.players),
-        "target_points": competition.engine_ruleset().target, "two_columns": len(blocks) > 1,
-        "row_mm": _row_height(blocks, columns=2 if len(blocks) > 1 else 1),
+        "seats": seats, "target_points": competition.engine_ruleset().target, "two_columns": len(blocks) > 1,
+        "row_mm": print_layout.row_height(blocks, columns=2 if len(blocks) > 1 else 1, head_mm=head_mm),
     })
-
-
-def _row_height(blocks: list[dict[str, Any]], *, columns: int) -> str:
-    """The height of a printed row (mm) that puts every game of the sheet on one page: the games take
-    ``PRINTED_GAMES_MM`` of the page, side by side in ``columns``; a game is its rows plus ``HEAD_ROWS`` for its
-    title and its column heads (which wrap on two or three lines)."""
-    units = [len(block["rows"]) + len(block["blank_rows"]) + HEAD_ROWS for block in blocks]
-    height = sum(max(units[i:i + columns]) for i in range(0, len(units), columns)) or 1
-    return f"{min(MAX_ROW_MM, PRINTED_GAMES_MM / height):.2f}"
 
 
 def _planned_games(match: Match, competition: Competition) -> int:

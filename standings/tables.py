@@ -16,8 +16,10 @@ from league.models import Competition, StandingRow
 from standings.metrics import BYE_SCORE_KEYS, METRICS
 from standings.selectors import standings_sections
 
-
 # ----------------------------------------------------------------------------- the public standings table
+KEY_COLUMNS = 3  # the tiebreaks a phone shows beside the names, in the organiser's order
+
+
 @dataclass(frozen=True)
 class Column:
     key: str  # a METRICS key
@@ -28,9 +30,16 @@ class Column:
     starts_group: bool = False
 
     @property
+    def on_phone(self) -> bool:
+        """One of the first tiebreaks: shown on a phone, where the others wait behind "Show every column"."""
+        return 0 < self.rank <= KEY_COLUMNS
+
+    @property
     def css(self) -> str:
-        """The header's classes: ``grp`` where a group of columns starts, ``ranked`` for a tiebreak."""
-        return " ".join((["grp"] if self.starts_group else []) + (["ranked"] if self.rank else []))
+        """The header's classes: ``grp`` where a group of columns starts, ``ranked`` for a tiebreak, ``key`` for
+        one of the first ones."""
+        return " ".join((["grp"] if self.starts_group else []) + (["ranked"] if self.rank else [])
+                        + (["key"] if self.on_phone else []))
 
 
 @dataclass
@@ -71,6 +80,11 @@ class StandingsTable:
     sentence: str
     coarse: bool
     withdrawn: bool
+
+    @property
+    def has_more_columns(self) -> bool:
+        """Whether a phone shows only some columns (the first tiebreaks), the rest on request."""
+        return any(column.on_phone for column in self.columns) and not all(column.on_phone for column in self.columns)
 
 
 # key, header, title, StandingRow attribute, always shown, starts a group of columns
@@ -152,7 +166,8 @@ HUNDREDTHS = Decimal("0.01")
 
 
 def _css(column: Column) -> str:
-    return " ".join(["num"] + (["strong"] if column.rank else []) + (["grp"] if column.starts_group else []))
+    return " ".join(["num"] + (["strong"] if column.rank else []) + (["grp"] if column.starts_group else [])
+                    + (["key"] if column.on_phone else []))
 
 
 def _cell(row: StandingRow, column: Column) -> str:

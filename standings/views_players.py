@@ -149,6 +149,9 @@ def nice_step(span: float, most: int, steps: tuple[float, ...] = NICE_STEPS) -> 
         power *= 10
 
 
+PHONE_CHART_WIDTH, PHONE_CHART_HEIGHT = 400, 280  # drawn at about its own size on a phone: text stays readable
+
+
 def rating_chart(points: list[RatingPoint], urls: dict[int, str], *, width: int = 720,
                  height: int = 300) -> RatingChart:
     """The chart of a player's ``points`` (in history order), starting from the rating every newcomer has;
@@ -212,6 +215,7 @@ class Profile:
     partnerships: list[Partnership]
     competitions: list[Competition]
     matches: list[MatchLine] = field(default_factory=list)
+    phone_chart: RatingChart | None = None  # the same history drawn narrower, for a phone's screen
 
 
 def _result_for(match: Match, side: str) -> str:
@@ -258,6 +262,7 @@ def player_profile(pk: int, viewer: Any = None) -> Profile | None:
     in_published = Match.objects.filter(player_matches_filter(player.pk), public_match_filter())
     urls = {match_id: reverse("match_sheet", args=[match_id]) for match_id in in_published.values_list("id", flat=True)}
     chart = rating_chart(points, urls) if points else None
+    phone_chart = rating_chart(points, urls, width=PHONE_CHART_WIDTH, height=PHONE_CHART_HEIGHT) if points else None
     partnerships = list(Partnership.objects.filter(Q(player_one=player) | Q(player_two=player),
                                                    visible_partnerships_filter(viewer))
                         .select_related("player_one", "player_two", "club").order_by("name", "id"))
@@ -279,7 +284,8 @@ def player_profile(pk: int, viewer: Any = None) -> Profile | None:
             line.rating, line.change = point.rating, point.change
         lines.append(line)
     history = list(reversed(chart.points[1:])) if chart else []
-    return Profile(player, rating, rank, rated_players, chart, history, partnerships, competitions, lines)
+    return Profile(player, rating, rank, rated_players, chart, history, partnerships, competitions, lines,
+                   phone_chart)
 
 
 def player(request: HttpRequest, pk: int) -> HttpResponse:

@@ -9,7 +9,7 @@ import pytest
 
 from games import services
 from games.models import Hand, Match
-from league.models import Competition
+from league.models import Competition, Player
 from tests.factories import make_competition, make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,4 +49,42 @@ def test_a_scoresheet_prints_on_one_page(live_server, browser, long_match, paper
         page.emulate_media(media="print")
         pdf = page.pdf(format=paper, prefer_css_page_size=False)
         assert pdf_pages(pdf) == 1, (paper, query or "filled")
+    page.close()
+
+
+CUT = """() => {
+  // what the sheet cuts: a cell whose text is wider or taller than the cell, or rows below the sheet's bottom
+  const sheet = document.querySelector(".print-sheet"), bottom = sheet.getBoundingClientRect().bottom;
+  const cells = [...sheet.querySelectorAll("td, th")].filter(cell =>
+    cell.scrollWidth > cell.clientWidth + 1 || cell.scrollHeight > cell.clientHeight + 1);
+  const below = [...sheet.querySelectorAll("tr, .ps-foot")]
+    .filter(row => row.getBoundingClientRect().bottom > bottom + 1);
+  return {cells: cells.map(cell => cell.textContent.trim().slice(0, 40)), below: below.length,
+          overflow: sheet.scrollHeight > sheet.clientHeight + 1,
+          dealers: [...sheet.querySelectorAll("td.dealer")].map(cell => cell.textContent.trim())};
+}"""
+
+
+LONG_NAMES = ("Marcia Baptiste-Ramkissoon", "Kerry-Ann Joseph-Mohammed", "Sherry Ann Mohammed-Chin",
+              "Rhonda Lee Chin-Persad")
+
+
+def test_a_long_scoresheet_prints_its_dealers_names_whole_on_one_page(live_server, long_match, browser, shots):
+    sides = (long_match.side_a, long_match.side_b)
+    seated = [pk for pair in zip(*((side.player_one_id, side.player_two_id) for side in sides), strict=True)
+              for pk in pair]  # seats 1 to 4
+    for pk, name in zip(seated, LONG_NAMES, strict=True):
+        Player.objects.filter(pk=pk).update(name=name)
+    Match.objects.filter(pk=long_match.pk).update(side_a_name="E" * 120, side_b_name="L" * 120)
+    Competition.objects.filter(pk=long_match.competition_id).update(name="T" * 120)
+    page = browser.new_page()
+    page.goto(f"{live_server.url}/matches/{long_match.pk}/print/")
+    page.emulate_media(media="print")
+    page.screenshot(path=str(shots / "print-long-match.png"), full_page=True)
+    cut = page.evaluate(CUT)
+    assert len(cut["dealers"]) >= 18, cut["dealers"]
+    assert all(any(dealer.startswith(name) for name in LONG_NAMES) for dealer in cut["dealers"]), cut["dealers"]
+    assert not cut["cells"] and not cut["below"] and not cut["overflow"], cut
+    for paper in ("Letter", "A4"):
+        assert pdf_pages(page.pdf(format=paper, prefer_css_page_size=False)) == 1, paper
     page.close()

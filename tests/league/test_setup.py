@@ -580,7 +580,7 @@ def test_the_table_shows_the_tiebreak_columns_the_order_in_words_and_shared_plac
         **standings_context(competition, rows)})
     assert "Ranked by match points, then Buchholz (opponents&#x27; points), then bullseyes for" in html
     assert html.count('<td class="num rank">=2</td>') == 2
-    assert '<td class="num strong grp">7</td>' in html  # Buchholz, read from the metrics
+    assert '<td class="num strong grp key">7</td>' in html  # Buchholz, read from the metrics; shown on a phone
     assert "badge withdrawn" in html and "some results were entered as game or match totals" in html
     assert reverse("player", args=[first.partnership.player_one_id]) in html
 

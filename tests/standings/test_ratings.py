@@ -393,7 +393,9 @@ def test_the_pages_are_public_and_never_name_an_unpublished_competition(client):
         assert "Secret Cup" not in html and secret.slug not in html
     assert reverse("match_sheet", args=[hidden.pk]) not in profile and hidden.side_b_name not in profile
     assert reverse("match_sheet", args=[visible.pk]) in profile
-    assert profile.count("<circle") == 2  # the start and the public result: the draft's sides are named nowhere
+    # the start and the public result, in each of the chart's two drawings (wide, and narrow for a phone): the
+    # draft's sides are named nowhere
+    assert profile.count("<circle") == 2 * 2 and profile.count('<svg class="narrow"') == 1
     assert public.name in profile
     assert client.get(reverse("player", args=[player.pk + 10_000])).status_code == 404
 
