@@ -13,7 +13,17 @@ from draw.plan import ties_waiting
 from draw.request import request_pairing
 from draw.selectors import Tie
 from league.models import Competition, Round
-from tests.draw.test_rounds import club, competition_of, finish, matches_of, organiser, pair, publish  # noqa: F401
+from tests.draw.test_rounds import (  # noqa: F401
+    club,
+    competition_of,
+    finish,
+    manage_url,
+    matches_of,
+    organiser,
+    pair,
+    public_url,
+    publish,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +148,21 @@ def test_the_next_knockout_round_is_not_asked_for_while_no_tie_is_ready(
         request_pairing(competition)
     assert waiting.value.field == "round" and "no result yet" in waiting.value.reason
     assert not competition.rounds.filter(number=2).exists()
+
+
+def test_the_organiser_is_told_why_a_partly_drafted_round_stays_a_draft_and_visitors_never_see_it(
+        client, club, organiser, django_capture_on_commit_callbacks):  # noqa: F811
+    competition = competition_of(club, Competition.KNOCKOUT, 8)
+    quarters = publish(pair(django_capture_on_commit_callbacks, competition))
+    by_place = {m.bracket_position: m for m in matches_of(quarters)}
+    finish(by_place[1], "a")
+    finish(by_place[2], "a")
+    semis = pair(django_capture_on_commit_callbacks, competition)
+    (drafted,) = matches_of(semis)
+    client.force_login(organiser)
+    page = client.post(manage_url(competition, 2), {"action": "publish"}, follow=True).content.decode()
+    assert "still waits for the winners" in page
+    semis.refresh_from_db()
+    assert not semis.is_published
+    client.logout()
+    assert drafted.side_a_name not in client.get(public_url(competition, 2)).content.decode()
