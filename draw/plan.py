@@ -262,6 +262,11 @@ def number_after_last_round(competition: Competition) -> int:
     return (last or 0) + 1
 
 
+def bracket_ties(round_: Round) -> int:
+    """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
+    return _bracket_ties(round_)
+
+
 def ties_waiting(round_: Round) -> list[int]:
     """The positions of a later knockout round's ties not drafted yet: a feeder of each is still to play."""
     if round_.stage != KNOCKOUT:
