@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from draw.plan import knockout_round_name
+from draw.plan import bracket_ties, knockout_round_name, ties_waiting
 
 TIE_NAMES = {1: "Final", 2: "Semi-final", 4: "Quarter-final"}
 
@@ -96,3 +96,16 @@ def whole_bracket(columns: list, third_place: bool) -> dict:
             tie.name = tie_name(max(places, 1), tie.position)
     planned = planned_columns(columns[-1].ties, third_place) if columns else []
     return {"columns": columns, "planned": planned}
+
+
+def waiting_ties(round_) -> list[PlannedTie]:
+    """The ties of a draft knockout round not drafted yet, each side the "Winner of …" of a feeder still to play
+    (or decided while the other is not)."""
+    positions = ties_waiting(round_)
+    if not positions:
+        return []
+    previous = round_.competition.rounds.get(number=round_.number - 1)
+    places = bracket_ties(previous)
+    ties = (places + 1) // 2
+    return [PlannedTie(tie, tie_name(ties, tie), PlannedSide(f"Winner of {tie_name(places, 2 * tie - 1)}"),
+                       PlannedSide(f"Winner of {tie_name(places, 2 * tie)}")) for tie in positions]

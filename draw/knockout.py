@@ -70,13 +70,17 @@ def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]
 
 
 def advance(field_: Field, plan: Plan, draft: Draft) -> int:
-    """The next knockout round from the previous one's winners, by bracket position; returns its ties."""
+    """The next knockout round from the previous one's winners, by bracket position; returns its ties. While
+    some ties of the previous round are still to play, only the ties whose two feeders are decided are drafted
+    (the round's draft grows as the rest are decided)."""
     slots, losers = _previous_places(field_, plan.number - 1)
     places = max(slots, default=0)
     ties = max(1, (places + 1) // 2)
     active = set(field_.active)
     winners = [slots.get(position) for position in range(1, places + 1)]
-    if places >= 2 and places % 2 == 0 and all(w in active for w in winners) and len(set(winners)) == places:
+    if any(winner is UNDECIDED for winner in winners):
+        _advance_ready_ties(slots, ties, active, draft)
+    elif places >= 2 and places % 2 == 0 and all(w in active for w in winners) and len(set(winners)) == places:
         for tie in knockout_next_round(winners):
             draft.matches.append(DraftMatch((tie["a"],), (tie["b"],), list(tie.get("flags") or []),
                                             position=tie["position"]))
@@ -89,13 +93,24 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     return ties
 
 
+UNDECIDED = "undecided"
+"""The winner (and loser) of a tie still to play, apart from None: nobody goes through (a double forfeit)."""
+
+
+def _undecided(row: dict) -> bool:
+    return (row["outcome"] or Match.PLAYED) == Match.PLAYED and row["status"] != Match.COMPLETE
+
+
 def _previous_places(field_: Field, previous: int) -> tuple[dict[int, str | None], dict[int, str | None]]:
     """(winner, loser) of each place of round ``previous``'s bracket, by position: a tie's winner and loser
-    (None where nobody goes through), a bye's entrant as the winner."""
+    (None where nobody goes through, ``UNDECIDED`` while it is still to play), a bye's entrant as the winner."""
     winners: dict[int, str | None] = {}
     losers: dict[int, str | None] = {}
     for row in field_.results:
         if row["round__number"] != previous or row["third_place"] or row["bracket_position"] is None:
+            continue
+        if _undecided(row):
+            winners[row["bracket_position"]] = losers[row["bracket_position"]] = UNDECIDED
             continue
         winners[row["bracket_position"]], losers[row["bracket_position"]] = _winner_and_loser(field_, row)
     for row in field_.bye_rows:
@@ -107,12 +122,27 @@ def _previous_places(field_: Field, previous: int) -> tuple[dict[int, str | None
 
 def _advance_with_walkovers(slots: dict[int, str | None], ties: int, active: set[str], draft: Draft) -> None:
     for tie in range(1, ties + 1):
-        a, b = slots.get(2 * tie - 1), slots.get(2 * tie)
-        a, b = (a if a in active else None), (b if b in active else None)
-        if a and b:
-            draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
-        elif a or b:
-            draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
+        _advance_tie(tie, slots.get(2 * tie - 1), slots.get(2 * tie), active, draft)
+
+
+def _advance_ready_ties(slots: dict[int, str | None], ties: int, active: set[str], draft: Draft) -> None:
+    """The ties of the next round whose two feeders are decided; the rest wait for theirs."""
+    ready = [tie for tie in range(1, ties + 1) if UNDECIDED not in (slots.get(2 * tie - 1), slots.get(2 * tie))]
+    if not ready:
+        raise RoundError("round", "no tie of the next round has both its feeders decided yet: enter the results "
+                                  "first")
+    for tie in ready:
+        _advance_tie(tie, slots.get(2 * tie - 1), slots.get(2 * tie), active, draft)
+
+
+def _advance_tie(tie: int, a: str | None, b: str | None, active: set[str], draft: Draft) -> None:
+    """Tie ``tie`` of the next round between its feeders' winners ``a`` and ``b``; one of them alone (the other
+    withdrew, or nobody came through) goes on with a walkover."""
+    a, b = (a if a in active else None), (b if b in active else None)
+    if a and b:
+        draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
+    elif a or b:
+        draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:

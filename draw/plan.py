@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from draw.errors import DrawBugError, RoundError
@@ -77,7 +77,9 @@ def plan_round(competition: Competition, number: int) -> Plan:
     if planner is None:
         raise DrawBugError(f"{competition} has the system {system!r}, which nothing pairs")
     plan = planner(competition, number)
-    if plan.generator.requires_previous_results:
+    if plan.kind == "knockout" and plan.knockout_round > 1:
+        _require_a_ready_tie(competition, number - 1)
+    elif plan.generator.requires_previous_results:
         _require_results(competition, plan.results_needed)
     return plan
 
@@ -155,6 +157,29 @@ def _require_results(competition: Competition, numbers: Iterable[int]) -> None:
     numbers = list(numbers)
     if not numbers:
         return
+    open_matches, names = _open_matches(competition, numbers)
+    first = open_matches.order_by("round__number", "id").values("round__number", *names).first()
+    if first is not None:
+        count = open_matches.count()
+        more = f" and {count - 1} more" if count > 1 else ""
+        raise RoundError("round", f"{first[names[0]]} v {first[names[1]]} (round {first['round__number']})"
+                                  f"{more} {'have' if count > 1 else 'has'} no result yet: enter the results first")
+
+
+def _require_a_ready_tie(competition: Competition, previous: int) -> None:
+    """A later knockout round is drafted as soon as one of its ties has both its feeders (ties ``2k - 1`` and
+    ``2k`` of round ``previous``) decided; while none has, the ties still to play are named."""
+    open_matches, _ = _open_matches(competition, [previous])
+    waiting = set(open_matches.filter(third_place=False).values_list("bracket_position", flat=True))
+    round_ = Round.objects.filter(competition=competition, number=previous).first()
+    places = _bracket_ties(round_) if round_ else 0
+    if any(2 * tie - 1 not in waiting and 2 * tie not in waiting for tie in range(1, (places + 1) // 2 + 1)):
+        return
+    _require_results(competition, [previous])
+
+
+def _open_matches(competition: Competition, numbers: list[int]) -> tuple[QuerySet, tuple[str, str]]:
+    """The matches (team matches) of rounds ``numbers`` with no result yet, and their sides' name columns."""
     if competition.entrant_kind == Competition.TEAMS:
         open_matches = (TeamMatch.objects.filter(competition=competition, round__number__in=numbers)
                         .filter(Q(outcome="") | Q(outcome=Match.PLAYED)).exclude(status=TeamMatch.COMPLETE))
@@ -163,12 +188,7 @@ def _require_results(competition: Competition, numbers: Iterable[int]) -> None:
         open_matches = (Match.objects.filter(competition=competition, round__number__in=numbers, outcome=Match.PLAYED,
                                              team_match__isnull=True).exclude(status=Match.COMPLETE))
         names = ("side_a_name", "side_b_name")
-    first = open_matches.order_by("round__number", "id").values("round__number", *names).first()
-    if first is not None:
-        count = open_matches.count()
-        more = f" and {count - 1} more" if count > 1 else ""
-        raise RoundError("round", f"{first[names[0]]} v {first[names[1]]} (round {first['round__number']})"
-                                  f"{more} {'have' if count > 1 else 'has'} no result yet: enter the results first")
+    return open_matches, names
 
 
 def _check_knockout(competition: Competition, number: int, first: int) -> None:
@@ -183,13 +203,18 @@ def _check_knockout(competition: Competition, number: int, first: int) -> None:
 
 def _bracket_ties(round_: Round) -> int:
     """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
+    return max(_bracket_places(round_), default=0)
+
+
+def _bracket_places(round_: Round) -> set[int]:
+    """The bracket positions of a knockout round's ties and byes (the third-place match aside)."""
     positions = set(Match.objects.filter(round=round_, third_place=False, team_match__isnull=True)
                     .values_list("bracket_position", flat=True))
     positions.update(TeamMatch.objects.filter(round=round_, third_place=False)
                      .values_list("bracket_position", flat=True))
     positions.update(Bye.objects.filter(round=round_).values_list("bracket_position", flat=True))
     positions.discard(None)
-    return max(positions, default=0)
+    return positions
 
 
 def schedule_units(competition: Competition, number: int) -> list[str]:
@@ -235,3 +260,20 @@ def number_after_last_round(competition: Competition) -> int:
     is where an entry made now starts)."""
     last = competition.rounds.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
+
+
+def bracket_ties(round_: Round) -> int:
+    """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
+    return _bracket_ties(round_)
+
+
+def ties_waiting(round_: Round) -> list[int]:
+    """The positions of a later knockout round's ties not drafted yet: a feeder of each is still to play."""
+    if round_.stage != KNOCKOUT:
+        return []
+    previous = Round.objects.filter(competition_id=round_.competition_id, number=round_.number - 1,
+                                    stage=KNOCKOUT).first()
+    if previous is None:
+        return []
+    drafted = _bracket_places(round_)
+    return [tie for tie in range(1, (_bracket_ties(previous) + 1) // 2 + 1) if tie not in drafted]

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from draw.errors import RoundError
+from draw.plan import ties_waiting
 from draw.state import BUSY, results_entered
 from league.entries import set_published
 from league.models import Competition, Round
@@ -46,6 +47,12 @@ def _check_publishable(round_: Round) -> None:
         raise RoundError("round", f"the last pairing of {round_} failed: pair it again first")
     if not round_.matches.exists() and not round_.byes.exists() and not round_.team_matches.exists():
         raise RoundError("round", f"{round_} has no pairings to publish")
+    waiting = ties_waiting(round_)
+    if waiting:
+        count = len(waiting)
+        raise RoundError("round", f"{round_} is published whole: {count} of its ties still "
+                                  f"{'wait' if count > 1 else 'waits'} for the winners of the ties before "
+                                  f"{'them' if count > 1 else 'it'}")
 
 
 def published_message(round_: Round) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
+from draw.bracket import waiting_ties
 from draw.checks import check_round
 from draw.errors import RoundError
 from draw.field import Field, load_field, unit_id
@@ -263,6 +264,7 @@ class ManagePage:
     entrants: list[tuple[int, str]] = field(default_factory=list)
     later_round: bool = False
     show_scores: bool = False
+    waiting: list = field(default_factory=list)  # draw.bracket.PlannedTie: knockout ties waiting for feeders
 
     @property
     def is_draft(self) -> bool:
@@ -279,7 +281,7 @@ class ManagePage:
     @property
     def can_publish(self) -> bool:
         return (self.is_draft and not self.busy and self.round.pairing_state != Round.FAILED
-                and bool(self.rows or self.byes))
+                and bool(self.rows or self.byes) and not self.waiting)
 
     @property
     def can_unpublish(self) -> bool:
@@ -335,6 +337,8 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
     for bye in Bye.objects.filter(round=round_).select_related(*BYE_RELATED).order_by("id"):
         page.byes.append(ByeRow(bye, bye.entry.display_name, explain(list(bye.flags or []), competition=competition),
                                 bye.bracket_position))
+    if page.is_draft:
+        page.waiting = waiting_ties(round_)
     if page.is_draft and round_.pairing_state not in BUSY and (page.rows or page.byes):
         page.slots = _slot_choices(round_, page, individual)
         active = set(field_.active)

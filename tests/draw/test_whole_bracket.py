@@ -8,9 +8,22 @@ import pytest
 from django.urls import reverse
 
 from draw.bracket import PlannedSide, planned_columns, tie_name
+from draw.errors import RoundError
+from draw.plan import ties_waiting
+from draw.request import request_pairing
 from draw.selectors import Tie
 from league.models import Competition, Round
-from tests.draw.test_rounds import club, competition_of, finish, matches_of, organiser, pair, publish  # noqa: F401
+from tests.draw.test_rounds import (  # noqa: F401
+    club,
+    competition_of,
+    finish,
+    manage_url,
+    matches_of,
+    organiser,
+    pair,
+    public_url,
+    publish,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +87,86 @@ def test_the_next_knockout_round_is_drafted_when_its_last_feeder_is_decided(
     with django_capture_on_commit_callbacks(execute=True):
         record_match_totals(decider, games_a=1, games_b=0)
     assert competition.rounds.count() == 2, "the final's draft is not published: nothing more is drafted"
+
+
+def test_a_tie_of_the_next_round_is_drafted_as_soon_as_its_two_feeders_are_decided(
+        club, django_capture_on_commit_callbacks):  # noqa: F811
+    from games.results import record_match_totals
+
+    competition = competition_of(club, Competition.KNOCKOUT, 8)
+    quarters = publish(pair(django_capture_on_commit_callbacks, competition))
+    by_place = {m.bracket_position: m for m in matches_of(quarters)}
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(by_place[1], games_a=1, games_b=0)
+    assert not competition.rounds.filter(number=2).exists(), "semi-final 1 still waits for quarter-final 2"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(by_place[2], games_a=0, games_b=1)
+    semis = competition.rounds.get(number=2)
+    assert semis.pairing_state == Round.DONE and not semis.is_published and semis.name == "Semi-finals"
+    (semi_one,) = matches_of(semis)
+    assert semi_one.bracket_position == 1
+    assert {semi_one.side_a_name, semi_one.side_b_name} == {by_place[1].side_a_name, by_place[2].side_b_name}
+    assert ties_waiting(semis) == [2]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(by_place[3], games_a=1, games_b=0)
+    assert len(matches_of(semis)) == 1, "semi-final 2 still waits for quarter-final 4"
+    with django_capture_on_commit_callbacks(execute=True):
+        record_match_totals(by_place[4], games_a=1, games_b=0)
+    semis.refresh_from_db()
+    assert semis.pairing_state == Round.DONE and not semis.is_published
+    assert [m.bracket_position for m in matches_of(semis)] == [1, 2] and ties_waiting(semis) == []
+    second = matches_of(semis)[1]
+    assert {second.side_a_name, second.side_b_name} == {by_place[3].side_a_name, by_place[4].side_a_name}
+
+
+def test_a_knockout_round_with_ties_still_waiting_is_not_published(
+        club, django_capture_on_commit_callbacks):  # noqa: F811
+    competition = competition_of(club, Competition.KNOCKOUT, 8)
+    quarters = publish(pair(django_capture_on_commit_callbacks, competition))
+    by_place = {m.bracket_position: m for m in matches_of(quarters)}
+    finish(by_place[1], "a")
+    finish(by_place[2], "b")
+    semis = pair(django_capture_on_commit_callbacks, competition)
+    assert [m.bracket_position for m in matches_of(semis)] == [1] and ties_waiting(semis) == [2]
+    with pytest.raises(RoundError) as refused:
+        publish(semis)
+    assert refused.value.field == "round" and "wait" in refused.value.reason
+    semis.refresh_from_db()
+    assert not semis.is_published
+
+
+def test_the_next_knockout_round_is_not_asked_for_while_no_tie_is_ready(
+        club, django_capture_on_commit_callbacks):  # noqa: F811
+    competition = competition_of(club, Competition.KNOCKOUT, 8)
+    quarters = publish(pair(django_capture_on_commit_callbacks, competition))
+    by_place = {m.bracket_position: m for m in matches_of(quarters)}
+    finish(by_place[1], "a")
+    finish(by_place[3], "a")
+    with pytest.raises(RoundError) as waiting:
+        request_pairing(competition)
+    assert waiting.value.field == "round" and "no result yet" in waiting.value.reason
+    assert not competition.rounds.filter(number=2).exists()
+
+
+def test_the_organiser_is_told_why_a_partly_drafted_round_stays_a_draft_and_visitors_never_see_it(
+        client, club, organiser, django_capture_on_commit_callbacks):  # noqa: F811
+    competition = competition_of(club, Competition.KNOCKOUT, 8)
+    quarters = publish(pair(django_capture_on_commit_callbacks, competition))
+    by_place = {m.bracket_position: m for m in matches_of(quarters)}
+    finish(by_place[1], "a")
+    finish(by_place[2], "a")
+    semis = pair(django_capture_on_commit_callbacks, competition)
+    (drafted,) = matches_of(semis)
+    client.force_login(organiser)
+    page = client.get(manage_url(competition, 2)).content.decode()
+    waiting = page[page.index('id="waiting-tie-2"'):]
+    assert "Semi-final 2: Winner of Quarter-final 3 v Winner of Quarter-final 4" in waiting
+    assert 'id="publish-button"' not in page, "no publish button while a tie waits"
+    page = client.post(manage_url(competition, 2), {"action": "publish"}, follow=True).content.decode()
+    assert "still waits for the winners" in page
+    semis.refresh_from_db()
+    assert not semis.is_published
+    client.logout()
+    assert drafted.side_a_name not in client.get(public_url(competition, 2)).content.decode()
