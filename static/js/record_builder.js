@@ -311,7 +311,27 @@
 
   if (textarea.value.trim() && load(textarea.value)) touched = false;
   textarea.addEventListener("input", function () { touched = false; });
-  textarea.addEventListener("change", function () { if (load(textarea.value)) { touched = false; render(); } });
+  // A pasted record redraws the builder above the box on "change", which fires when the box loses the focus: on
+  // the press that taps Save. Redrawing then would move Save from under the finger and the tap would miss, so the
+  // redraw waits until the press is released and its click (the save) has gone through.
+  var pressing = false, redrawWaiting = false;
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  function released() {
+    pressing = false;
+    if (redrawWaiting) window.setTimeout(redrawFromBox, 0);
+  }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  function redrawFromBox() {
+    redrawWaiting = false;
+    if (load(textarea.value)) { touched = false; render(); }
+  }
+  textarea.addEventListener("change", function () {
+    if (redrawWaiting) return;
+    redrawWaiting = true;
+    // a touch's pointerup comes before the focus moves; its mousedown, mouseup and click run in this same task
+    if (!pressing) window.setTimeout(redrawFromBox, 0);
+  });
   root.hidden = false;
   render();
 })();
