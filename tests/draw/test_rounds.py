@@ -180,7 +180,7 @@ def test_organiser_pairs_reviews_edits_and_publishes_a_swiss_round(client, club,
     post(manage_url(competition, 2), {"action": "publish"})
     client.logout()
     page = client.get(public_url(competition, 2)).content.decode()
-    assert swapped.side_a_name in page and "Table" in page and '<style media="print">' in page
+    assert swapped.side_a_name in page and "Table" in page and 'round-print.css" media="print"' in page
 
 
 def test_edit_services_return_warnings_and_move_entrants_to_and_from_the_bye(club, django_capture_on_commit_callbacks):
