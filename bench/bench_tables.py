@@ -335,7 +335,7 @@ class BenchTable:
                     if self.pending is not None:
                         self.pending.refused = message.get("reason") or "refused"
                         self.pending.done.set()
-                elif kind != "pong":
+                elif kind not in ("pong", "clock"):  # a clock frame: the turn's clock started when it was shown
                     self.stats.unexpected += 1
         except websockets.ConnectionClosed:
             pass

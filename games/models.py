@@ -93,8 +93,9 @@ class Match(models.Model):
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
     side_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_a")
     side_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_b")
-    side_a_name = models.CharField(max_length=160, help_text="The name at the time of the match")
-    side_b_name = models.CharField(max_length=160, help_text="The name at the time of the match")
+    # a side named by its two players: two names of 120 characters joined by " & " take 243
+    side_a_name = models.CharField(max_length=250, help_text="The name at the time of the match")
+    side_b_name = models.CharField(max_length=250, help_text="The name at the time of the match")
     table = models.CharField(max_length=40, blank=True)
     venue = models.CharField(max_length=80, blank=True, validators=[validate_plain_text],
                              help_text="Where the match is played (a club's own fixture list names it)")

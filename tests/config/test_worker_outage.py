@@ -59,21 +59,25 @@ def worker_on(private_redis, tmp_path):  # noqa: F811
 
 def test_a_worker_rides_out_a_redis_outage_and_runs_the_next_task_itself(private_redis, worker_on):  # noqa: F811
     process, log = worker_on
-    sender = Celery("outage-test", broker=private_redis.url(), backend=private_redis.url())
+    # Not the current app: the tests after this one send their tasks through config's app, to the shared Redis.
+    sender = Celery("outage-test", broker=private_redis.url(), backend=private_redis.url(), set_as_current=False)
 
     def worker_pid(timeout: float) -> int:
         return sender.send_task("tests.services.worker_pid", queue=TEST_QUEUE).get(timeout=timeout)
 
-    assert worker_pid(timeout=90) == process.pid
+    try:
+        assert worker_pid(timeout=90) == process.pid
 
-    private_redis.stop()
-    wait_for_line(log, "Connection to broker lost", process, timeout=30)
-    wait_for_line(log, "Cannot connect to redis", process, timeout=30)  # it has tried again, in vain
-    private_redis.start()
+        private_redis.stop()
+        wait_for_line(log, "Connection to broker lost", process, timeout=30)
+        wait_for_line(log, "Cannot connect to redis", process, timeout=30)  # it has tried again, in vain
+        private_redis.start()
 
-    assert worker_pid(timeout=90) == process.pid, "the task is run by the worker that lived through the outage"
-    assert process.poll() is None
-    assert "Unrecoverable error" not in log.read_text()
+        assert worker_pid(timeout=90) == process.pid, "the task is run by the worker that lived through the outage"
+        assert process.poll() is None
+        assert "Unrecoverable error" not in log.read_text()
+    finally:
+        sender.close()
 
 
 def test_a_worker_never_gives_up_reconnecting_while_requests_fail_fast():

@@ -18,7 +18,7 @@ from games.models import Game, Hand, Match
 from games.settle import SettleFailed, queue_settle, settle_backlog
 from games.tasks import settle_match_task
 from games.teams import create_team_match
-from league import bulk
+from league import bulk, dispatch
 from league.bulk import update_rows
 from league.models import Competition, Entry, ResultsClock, StandingRow, Team
 from tests.factories import make_club, make_competition, make_match, make_partnership, sweep
@@ -55,7 +55,8 @@ def test_commits_while_a_task_waits_queue_nothing():
         queue_settle(competition.pk, one.pk, 1)
         queue_settle(competition.pk, two.pk, 1)
         queue_settle(competition.pk, one.pk, 2)
-    assert send.call_args_list == [mock.call(args=(one.pk, 1, competition.pk), countdown=None, ignore_result=True)]
+    assert send.call_args_list == [mock.call(args=(one.pk, 1, competition.pk), countdown=None, ignore_result=True,
+                                                   retry_policy=dispatch.PUBLISH_RETRY_POLICY)]
 
 
 def test_the_task_settles_every_match_with_unsettled_hands(django_capture_on_commit_callbacks):

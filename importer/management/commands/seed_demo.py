@@ -299,7 +299,11 @@ def run_knockout(knockout: Competition, organiser) -> str:
     first = pair_and_publish(knockout, organiser)
     for match in Match.objects.filter(round=first).select_related("competition").order_by("bracket_position"):
         record_totals(match, rng, organiser)
-    pair_and_publish(knockout, organiser)
+    semi_finals = knockout.rounds.order_by("-number").first()  # drafted by the pairing task as their ties were decided
+    if semi_finals.number == first.number:
+        pair_and_publish(knockout, organiser)
+    else:
+        publish_round(semi_finals, organiser)
     return f"'{knockout}': round 1 played, the semi-finals paired"
 
 
