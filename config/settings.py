@@ -230,6 +230,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, players, partnerships, competitions, matches, games, hands and standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # drf-spectacular's own hook, then every operation's error statuses with the error shape: for /api/schema/ and
+    # `manage.py spectacular` alike
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "league.api_errors.document_errors"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
