@@ -129,6 +129,9 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Closing the broken connection, or acknowledging a task that ended during the outage, is never fatal
+# (config.worker: Celery and kombu raise AttributeError there, which the stock worker takes as unrecoverable).
+CELERY_WORKER_CONSUMER = "config.worker:OutageTolerantConsumer"
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 1, "interval_start": 0,
                                                             "interval_step": 0.2, "interval_max": 0.2}}

@@ -225,3 +225,16 @@ _install_slow_settle()
 def worker_pid() -> int:
     """The id of the process that ran it: the same worker before and after a broker outage, or another one."""
     return os.getpid()
+
+
+@shared_task(name="tests.services.pid_when_released")
+def pid_when_released(folder: str, timeout: float = 120.0) -> int:
+    """Tell the test it started (``started`` appears in ``folder``), wait until the test lets it finish (it creates
+    ``release``), and return the id of the process that ran it: a task that ends, and is acknowledged, when the
+    test says (e.g. while the broker is down)."""
+    started, release = Path(folder) / "started", Path(folder) / "release"
+    started.write_text(str(os.getpid()))
+    deadline = time.monotonic() + timeout
+    while not release.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return os.getpid()

@@ -1,6 +1,7 @@
-"""A Celery worker rides out a Redis outage of any length and carries on by itself: a real worker
-(``celery -A config worker``) on a private redis-server, which is stopped and started again; the task sent after
-the restart is run by the same worker process."""
+"""A Celery worker rides out a Redis outage of any length and carries on by itself: a real worker, started with
+docker-compose.yml's own worker command (prefork pool, gossip and mingle as deployed), on a private redis-server,
+which is stopped and started again; the task sent after the restart is run by the same worker, also when a task
+ended, and was to be acknowledged, while Redis was down."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 from celery import Celery
 
 from tests.conftest import ROOT, TEST_QUEUE, database_url, require
 from tests.redis_server import private_redis  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+COMPOSE_WORKER = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["worker"]["command"]
 
 
 def wait_for_line(log: Path, wanted: str, process: subprocess.Popen, timeout: float) -> None:
@@ -30,7 +34,8 @@ def wait_for_line(log: Path, wanted: str, process: subprocess.Popen, timeout: fl
 
 @pytest.fixture
 def worker_on(private_redis, tmp_path):  # noqa: F811
-    """A worker (``--pool=solo``: it runs tasks in its own process) whose broker is the private Redis."""
+    """A worker started as docker-compose.yml starts it, whose broker is the private Redis (plus a name of its own,
+    the tests' tasks and their queue)."""
     from django.db import connection
 
     require("services")  # the worker's database: pytest-django's PostgreSQL test database
@@ -39,8 +44,8 @@ def worker_on(private_redis, tmp_path):  # noqa: F811
            "CELERY_QUEUE": TEST_QUEUE, "DJANGO_SETTINGS_MODULE": "config.settings",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     env.pop("DJANGO_PRODUCTION", None)
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "info",
-               "-n", f"outage-{uuid.uuid4().hex[:8]}@%h", "--without-gossip", "--without-mingle",
+    assert COMPOSE_WORKER[:4] == ["celery", "-A", "config", "worker"], COMPOSE_WORKER
+    command = [sys.executable, "-m", *COMPOSE_WORKER, "-n", f"outage-{uuid.uuid4().hex[:8]}@%h",
                "--include", "tests.services", "-Q", TEST_QUEUE]
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -57,27 +62,58 @@ def worker_on(private_redis, tmp_path):  # noqa: F811
         print(f"--- the worker's log\n{log.read_text()}")  # shown by pytest when the test failed
 
 
-def test_a_worker_rides_out_a_redis_outage_and_runs_the_next_task_itself(private_redis, worker_on):  # noqa: F811
+@pytest.fixture
+def sender(private_redis):  # noqa: F811
+    """A Celery app sending to the private Redis. Not the current app: the tests after these send their tasks
+    through config's app, to the shared Redis."""
+    app = Celery("outage-test", broker=private_redis.url(), backend=private_redis.url(), set_as_current=False)
+    yield app
+    app.close()
+
+
+def run_task(sender: Celery, name: str, *args: object, timeout: float = 90) -> object:
+    return sender.send_task(name, args=args, queue=TEST_QUEUE).get(timeout=timeout)
+
+
+def test_a_worker_rides_out_a_redis_outage_and_runs_the_next_task_itself(private_redis, worker_on, sender):  # noqa: F811
     process, log = worker_on
-    # Not the current app: the tests after this one send their tasks through config's app, to the shared Redis.
-    sender = Celery("outage-test", broker=private_redis.url(), backend=private_redis.url(), set_as_current=False)
+    assert run_task(sender, "tests.services.worker_pid")
 
-    def worker_pid(timeout: float) -> int:
-        return sender.send_task("tests.services.worker_pid", queue=TEST_QUEUE).get(timeout=timeout)
+    private_redis.stop()
+    wait_for_line(log, "Connection to broker lost", process, timeout=30)
+    wait_for_line(log, "Cannot connect to redis", process, timeout=30)  # it has tried again, in vain
+    private_redis.start()
 
-    try:
-        assert worker_pid(timeout=90) == process.pid
+    assert run_task(sender, "tests.services.worker_pid"), "the worker that lived through the outage runs the task"
+    assert process.poll() is None
+    assert "Unrecoverable error" not in log.read_text()
 
-        private_redis.stop()
-        wait_for_line(log, "Connection to broker lost", process, timeout=30)
-        wait_for_line(log, "Cannot connect to redis", process, timeout=30)  # it has tried again, in vain
-        private_redis.start()
 
-        assert worker_pid(timeout=90) == process.pid, "the task is run by the worker that lived through the outage"
-        assert process.poll() is None
-        assert "Unrecoverable error" not in log.read_text()
-    finally:
-        sender.close()
+def test_a_worker_with_a_task_running_when_redis_goes_carries_on(private_redis, worker_on, sender,  # noqa: F811
+                                                                  tmp_path):
+    """The task's message is unacknowledged when the connection breaks (tasks are acknowledged late): closing the
+    broken connection puts it back through a client already let go, and the stock worker exited there
+    ("Unrecoverable error: AttributeError('NoneType' object has no attribute 'hostname')"). The task then ends
+    with Redis down; the worker runs the next task once Redis is back."""
+    process, log = worker_on
+    folder = tmp_path / "task"
+    folder.mkdir()
+    sender.send_task("tests.services.pid_when_released", args=(str(folder),), queue=TEST_QUEUE)
+    deadline = time.monotonic() + 90
+    while not (folder / "started").exists():
+        assert process.poll() is None, f"the worker exited:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"the task did not start:\n{log.read_text()}"
+        time.sleep(0.05)
+
+    private_redis.stop()
+    wait_for_line(log, "Connection to broker lost", process, timeout=30)
+    wait_for_line(log, "Cannot connect to redis", process, timeout=30)  # the broken connection is closed
+    (folder / "release").touch()  # the task ends with Redis down
+    private_redis.start()
+
+    assert run_task(sender, "tests.services.worker_pid"), "the worker runs the next task"
+    assert process.poll() is None
+    assert "Unrecoverable error" not in log.read_text()
 
 
 def test_a_worker_never_gives_up_reconnecting_while_requests_fail_fast():
