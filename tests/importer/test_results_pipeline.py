@@ -13,9 +13,8 @@ from django.utils import timezone
 
 from draw.fixtures import get_or_add_round
 from games import services
-from games.models import Match, TeamMatch
-from importer import csv_io
-from importer import results as result_file
+from games.models import TeamMatch
+from importer import csv_io, result_file
 from league.models import Competition, Entry
 from tests.factories import make_club, make_competition, make_partnership
 from tests.importer.test_team_results_csv import add_teams, team_league
