@@ -99,6 +99,35 @@ def games_won(job: ImportJob, row: Row, maximum: int, what: str) -> tuple[int | 
     return a, b, ok
 
 
+@dataclass
+class RowTotals:
+    """A row's totals as read: each side's games (or bullseyes), chalks and hang jacks (blank games or chalks:
+    ``None``; blank hang jacks: 0), and whether every cell could be read."""
+
+    games_a: int | None
+    games_b: int | None
+    chalks_a: int | None
+    chalks_b: int | None
+    hang_jacks_a: int | None
+    hang_jacks_b: int | None
+    ok: bool
+
+    def values(self, games: str = "games") -> dict[str, Any]:
+        """The totals as the services take them (``games``: ``bullseyes`` for a team match's)."""
+        return {f"{games}_a": self.games_a, f"{games}_b": self.games_b, "hang_jacks_a": self.hang_jacks_a,
+                "hang_jacks_b": self.hang_jacks_b, "chalks_a": self.chalks_a, "chalks_b": self.chalks_b}
+
+
+def read_totals(job: ImportJob, row: Row, max_games: int, what: str) -> RowTotals:
+    """A row's totals (``what``: how :func:`games_won` asks for both sides' games)."""
+    games_a, games_b, ok_games = games_won(job, row, max_games, what)
+    chalks_a, chalks_b, ok_chalks = two_counts(job, row, ("chalks_a", "chalks_b"), MAX_CHALKS)
+    hang_a = job.cell(row, "hang_jacks_a", hang_jacks, 0)
+    hang_b = job.cell(row, "hang_jacks_b", hang_jacks, 0)
+    return RowTotals(games_a, games_b, chalks_a, chalks_b, hang_a, hang_b,
+                     ok_games and ok_chalks and hang_a is not None and hang_b is not None)
+
+
 def parse_outcome(text: str) -> str:
     """``played`` or a forfeit, by its key (``forfeit_a``) or its label ("Side A forfeited (no-show)")."""
     key = normalise(text)

@@ -38,10 +38,10 @@ from importer.result_file import (
     Fixture,
     ResultFile,
     fill_blanks,
-    games_won,
     hang_jacks,
     is_unfinished,
     parse_outcome,
+    read_totals,
     two_counts,
 )
 from league.models import Competition, Partnership, Round
@@ -136,12 +136,10 @@ class PartnershipResults(ResultFile):
         for row in rows:
             match = _Match(row, lines=[row.line])
             self.read_fixture(row, match)
-            games_a, games_b, ok_games = games_won(job, row, MAX_GAMES, "games won for both sides")
-            chalks_a, chalks_b, ok_chalks = two_counts(job, row, ("chalks_a", "chalks_b"), MAX_CHALKS)
-            hang_a = job.cell(row, "hang_jacks_a", hang_jacks, 0)
-            hang_b = job.cell(row, "hang_jacks_b", hang_jacks, 0)
+            totals = read_totals(job, row, MAX_GAMES, "games won for both sides")
+            games_a, games_b = totals.games_a, totals.games_b
             outcome = job.cell(row, "outcome", parse_outcome, Match.PLAYED)
-            if not ok_games or not ok_chalks or hang_a is None or hang_b is None or outcome is None:
+            if not totals.ok or outcome is None:
                 match.bad = True
             elif outcome != Match.PLAYED:
                 match.forfeit = outcome
@@ -151,7 +149,7 @@ class PartnershipResults(ResultFile):
                     job.report.notes.append(f"Line {row.line}: a forfeit; its games ({games_a}–{games_b}) are not "
                                             "imported.")
             elif games_a is None:
-                if chalks_a is not None or hang_a or hang_b:
+                if totals.chalks_a is not None or totals.hang_jacks_a or totals.hang_jacks_b:
                     job.fail(row, "games_a", "the games are blank (a fixture not yet played) but chalks or hang "
                                              "jacks are given")
                     match.bad = True
@@ -160,8 +158,7 @@ class PartnershipResults(ResultFile):
                     job.report.notes.append(f"Line {row.line}: the match is {row['status']}; it is imported as a "
                                             f"fixture without its unfinished score ({games_a}–{games_b}).")
             else:
-                match.totals = {"games_a": games_a, "games_b": games_b, "hang_jacks_a": hang_a,
-                                "hang_jacks_b": hang_b, "chalks_a": chalks_a, "chalks_b": chalks_b}
+                match.totals = totals.values()
                 if row["winner"] and not match.bad:  # the winner as the services derive it from the games
                     self._check_winner(row, match, services.format_winner(self.competition, games_a, games_b),
                                        f"the games are {games_a}–{games_b}")

@@ -33,16 +33,14 @@ from importer.job import ImportJob
 from importer.lookup import TeamIndex
 from importer.reading import Row
 from importer.result_file import (
-    MAX_CHALKS,
     Fixture,
     FixtureFailed,
     ResultFile,
+    RowTotals,
     fill_blanks,
-    games_won,
-    hang_jacks,
     is_unfinished,
     parse_outcome,
-    two_counts,
+    read_totals,
 )
 from league.models import Competition, Partnership, Round, Team
 
@@ -133,29 +131,26 @@ class TeamResults(ResultFile):
             self.check_numbers(match, match.tables, "table")
         return matches
 
-    def _scores(self, row: Row) -> tuple[dict[str, Any] | None, bool]:
+    def _scores(self, row: Row) -> tuple[RowTotals | None, bool]:
         """A row's bullseyes, chalks and hang jacks (``None`` when both bullseyes are blank: not played yet); the
         second value says whether every cell could be read."""
         job = self.job
-        games_a, games_b, ok = games_won(job, row, MAX_BULLSEYES, "bullseyes for both teams")
-        chalks_a, chalks_b, ok_chalks = two_counts(job, row, ("chalks_a", "chalks_b"), MAX_CHALKS)
-        hang_a = job.cell(row, "hang_jacks_a", hang_jacks, 0)
-        hang_b = job.cell(row, "hang_jacks_b", hang_jacks, 0)
-        if not ok or not ok_chalks or hang_a is None or hang_b is None:
+        totals = read_totals(job, row, MAX_BULLSEYES, "bullseyes for both teams")
+        if not totals.ok:
             return None, False
-        if games_a is None:
-            if chalks_a is not None or chalks_b is not None or hang_a or hang_b:
+        if totals.games_a is None:
+            if totals.chalks_a is not None or totals.chalks_b is not None or totals.hang_jacks_a \
+                    or totals.hang_jacks_b:
                 job.fail(row, "games_a", "the bullseyes are blank (not played yet) but chalks or hang jacks are "
                                          "given")
                 return None, False
             return None, True
         if is_unfinished(row):
-            if games_a or games_b:
+            if totals.games_a or totals.games_b:
                 job.report.notes.append(f"Line {row.line}: {row['status']}; imported without its unfinished score "
-                                        f"({games_a}–{games_b}).")
+                                        f"({totals.games_a}–{totals.games_b}).")
             return None, True
-        return {"a": games_a, "b": games_b, "hang_jacks_a": hang_a, "hang_jacks_b": hang_b, "chalks_a": chalks_a,
-                "chalks_b": chalks_b}, True
+        return totals, True
 
     def _read_outcome(self, row: Row, match: _TeamMatch) -> bool:
         outcome = self.job.cell(row, "outcome", parse_outcome, Match.PLAYED)
@@ -177,25 +172,23 @@ class TeamResults(ResultFile):
         if match.bad:
             return
         if match.forfeit:
-            if totals and (totals["a"] or totals["b"]):
-                self.job.report.notes.append(f"Line {row.line}: a forfeit; its bullseyes ({totals['a']}–"
-                                             f"{totals['b']}) are not imported.")
+            if totals and (totals.games_a or totals.games_b):
+                self.job.report.notes.append(f"Line {row.line}: a forfeit; its bullseyes ({totals.games_a}–"
+                                             f"{totals.games_b}) are not imported.")
             if row["winner"]:
                 won = services.FORFEIT_WINNER[match.forfeit]
                 self._check_winner(row, match, won, f"the outcome is {match.forfeit}")
             return
         if totals is None:
             return
-        match.totals = {"bullseyes_a": totals["a"], "bullseyes_b": totals["b"],
-                        "hang_jacks_a": totals["hang_jacks_a"], "hang_jacks_b": totals["hang_jacks_b"],
-                        "chalks_a": totals["chalks_a"], "chalks_b": totals["chalks_b"]}
+        match.totals = totals.values("bullseyes")
         if row["winner"]:
             competition = self.competition
             shape = TeamMatch(mode=competition.team_mode, target=competition.team_target,
                               tables=competition.team_tables, games_per_table=competition.team_games_per_table)
-            won = services.team_winner(shape, totals["a"], totals["b"], all_played=True)
+            won = services.team_winner(shape, totals.games_a, totals.games_b, all_played=True)
             if won:  # no winner: totals that are not a result, which the service refuses with its reason
-                self._check_winner(row, match, won, f"the bullseyes are {totals['a']}–{totals['b']}")
+                self._check_winner(row, match, won, f"the bullseyes are {totals.games_a}–{totals.games_b}")
 
     def _read_table(self, row: Row, match: _TeamMatch) -> None:
         job = self.job
@@ -220,11 +213,9 @@ class TeamResults(ResultFile):
                                     "imported.")
             totals = None
         if totals is not None:
-            table.totals = {"games_a": totals["a"], "games_b": totals["b"], "hang_jacks_a": totals["hang_jacks_a"],
-                            "hang_jacks_b": totals["hang_jacks_b"], "chalks_a": totals["chalks_a"],
-                            "chalks_b": totals["chalks_b"]}
+            table.totals = totals.values()
             if row["winner"] and ok and not match.bad:
-                a, b = totals["a"], totals["b"]
+                a, b = totals.games_a, totals.games_b
                 won = "a" if a > b else "b" if b > a else TeamMatch.DRAW
                 self._check_winner(row, match, won, f"the table's bullseyes are {a}–{b}",
                                    pairs=(table.pair_a, table.pair_b))
