@@ -117,6 +117,19 @@ def test_a_score_given_for_one_side_only_is_refused(kind):
     assert report.errors == [{"line": 2, "column": "games_a", "reason": f"give the {what} or for neither"}]
 
 
+@pytest.mark.parametrize(("cells", "column", "reason"), [
+    ("99999999999,{a},{b},,,,", "round", "must be a round number of at most 32,767, got '99999999999'"),
+    ("1,{a},{b},3,1,99999999999,", "hang_jacks_a", "must be at most 2,147,483,647, got '99999999999'"),
+    ("1,{a},{b},3,1,,x", "chalks_b", "must be a whole number, got 'x'"),
+])
+def test_a_cell_past_the_databases_range_or_unreadable_is_the_rows_error(kind, cells, column, reason):
+    a, b, _ = kind.names
+    report = kind.imported(f"round,side_a,side_b,games_a,games_b,hang_jacks_a,chalks_b\r\n"
+                           f"{cells.format(a=a, b=b)}\r\n")
+    assert [(e["line"], e["column"]) for e in report.errors] == [(2, column)]
+    assert reason in report.errors[0]["reason"]
+
+
 def test_a_side_is_required_and_found_by_name(kind):
     a, _, _ = kind.names
     report = kind.imported(f"round,side_a,side_b,games_a,games_b\r\n1,{a},,,\r\n1,,Nobody,,\r\n")
