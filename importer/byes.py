@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from draw.errors import RoundError
 from draw.fixtures import add_bye, get_or_add_round
 from importer.cells import db_max, normalise, parse_date, parse_round
-from importer.job import ImportJob, refresh_after_commit
+from importer.job import ImportJob
 from importer.reading import Row
 from league.models import Bye, Competition, Entry, Round
 
@@ -74,49 +73,6 @@ def read_bye(job: ImportJob, row: Row, key: str, find: Callable[[Row, str], Any]
     if not ok or entrant is None or number is None or (row["date"] and when is None):
         return None
     return ByeRow(row, key, entrant, number, when)
-
-
-def fixture_round(job: ImportJob, competition: Competition, row: Row, number: int | None, when: date | None,
-                  rounds: dict[int, Round], dates: dict[int, date],
-                  failed: type[Exception]) -> tuple[Round | None, datetime | None]:
-    """The round a fixture of the file goes in — made when the competition has no round ``number`` yet, dated by
-    the file's first date for it (``dates``), and counted — and the fixture's own time when its date is not the
-    round's. A round that cannot be made is the row's error, raising ``failed`` (the caller's savepoint)."""
-    round_ = None
-    if number is not None:
-        round_ = rounds.get(number)
-        if round_ is None:
-            try:
-                round_, made = get_or_add_round(competition, number, starts_on=dates.get(number))
-            except RoundError as error:
-                job.fail(row, "round", error.reason)
-                raise failed from None
-            rounds[number] = round_
-            if made:
-                job.report.count("rounds")
-    scheduled_at = None
-    if when is not None and (round_ is None or round_.starts_on != when):
-        scheduled_at = timezone.make_aware(datetime.combine(when, time(0, 0)))
-    return round_, scheduled_at
-
-
-def store_file(job: ImportJob, competition: Competition, matches: list[Any], byes: list[ByeRow],
-               store: Callable[..., None], failed: type[Exception]) -> None:
-    """Store a results file's matches, each in a savepoint of its own (``store(job, competition, match, rounds,
-    dates)``; ``failed`` rolls back that match alone), skipping those with an error, then its byes."""
-    bad_lines = {error["line"] for error in job.report.errors}
-    rounds = {r.number: r for r in Round.objects.filter(competition=competition)}
-    dates = round_dates(matches, byes)
-    for match in matches:
-        if match.bad or bad_lines.intersection(match.lines):
-            continue
-        try:
-            with transaction.atomic():
-                store(job, competition, match, rounds, dates)
-        except failed:
-            rounds = {r.number: r for r in Round.objects.filter(competition=competition)}  # rolled back with it
-    if store_byes(job, competition, byes, dates):
-        refresh_after_commit([competition.pk])  # no settle follows a bye
 
 
 def round_dates(*read: Iterable[Any]) -> dict[int, date]:

@@ -73,7 +73,9 @@ This module is the public surface; the work is done in modules of one job each:
 - ``importer.lookup``: finding players, partnerships, clubs and competitions by name;
 - ``importer.job``: one import under way, and a service's error as an error of the row;
 - ``importer.people`` (players, partnerships), ``importer.entries`` (teams, entries), ``importer.results``
-  (matches, games, forfeits): each kind through the services of the app that owns it;
+  (matches, games, forfeits), ``importer.team_results`` (team matches, tables): each kind through the services
+  of the app that owns it; the two results files through the steps of ``importer.result_file``, and their byes
+  through ``importer.byes``;
 - ``importer.export``: standings and results out.
 """
 
@@ -130,7 +132,8 @@ from importer.reading import (
     table_rows,
 )
 from importer.report import MAX_LISTED_ERRORS, ImportReport
-from importer.results import MAX_RESULT_ROWS, import_results
+from importer.result_file import MAX_RESULT_ROWS
+from importer.results import import_results
 from importer.team_results import import_team_results
 from league.models import Club, Competition
 

@@ -1,8 +1,8 @@
-"""Looking up by name what a file refers to: players, partnerships, clubs and competitions already stored.
+"""Looking up by name what a file refers to: players, partnerships, clubs, competitions and teams already stored.
 
 References are never by id: players by name, nickname or "Name (Nickname)", partnerships by name or by their
-players ("Ann & Bob" in either order), clubs by name or slug. A name that matches nothing, or more than one, raises
-:class:`NotFound` with the reason the organiser reads.
+players ("Ann & Bob" in either order), clubs by name or slug, a competition's teams by name. A name that matches
+nothing, or more than one, raises :class:`NotFound` with the reason the organiser reads.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 
 from importer.cells import name_key
-from league.models import Club, Competition, Partnership, Player
+from league.models import Club, Competition, Partnership, Player, Team
 from league.permissions import organised_partnerships_filter, public_partnership_filter
 
 
@@ -115,6 +115,26 @@ class ClubIndex:
             raise NotFound(f"no club {text!r}")
         return club
 
+
+class TeamIndex:
+    """The competition's teams by name, and each team's pairs."""
+
+    def __init__(self, competition: Competition) -> None:
+        self.competition = competition
+        self.by_name = {name_key(team.name): team for team in Team.objects.filter(competition=competition)}
+        self.pairs: dict[int, PartnershipIndex] = {}
+
+    def find(self, text: str) -> Team:
+        team = self.by_name.get(name_key(text))
+        if team is None:
+            raise NotFound(f"no team {text!r} in {self.competition.name}: import the teams first")
+        return team
+
+    def pair(self, team: Team, text: str) -> Partnership:
+        if team.pk not in self.pairs:
+            self.pairs[team.pk] = PartnershipIndex(team.partnerships.select_related("player_one", "player_two"),
+                                                   f"in team {team.name}")
+        return self.pairs[team.pk].find(text)
 
 
 def competitions_by_name(club: Club) -> dict[str, Competition]:
