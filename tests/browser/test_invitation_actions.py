@@ -1,6 +1,7 @@
 """An organiser on a phone (390×844) invites another club's team from the entries page of a team league, and
 cancels an invitation to another club's pair that is still waiting: the buttons fit the screen and work with
-JavaScript on and off (the cancel's confirmation is a box to tick, checked by the browser and the server).
+JavaScript on and off (the cancel's confirmation is a box to tick, checked by the browser and the server). One the
+other club accepted while the page was open is not cancelled, and the page says why beside its place.
 
 Drives Debian's Chromium through Playwright (fixtures in ``tests/browser/conftest.py``).
 """
@@ -38,7 +39,7 @@ def test_an_organiser_invites_a_team_and_cancels_a_pairs_invitation_on_a_phone(l
                                                                                 javascript):
     host, rivals = make_club("Host Club"), make_club("Rivals Bar")
     organiser = make_organiser(host, make_user("olive", password=PASSWORD))
-    make_organiser(rivals)
+    rivals_organiser = make_organiser(rivals)
     team_league = Competition.objects.create(club=host, name="Team League", slug="teams", published=True,
                                              entrant_kind=Competition.TEAMS)
     pairs_league = Competition.objects.create(club=host, name="Friday Pairs", slug="friday", published=True)
@@ -46,6 +47,9 @@ def test_an_organiser_invites_a_team_and_cancels_a_pairs_invitation_on_a_phone(l
     cup = Competition.objects.create(club=rivals, name="Rivals Cup", slug="cup", published=True)
     Entry.objects.create(competition=cup, partnership=pair)
     waiting = invitations.invite(competition=pairs_league, by=organiser, partnership=pair)
+    answered_meanwhile = make_partnership(club=rivals, name="Quick Pair")
+    Entry.objects.create(competition=cup, partnership=answered_meanwhile)
+    accepted = invitations.invite(competition=pairs_league, by=organiser, partnership=answered_meanwhile)
     suffix = "js" if javascript else "nojs"
 
     context = browser.new_context(**PHONE, java_script_enabled=javascript)
@@ -72,7 +76,19 @@ def test_an_organiser_invites_a_team_and_cancels_a_pairs_invitation_on_a_phone(l
     expect(page.locator(f"#invitation-{sent.pk}")).to_contain_text("Rivals A")
     page.screenshot(path=str(shots / f"team-invited-{suffix}.png"), full_page=True)
 
-    page.goto(f"{live_server.url}/clubs/{host.slug}/{pairs_league.slug}/entries/")
+    pairs_entries = f"{live_server.url}/clubs/{host.slug}/{pairs_league.slug}/entries/"
+    page.goto(pairs_entries)
+    # Rivals Bar accepts one while the page is open: cancelling it then says why not, beside where the button was
+    invitations.accept(invitation=accepted, by=rivals_organiser)
+    stale = page.locator(f"#invitation-{accepted.pk}")
+    stale.get_by_label("Yes, cancel the invitation to Quick Pair").check()
+    stale.get_by_role("button", name="Cancel the invitation").click()
+    expect(page.locator("#cancel-refused")).to_contain_text("Rivals Bar already accepted, so Quick Pair is entered")
+    fits_the_phone(page, page.locator("#cancel-refused"))
+    page.screenshot(path=str(shots / f"cancel-refused-{suffix}.png"))
+    assert EntryInvitation.objects.get(pk=accepted.pk).state == InvitationState.ACCEPTED
+
+    page.get_by_role("link", name="Back").click()
     card = page.locator(f"#invitation-{waiting.pk}")
     cancel = card.get_by_role("button", name="Cancel the invitation")
     card.scroll_into_view_if_needed()
@@ -87,6 +103,6 @@ def test_an_organiser_invites_a_team_and_cancels_a_pairs_invitation_on_a_phone(l
     told(page, "The invitation to Rival Pair is cancelled: Rivals Bar no longer sees it.")
     expect(page.locator(f"#invitation-{waiting.pk}")).to_have_count(0)
     assert EntryInvitation.objects.get(pk=waiting.pk).state == InvitationState.CANCELLED
-    assert not Entry.objects.filter(competition=pairs_league).exists()
+    assert not Entry.objects.filter(competition=pairs_league, partnership=pair).exists()
     page.screenshot(path=str(shots / f"cancelled-{suffix}.png"), full_page=True)
     context.close()
