@@ -41,7 +41,7 @@ ENTRY_ID = OpenApiParameter("entry_id", int, OpenApiParameter.PATH, description=
 INVITATION_ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer, 409: ErrorsSerializer,
                      422: ErrorsSerializer}
 INVITATION_RELATED = ("competition__club", "club", "partnership__player_one", "partnership__player_two", "player",
-                      "asked_by", "answered_by")
+                      "asked_by", "answered_by", "cancelled_by")
 
 
 def require_organiser(user: Any, club: Club | None, doing: str) -> None:
@@ -313,6 +313,19 @@ class InvitationViewSet(viewsets.ReadOnlyModelViewSet):
     def decline(self, request, pk=None) -> Response:
         """Decline (the invited club's organisers, or the players invited): nothing is entered."""
         return self._answer(invitations.decline)
+
+    @extend_schema(request=None, responses={200: InvitationSerializer, **INVITATION_ERRORS})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None) -> Response:
+        """Cancel an invitation still waiting for an answer (the organisers of the club whose competition sent it):
+        the invited club and players no longer see it on their pages, and the entrant may be invited again. 404
+        for an invitation the user cannot see, 403 for the invited side, 409 once it is answered or cancelled."""
+        invitation: EntryInvitation = self.get_object()
+        if not invitations.may_cancel(request.user, invitation):
+            raise PermissionDenied(f"only {invitation.competition.club.name}'s organisers may cancel the invitations "
+                                   f"of {invitation.competition.name}")
+        _answerable(invitations.cancel, invitation=invitation, by=request.user)
+        return Response(InvitationSerializer(self.get_queryset().get(pk=invitation.pk)).data)
 
     def _answer(self, operation) -> Response:
         invitation: EntryInvitation = self.get_object()

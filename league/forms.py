@@ -1,11 +1,12 @@
-"""The forms of a club's own pages: the club, its organisers, its players (``league.people`` checks the values)."""
+"""The forms of a club's own pages: the club, its organisers, its players (``league.people`` checks the values), and
+the invitations to other clubs (``league.invitations`` checks those)."""
 
 from __future__ import annotations
 
 from django import forms
 
 from league.entries import SetupError
-from league.models import Club, Player
+from league.models import Club, Competition, EntryInvitation, Player
 
 
 class ClubForm(forms.Form):
@@ -55,6 +56,26 @@ class MergeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["duplicate"].queryset = (Player.objects.filter(home_club=player.home_club_id)
                                              .exclude(pk=player.pk).order_by("name", "id"))
+
+
+class TeamInvitationForm(forms.Form):
+    """A team competition's invitation to another club: the club, and the name its team would play under."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), label="Club to invite",
+                                  empty_label="— choose the club —",
+                                  error_messages={"required": "Choose the club to invite.",
+                                                  "invalid_choice": "Choose one of the clubs in the list."})
+    team_name = forms.CharField(max_length=EntryInvitation._meta.get_field("team_name").max_length, required=False,
+                                label="Team's name", help_text="Left blank: the club's name.")
+
+    def __init__(self, *args, competition: Competition, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.exclude(pk=competition.club_id).order_by("name", "id")
+
+
+class CancelInvitationForm(forms.Form):
+    confirm = forms.BooleanField(label="Yes, cancel this invitation",
+                                 error_messages={"required": "Tick “Yes, cancel this invitation” to cancel it."})
 
 
 def form_status(*forms_shown: forms.Form | None) -> int:

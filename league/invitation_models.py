@@ -1,6 +1,6 @@
 """An invitation between clubs: a competition's organisers ask another club (or its players) to enter a partnership,
 a player or a team; nothing of the entrant is public, paired or rated until the invitation is accepted
-(``league.invitations`` makes and answers them)."""
+(``league.invitations`` makes, answers and cancels them)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ class InvitationState(models.TextChoices):
     PENDING = "pending", "Waiting for an answer"
     ACCEPTED = "accepted", "Accepted"
     DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled by the inviting club"
 
 
 class EntryInvitation(models.Model):
@@ -37,6 +38,10 @@ class EntryInvitation(models.Model):
     answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="invitations_answered")
     answered_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="invitations_cancelled",
+                                     help_text="The competition's organiser who took the invitation back")
+    cancelled_at = models.DateTimeField(null=True, blank=True)
     entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="invitations",
                               help_text="The entry made when the invitation was accepted")
 

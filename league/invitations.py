@@ -5,9 +5,10 @@ that club's organisers, or the players themselves, accept or decline. Accepting 
     invitation = invite(competition=league, partnership=visitors, by=organiser)   # pending
     entry = accept(invitation=invitation, by=visitors_organiser)                   # entered
     decline(invitation=other, by=player)                                           # nothing entered
+    cancel(invitation=another, by=organiser)                                       # taken back, unanswered
 
 Errors are :class:`league.entries.SetupError` naming the field; a state that moved on (an invitation already
-answered or already waiting, an entrant already entered) is a conflict (409 in the API).
+answered, cancelled or already waiting, an entrant already entered) is a conflict (409 in the API).
 """
 
 from __future__ import annotations
@@ -156,13 +157,49 @@ def decline(*, invitation: EntryInvitation, by: Any) -> EntryInvitation:
 
 
 def _answering(invitation: EntryInvitation, by: Any, state: InvitationState) -> EntryInvitation:
-    locked = (EntryInvitation.objects.select_for_update(of=("self",))
-              .select_related("competition__club", "club", "partnership__player_one", "partnership__player_two",
-                              "player").get(pk=invitation.pk))
+    locked = _locked(invitation)
+    if locked.state == InvitationState.CANCELLED:
+        raise InvitationConflict("state", f"{locked.competition.club.name} cancelled the invitation: there is "
+                                          "nothing to answer")
     if not locked.is_pending:
         raise InvitationConflict("state", f"the invitation was already {locked.get_state_display().lower()}")
     if not may_answer(by, locked):
         raise SetupError("invitation", f"only {locked.club.name}'s organisers or the players invited may answer")
     locked.state, locked.answered_by, locked.answered_at = state, by, timezone.now()
     locked.save(update_fields=["state", "answered_by", "answered_at"])
+    return locked
+
+
+def _locked(invitation: EntryInvitation) -> EntryInvitation:
+    return (EntryInvitation.objects.select_for_update(of=("self",))
+            .select_related("competition__club", "club", "partnership__player_one", "partnership__player_two",
+                            "player").get(pk=invitation.pk))
+
+
+# ----------------------------------------------------------------------------- taking an invitation back
+def may_cancel(user: Any, invitation: EntryInvitation) -> bool:
+    """Only the organisers of the club whose competition sent the invitation take it back."""
+    return is_organiser(user, invitation.competition.club_id)
+
+
+def cancel(*, invitation: EntryInvitation, by: Any) -> EntryInvitation:
+    """Take back an invitation still waiting for an answer: the invited club and players no longer see it, and the
+    entrant may be invited again. An answered invitation stays as it is (an accepted one is an entry: withdraw
+    that instead)."""
+    with transaction.atomic():
+        locked = _locked(invitation)
+        club = locked.competition.club
+        if not may_cancel(by, locked):
+            raise SetupError("invitation", f"only {club.name}'s organisers may cancel the invitations of "
+                                           f"{locked.competition.name}")
+        if locked.state == InvitationState.ACCEPTED:
+            raise InvitationConflict("state", f"{locked.club.name} already accepted, so {locked.entrant_name} is "
+                                              "entered: withdraw the entry on the entries page instead")
+        if locked.state == InvitationState.DECLINED:
+            raise InvitationConflict("state", f"{locked.club.name} already declined: nothing was entered, so there "
+                                              "is nothing to cancel")
+        if locked.state == InvitationState.CANCELLED:
+            raise InvitationConflict("state", "the invitation was already cancelled")
+        locked.state, locked.cancelled_by, locked.cancelled_at = InvitationState.CANCELLED, by, timezone.now()
+        locked.save(update_fields=["state", "cancelled_by", "cancelled_at"])
     return locked

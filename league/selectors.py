@@ -59,10 +59,12 @@ INVITATION_RELATED = ("competition__club", "club", "partnership__player_one", "p
 
 
 def invitations_to_answer(user: Any) -> tuple[list[EntryInvitation], list[EntryInvitation]]:
-    """The invitations ``user`` may answer: those waiting (oldest first), and the last ones answered."""
+    """The invitations ``user`` may answer: those waiting (oldest first), and the last ones answered (one the
+    inviting club cancelled is gone from both)."""
     mine = invitations.answerable_by(user).select_related(*INVITATION_RELATED)
     waiting = list(mine.filter(state=InvitationState.PENDING).order_by("asked_at", "id"))
-    answered = list(mine.exclude(state=InvitationState.PENDING).order_by("-answered_at", "-id")[:RECENT_ANSWERED])
+    answered = list(mine.filter(state__in=[InvitationState.ACCEPTED, InvitationState.DECLINED])
+                    .order_by("-answered_at", "-id")[:RECENT_ANSWERED])
     return waiting, answered
 
 

@@ -170,20 +170,23 @@ class ErrorsSerializer(serializers.Serializer):
 # ----------------------------------------------------------------------------- invitations between clubs
 class InvitationSerializer(serializers.ModelSerializer):
     """An invitation to enter a competition for a partnership or a player of another club, or for a team of that
-    club (``club`` and ``team_name``): ``pending`` until the club's organisers or the players answer."""
+    club (``club`` and ``team_name``): ``pending`` until the club's organisers or the players answer, or until the
+    competition's organisers cancel it."""
 
     entrant_name = serializers.CharField(read_only=True)
     competition_name = serializers.CharField(source="competition.name", read_only=True)
     asked_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     answered_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    cancelled_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     team_name = serializers.CharField(required=False, allow_blank=True, max_length=120,
                                       help_text="A team competition: the team's name (blank: the club's name)")
 
     class Meta:
         model = EntryInvitation
         fields = ["id", "competition", "competition_name", "club", "partnership", "player", "team_name",
-                  "entrant_name", "state", "asked_by", "asked_at", "answered_by", "answered_at", "entry"]
-        read_only_fields = ["competition", "state", "asked_at", "answered_at", "entry"]
+                  "entrant_name", "state", "asked_by", "asked_at", "answered_by", "answered_at", "cancelled_by",
+                  "cancelled_at", "entry"]
+        read_only_fields = ["competition", "state", "asked_at", "answered_at", "cancelled_at", "entry"]
         extra_kwargs = {"club": {"required": False, "allow_null": True,
                                  "help_text": "A team competition: the club invited (else the entrant's own)"}}
         validators: list = []  # one waiting invitation per entrant: ``league.invitations`` says so (409)

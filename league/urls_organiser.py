@@ -1,5 +1,6 @@
-"""An organiser's pages for the club itself: a new club, its people (details, organisers, players), and the
-invitations to enter other clubs' competitions that the club (or a player) answers."""
+"""An organiser's pages for the club itself: a new club, its people (details, organisers, players), the
+invitations to enter other clubs' competitions that the club (or a player) answers, and those its competitions
+send (a team competition's invitation to another club's team; cancelling one still waiting)."""
 
 from django.urls import path
 
@@ -11,4 +12,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/people/<int:pk>/", views_clubs.player_edit, name="club_player"),
     path("invitations/", views_invitations.my_invitations, name="my_invitations"),
     path("invitations/<int:pk>/answer/", views_invitations.invitation_answer, name="invitation_answer"),
+    path("invitations/<int:pk>/cancel/", views_invitations.invitation_cancel, name="invitation_cancel"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/invitations/team/", views_invitations.team_invitation,
+         name="team_invitation"),
 ]

@@ -86,6 +86,8 @@ PAGES = [  # (name, route) as they were before the split
     ('club_archive', 'clubs/<slug:club_slug>/archive/'),
     ('my_invitations', 'invitations/'),  # invitations between clubs, answered by the club invited or its players
     ('invitation_answer', 'invitations/<int:pk>/answer/'),
+    ('invitation_cancel', 'invitations/<int:pk>/cancel/'),  # taken back by the inviting competition's organisers
+    ('team_invitation', 'clubs/<slug:club_slug>/<slug:competition_slug>/invitations/team/'),
     ('team', 'clubs/<slug:club_slug>/<slug:competition_slug>/team/<int:team_pk>/'),
     ('competition_fixture_list', 'clubs/<slug:club_slug>/<slug:competition_slug>/fixtures/edit/'),
     ('entry_service_worker', 'entry-sw.js'),
@@ -111,6 +113,7 @@ API_NAMES = [
     'hand-detail',
     'hand-versions',
     'invitation-accept',
+    'invitation-cancel',
     'invitation-decline',
     'invitation-detail',
     'invitation-list',
