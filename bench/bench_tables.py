@@ -10,8 +10,10 @@
 Needs PostgreSQL (``--pg``) and Redis (``--redis``). Every run **drops and recreates the database** ``--database``
 (default ``allfours_bench_tables``) and migrates it; the channel layer gets a prefix of its own
 (``CHANNEL_LAYER_PREFIX``: Redis pub/sub ignores the DB index) whose keys are deleted at the end, and Celery a queue
-of its own. For each table count: the tables are created in the database (four human seats, each with a user and
-opened by its seat link, so no login is needed; the clock is set to an hour so that no bot moves), the ASGI server
+of its own; the keys Celery made in the Redis DB during the run (its queue and bindings, the worker's mailbox and
+results, the control replies) are deleted at the end too. For each table count: the tables are created in the
+database (four human seats, each with a user and opened by its seat link, so no login is needed; the clock is set to
+an hour so that no bot moves), the ASGI server
 (daphne, ``config.asgi:application``, DEBUG off) is started as ``--servers`` subprocesses (default one per CPU, each
 on its own port, the tables spread over them, all behind the one Redis layer) with ``DATABASE_URL``/``REDIS_URL`` and
 ``CHANNEL_LAYER`` (``--layer``), and a Celery worker beside them (``--no-worker``: none; four human seats give it
@@ -24,10 +26,12 @@ version (p50/p95/p99). A finished game is followed by a rematch (``services.rema
 Also measured: refusals and timeouts (no frame of the new version at all four seats within ``--timeout``; the
 table then resyncs), the actions per second achieved, the server's RSS growth per table (VmRSS after
 the first minute of play, or the whole run if shorter, minus VmRSS before the sockets opened, over the tables), the
-RSS drift over the run (median of the last minute's samples against the first minute's), the CPU the server and this
-process used, this process's event-loop lag (a client that is late to read a frame adds to the latency), and the
-load average before and after (the machine is shared: a run under load is worth repeating). The largest table count
-whose p95 holds ``--p95-limit`` (100 ms) with no timeout is reported at the end.
+RSS drift over the run (median of the last minute's samples against the first minute's), the CPU the server used and
+the CPU of the PostgreSQL backends serving the run's connections (each as a share of a core and per action: the
+database's work is part of what an action costs; the bench's own few rematches are in the database's share), the
+CPU this process used, this process's event-loop lag (a client that is late to read a frame adds to the latency),
+and the load average before and after (the machine is shared: a run under load is worth repeating). The largest
+table count whose p95 holds ``--p95-limit`` (100 ms) with no timeout is reported at the end.
 """
 
 from __future__ import annotations
@@ -104,6 +108,102 @@ def delete_prefix(redis_url: str, prefix: str) -> int:
         return len(keys)
     finally:
         client.close()
+
+
+CELERY_KEY_PATTERNS = ("_kombu.*", "unacked*", "celery-task-meta-*", "*.reply.celery.pidbox", "*celery.pidbox*",
+                       "celeryev*")
+
+
+def redis_keys(redis_url: str) -> set[bytes]:
+    """Every key in the Redis DB of ``redis_url``."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return set(client.scan_iter(count=1000))
+    finally:
+        client.close()
+
+
+def delete_celery_keys(redis_url: str, queue: str, before: set[bytes]) -> int:
+    """Delete what Celery and kombu left in the Redis DB during the run: the run's queue and its bindings, the
+    worker's mailbox, unacknowledged messages, task results and control replies. Keys that were there before the
+    run (``before``) are another user's and kept."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = {key for pattern in (*CELERY_KEY_PATTERNS, queue, f"{queue}*")
+                for key in client.scan_iter(match=pattern, count=1000)} - before
+        for chunk in _chunks(sorted(keys), 500):
+            client.delete(*chunk)
+        return len(keys)
+    finally:
+        client.close()
+
+
+def _chunks(items: list, size: int):
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+class DatabaseCpu:
+    """CPU seconds of the PostgreSQL backends serving the run's connections: every backend connected to the
+    benchmark's database (``pg_stat_activity``), read from ``/proc/<pid>/stat`` (so the server must run on this
+    machine; elsewhere the figure is ``None``). ``start()`` takes each backend's reading as its zero; a backend
+    first seen later was opened during the run and counts from its start; one that closed between two samples
+    keeps its last reading (the app's connections are kept open, ``CONN_MAX_AGE``, so little is lost). The query
+    goes through a connection to the ``postgres`` database, never counted."""
+
+    def __init__(self, server_url: str, database: str) -> None:
+        self.admin_url, self.database = f"{server_url.rstrip('/')}/postgres", database
+        self.zero: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.available = True
+        self._conn = None
+
+    def _backends(self) -> list[int]:
+        import psycopg
+
+        if self._conn is None:
+            self._conn = psycopg.connect(self.admin_url, autocommit=True)
+        rows = self._conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]).fetchall()
+        return [pid for (pid,) in rows]
+
+    def sample(self) -> None:
+        if not self.available:
+            return
+        try:
+            pids = self._backends()
+        except Exception:  # noqa: BLE001 - the figure is then missing, the run goes on
+            self.available = False
+            return
+        for pid in pids:
+            seconds = cpu_seconds(pid)
+            if seconds is None:
+                continue
+            self.zero.setdefault(pid, 0.0)
+            self.last[pid] = seconds
+        if pids and not self.last:
+            self.available = False  # the server's processes are not on this machine
+
+    def start(self) -> None:
+        self.zero, self.last = {}, {}
+        self.sample()
+        self.zero = dict(self.last)
+
+    def seconds(self) -> float | None:
+        """CPU seconds the backends used since ``start()``."""
+        self.sample()
+        if not self.available:
+            return None
+        return sum(self.last[pid] - self.zero.get(pid, 0.0) for pid in self.last)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
 
 
 def total_rss_kb(pids: list[int]) -> int | None:
@@ -457,8 +557,32 @@ async def sample_server(pids: list[int], samples: list[tuple[float, int]], stop_
         await asyncio.sleep(SAMPLE_EVERY)
 
 
+def cpu_per_action(server_seconds: float | None, database_seconds: float | None, measured: float,
+                   actions: int) -> dict[str, float | None]:
+    """The server's and the database's CPU over the measured time: as a share of one core, and in ms per action
+    (what an action costs the machine, both sides of the database connection)."""
+    def share(seconds: float | None) -> float | None:
+        return None if seconds is None or not measured else 100 * seconds / measured
+
+    def per_action(seconds: float | None) -> float | None:
+        return None if seconds is None or not actions else 1000 * seconds / actions
+
+    both = None if server_seconds is None or database_seconds is None else server_seconds + database_seconds
+    return {"database_cpu_pct": share(database_seconds), "server_cpu_ms_per_action": per_action(server_seconds),
+            "database_cpu_ms_per_action": per_action(database_seconds), "total_cpu_pct": share(both),
+            "total_cpu_ms_per_action": per_action(both)}
+
+
+async def sample_database(database_cpu: DatabaseCpu, stop_at: float) -> None:
+    """The backends' CPU read every few seconds (in a thread: the query must not hold up the clients' loop), so that
+    a connection closed during the run keeps most of what it used."""
+    while time.monotonic() < stop_at:
+        await asyncio.sleep(min(SAMPLE_EVERY, max(0.0, stop_at - time.monotonic())))
+        await asyncio.to_thread(database_cpu.sample)
+
+
 async def drive(tables: list[dict[str, Any]], ports: list[int], pids: list[int], *, warmup: float, duration: float,
-                interval: float, timeout: float, seed: int) -> dict[str, Any]:
+                interval: float, timeout: float, seed: int, database_cpu: DatabaseCpu | None = None) -> dict[str, Any]:
     """Open every table's sockets, play a warm-up, then measure for ``duration`` seconds."""
     stats = Stats()
     rng = random.Random(seed)
@@ -498,6 +622,9 @@ async def drive(tables: list[dict[str, Any]], ports: list[int], pids: list[int],
     stats.measuring = True
     load_start = load_average()
     cpu_server_1, cpu_self_1 = total_cpu(pids), time.process_time()
+    if database_cpu is not None:
+        await asyncio.to_thread(database_cpu.start)
+        database_sampler = asyncio.create_task(sample_database(database_cpu, stop_at))
     measure_start = time.monotonic()
     prober = asyncio.create_task(lag_probe(lags, stop_at))
     window = min(60.0, duration / 3)
@@ -514,6 +641,10 @@ async def drive(tables: list[dict[str, Any]], ports: list[int], pids: list[int],
     measured = time.monotonic() - measure_start
     stats.measuring = False
     cpu_server_2, cpu_self_2 = total_cpu(pids), time.process_time()
+    database_seconds = None
+    if database_cpu is not None:
+        await database_sampler
+        database_seconds = await asyncio.to_thread(database_cpu.seconds)
     load_end = load_average()
     await asyncio.gather(*players, return_exceptions=True)
     for task in (sampler, prober):
@@ -540,6 +671,8 @@ async def drive(tables: list[dict[str, Any]], ports: list[int], pids: list[int],
         "rss_end_kb": rss_end, "mb_per_table": per_table, "drift_pct": drift, "drift_window_s": window,
         "rss_samples": soak,
         "server_cpu_pct": 100 * (cpu_server_2 - cpu_server_1) / measured if cpu_server_1 is not None else None,
+        **cpu_per_action(cpu_server_2 - cpu_server_1 if cpu_server_1 is not None and cpu_server_2 is not None
+                         else None, database_seconds, measured, stats.actions),
         "bench_cpu_pct": 100 * (cpu_self_2 - cpu_self_1) / measured,
         "server_cpu_connect_s": (cpu_server_1 or 0) - (cpu_server_0 or 0),
         "loop_lag_p95": quantile(lags, 0.95), "loop_lag_max": max(lags) if lags else float("nan"),
@@ -549,7 +682,8 @@ async def drive(tables: list[dict[str, Any]], ports: list[int], pids: list[int],
 
 # ---------------------------------------------------------------------------------------- one table count
 def run_count(count: int, *, layer: str, duration: float, warmup: float, interval: float, timeout: float,
-              worker: bool, seed: int, log_dir: Path, servers: int = 1) -> dict[str, Any]:
+              worker: bool, seed: int, log_dir: Path, servers: int = 1,
+              database_cpu: DatabaseCpu | None = None) -> dict[str, Any]:
     from django.db import connections
 
     run = f"{count}-{uuid.uuid4().hex[:6]}"
@@ -570,17 +704,32 @@ def run_count(count: int, *, layer: str, duration: float, warmup: float, interva
         for port in ports:
             asyncio.run(_warm_up(warm, port))
         result = asyncio.run(drive(tables, ports, pids, warmup=warmup, duration=duration, interval=interval,
-                                   timeout=timeout, seed=seed))
+                                   timeout=timeout, seed=seed, database_cpu=database_cpu))
     finally:
         services.stop_all()
         connections.close_all()
     result.update(layer=layer, worker=worker, servers=servers)
     log(f"  {count} tables: p50 {result['p50'] * 1000:.1f} ms, p95 {result['p95'] * 1000:.1f} ms, p99 "
         f"{result['p99'] * 1000:.1f} ms, {result['rate']:.0f} actions/s, timeouts {result['timeouts']}, refused "
-        f"{result['refused']}, {result['mb_per_table']:.3f} MB/table, drift {result['drift_pct']:.1f}%, server CPU "
-        f"{result['server_cpu_pct']:.0f}%, bench CPU {result['bench_cpu_pct']:.0f}%, load {result['load_start']} → "
+        f"{result['refused']}, {result['mb_per_table']:.3f} MB/table, drift {result['drift_pct']:.1f}%, "
+        f"{cpu_text(result)}, bench CPU {result['bench_cpu_pct']:.0f}%, load {result['load_start']} → "
         f"{result['load_end']}")
     return result
+
+
+def cpu_text(r: dict[str, Any]) -> str:
+    """"server CPU 57% (1.2 ms an action) + PostgreSQL 20% (0.4 ms) = 77% (1.6 ms)": daphne's processes, the
+    database's backends, both."""
+    def part(pct: float | None, ms: float | None) -> str:
+        if pct is None or pct != pct:
+            return "-"
+        return f"{pct:.0f}%" + (f" ({ms:.2f} ms an action)" if ms is not None else "")
+
+    text = f"server CPU {part(r.get('server_cpu_pct'), r.get('server_cpu_ms_per_action'))}"
+    if r.get("database_cpu_pct") is None:
+        return text + " + PostgreSQL - (its processes could not be read)" if "database_cpu_pct" in r else text
+    return (f"{text} + PostgreSQL {part(r['database_cpu_pct'], r.get('database_cpu_ms_per_action'))} = "
+            f"{part(r.get('total_cpu_pct'), r.get('total_cpu_ms_per_action'))}")
 
 
 async def _warm_up(table: dict[str, Any], port: int) -> None:
@@ -607,8 +756,8 @@ def count_figures(r: dict[str, Any], *, soak: bool) -> list[dict[str, Any]]:
                detail=f"p50 {r['p50'] * 1000:.1f} ms, p99 {r['p99'] * 1000:.1f} ms, max {r['max'] * 1000:.0f} ms; "
                       f"{load}"),
         figure(f"rate_{key}", f"{tag} actions/s", r["rate"], "1/s",
-               detail=f"{r['actions']} actions in {r['measured_s']:.0f} s, {r['rematches']} rematches; server CPU "
-                      f"{r['server_cpu_pct']:.0f}%, bench CPU {r['bench_cpu_pct']:.0f}%, bench loop lag p95 "
+               detail=f"{r['actions']} actions in {r['measured_s']:.0f} s, {r['rematches']} rematches; "
+                      f"{cpu_text(r)}, bench CPU {r['bench_cpu_pct']:.0f}%, bench loop lag p95 "
                       f"{r['loop_lag_p95'] * 1000:.1f} ms"),
         figure(f"timeouts_{key}", f"{tag} timeouts", r["timeouts"], "", TARGETS["timeouts"], op="==",
                detail=(f"{r['left_out']} tables left out (sockets would not open), " if r.get("left_out") else "")
@@ -662,9 +811,10 @@ def format_report(figures: list[dict[str, Any]], mode: str) -> str:
 def run_all(counts: list[int], *, server: str, database: str, redis_url: str, layer: str, soak: float,
             duration: float, warmup: float, interval: float, timeout: float, worker: bool, seed: int,
             servers: int = 1) -> list[dict]:
-    prefix = f"benchtables{os.getpid()}"
+    prefix, queue = f"benchtables{os.getpid()}", f"bench-tables-{os.getpid()}"
     database_url = recreate_database(server, database)
-    configure_environment(database_url, redis_url, layer, prefix, f"bench-tables-{os.getpid()}")
+    keys_before = redis_keys(redis_url)
+    configure_environment(database_url, redis_url, layer, prefix, queue)
     import django
     from django.core.management import call_command
 
@@ -672,16 +822,21 @@ def run_all(counts: list[int], *, server: str, database: str, redis_url: str, la
     log(f"migrating {database} …")
     call_command("migrate", verbosity=0, interactive=False)
     results = []
+    database_cpu = DatabaseCpu(server, database)
     try:
         log_dir = Path(tempfile.mkdtemp(prefix="bench-tables-"))
         log(f"the server's and the worker's logs: {log_dir}")
         for index, count in enumerate(counts):
             results.append(run_count(count, layer=layer, duration=soak if index == 0 else duration,
                                      warmup=warmup, interval=interval, timeout=timeout, worker=worker,
-                                     seed=seed + index, log_dir=log_dir / str(count), servers=servers))
+                                     seed=seed + index, log_dir=log_dir / str(count), servers=servers,
+                                     database_cpu=database_cpu))
     finally:
+        database_cpu.close()
         with contextlib.suppress(Exception):
             delete_prefix(redis_url, prefix)
+        with contextlib.suppress(Exception):
+            log(f"{delete_celery_keys(redis_url, queue, keys_before)} keys Celery left in the Redis DB deleted")
     return results
 
 

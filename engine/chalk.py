@@ -1,6 +1,6 @@
 """Chalk entries: what a scorekeeper writes on the board for one hand — the kicks, the beg, who took
 High, Low, Jack or Hang Jack and Game, and any penalty — checked for possibility and scored in the
-order of R23, into the result format of HAND_RECORD.md (``tricks`` is empty) plus ``penalty``.
+order of R23, into the result format of docs/hand-record.md (``tricks`` is empty) plus ``penalty``.
 
 >>> entry = {"players": 4, "dealer": 2, "score_before": [9, 12],
 ...          "kicks": ["JH", "QH", "7D"], "beg": "run",
@@ -110,7 +110,7 @@ def parse_chalk(data: Any) -> ChalkEntry:
 
 
 def score_chalk(data: Any) -> dict[str, Any]:
-    """Read, check and score a chalk entry: the result of HAND_RECORD.md plus ``penalty``.
+    """Read, check and score a chalk entry: the result of docs/hand-record.md plus ``penalty``.
 
     >>> result = score_chalk({"players": 4, "dealer": 1, "score_before": [5, 13], "penalty": {"kind": "misdeal"}})
     >>> result["points"], result["winner"], result["redeal"], result["penalty"]["next_dealer"]

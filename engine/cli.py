@@ -1,6 +1,6 @@
 """The engine's command line: ``python -m engine score | simulate | play``.
 
-- ``score [FILE]`` scores one hand record (HAND_RECORD.md) and prints its result as one JSON line;
+- ``score [FILE]`` scores one hand record (docs/hand-record.md) and prints its result as one JSON line;
   ``score --jsonl`` scores one record a line, in order, and keeps going past bad lines.
 - ``simulate`` plays whole games between two bots and prints a summary (``--json`` for a machine).
 - ``play`` lets a person play a whole game against bots in the terminal, by plain stdin/stdout.
@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "score",
         help="score a hand record (JSON) or one record a line (--jsonl)",
         description=(
-            "Score a hand record (HAND_RECORD.md) read from FILE or stdin and print its result as one "
+            "Score a hand record (docs/hand-record.md) read from FILE or stdin and print its result as one "
             "JSON line. A bad record is one line on stderr naming the field and the reason, exit code 2. "
             'With --jsonl: one record a line in, one result a line out, in order; a bad line gives '
             '{"error": "<field>: <reason>"} and the run goes on, exit code 2 at the end if any line was '
@@ -148,7 +148,7 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=_whole(1), default=None, metavar="POINTS",
                         help="points to win the game (default 14; overrides the ruleset's target)")
     parser.add_argument("--ruleset", default=None, metavar="JSON",
-                        help='variant keys of RULES.md as a JSON object, e.g. \'{"hang_jack_points": 6}\'')
+                        help='variant keys of docs/rules.md as a JSON object, e.g. \'{"hang_jack_points": 6}\'')
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -558,7 +558,7 @@ class HandState:
             kick = stock[pos]
             suit = kick // 13
             if self._turn_kick(kick):  # the kick decided the game (R23): its suit is the last turned up
-                self.trump = suit  # (R10; also the begged suit again, R11: HAND_RECORD.md, null only for a redeal)
+                self.trump = suit  # (R10; also the begged suit again, R11: docs/hand-record.md, null only for a redeal)
                 return
             if suit != self.begged:
                 self._start_play(suit)
@@ -821,12 +821,12 @@ class HandState:
 
     # ----------------------------------------------------------------- output
     def result(self) -> dict[str, Any]:
-        """The hand's result in the format of HAND_RECORD.md (``outcome().to_dict()``).
+        """The hand's result in the format of docs/hand-record.md (``outcome().to_dict()``).
 
         ``trump`` names the suit that is trumps also when a kick or the beg point decides the game before
         any card is played (R23): the first kick's suit (R5), kept after a give (R8), or a run's new suit
         (R10) — the suit the last kick turned up, also the begged suit turned up again when its kick points won
-        the game (R11) — as HAND_RECORD.md says. It is ``None`` only for a redeal (R12).
+        the game (R11) — as docs/hand-record.md says. It is ``None`` only for a redeal (R12).
 
         >>> hand = HandState.from_cards(4, dealer=3, hands=[
         ...     ["AS", "KH", "2C", "TD", "9S", "3H"], ["QS", "JS", "4H", "5D", "7C", "8C"],
@@ -879,7 +879,7 @@ class HandState:
         )
 
     def to_record(self) -> dict[str, Any]:
-        """The hand record (HAND_RECORD.md) of everything dealt and played so far."""
+        """The hand record (docs/hand-record.md) of everything dealt and played so far."""
         players = self.players
         record: dict[str, Any] = {
             "players": players,

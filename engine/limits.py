@@ -17,7 +17,7 @@ engine.errors.ResultError: score[1]: 40 chalks at the end of a game to 14: a sid
 before the last hand, and that hand adds at most 7 (High 1, Low 1, Hang Jack 3, Game 1, a renege 1)
 
 Fields name what is wrong as ``score[team]``, ``hang_jacks[team]``, ``games[team]`` and ``chalks[team]``, with the
-teams of RULES.md (team 0 is side A of a match, team 1 side B).
+teams of docs/rules.md (team 0 is side A of a match, team 1 side B).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hand records (``HAND_RECORD.md``): read, validate, replay through the state machine, score, write.
+"""Hand records (``docs/hand-record.md``): read, validate, replay through the state machine, score, write.
 
 >>> record = {"players": 2, "dealer": 0, "hands": [["AS","KH","2C","TD","9S","3H"],
 ...           ["QS","JS","4H","5D","7C","8C"]], "kick": "KS", "beg": "stand",
@@ -36,7 +36,7 @@ _BIT_OF = {text: 1 << index for text, index in _CARD_INDEX.items()}
 
 
 def score_record(data: Any) -> dict[str, Any]:
-    """Validate a hand record, replay it and return its result (HAND_RECORD.md, "Result")."""
+    """Validate a hand record, replay it and return its result (docs/hand-record.md, "Result")."""
     return replay_record(data).result()
 
 

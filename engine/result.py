@@ -1,4 +1,4 @@
-"""A hand's result as a value (HAND_RECORD.md, "Result"): what each team scored and why, as python-chess
+"""A hand's result as a value (docs/hand-record.md, "Result"): what each team scored and why, as python-chess
 gives a game's ``Outcome``. ``to_dict()`` is the JSON form the web app, the API and the CLI read.
 
 >>> result = HandResult(trump=Suit.SPADES, kick_points=(0, 0), beg_points=(1, 0), redeal=False,
@@ -97,7 +97,7 @@ class HandResult:
         return tuple(Trick(leader, tuple(map(card, cards)), winner) for leader, cards, winner in self.played)
 
     def to_dict(self) -> dict[str, Any]:
-        """The result in the JSON form of HAND_RECORD.md."""
+        """The result in the JSON form of docs/hand-record.md."""
         high, low, jack, game = self.high, self.low, self.jack, self.game
         return {
             "trump": None if self.trump is None else str(self.trump),

@@ -1,4 +1,4 @@
-"""The ruleset: every variant key of RULES.md in one immutable value, defaulting to the standard Trinidad game.
+"""The ruleset: every variant key of docs/rules.md in one immutable value, defaulting to the standard Trinidad game.
 
 >>> Ruleset().target
 14
@@ -43,7 +43,7 @@ def _kick_table(points: Mapping[str, int]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The variant keys of RULES.md (R3, R6, R7, R8, R12, R16, R21, R22, R24, R25, R27)."""
+    """The variant keys of docs/rules.md (R3, R6, R7, R8, R12, R16, R21, R22, R24, R25, R27)."""
 
     first_dealer: str = "high_cut"
     kick_points: tuple[int, ...] = field(default_factory=_default_kick_points)

@@ -1,5 +1,5 @@
 """JSON Schemas (OpenAPI 3.0 flavour) of what the engine reads: a chalk entry (engine/chalk.py) and a hand
-record (HAND_RECORD.md, engine/record.py) — for documentation such as the web app's API schema. The readers
+record (docs/hand-record.md, engine/record.py) — for documentation such as the web app's API schema. The readers
 stay the one judge of what is possible; a schema only tells a client the shape and the values of each field.
 
 Each schema is put together from the engine's own lists: the fields of each format (``chalk.FIELDS``,
@@ -64,7 +64,7 @@ SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 3,
 
 
 def ruleset_schema() -> Schema:
-    """The variant keys of RULES.md that a hand may override (``Ruleset.from_dict``), with their defaults."""
+    """The variant keys of docs/rules.md that a hand may override (``Ruleset.from_dict``), with their defaults."""
     default = DEFAULT_RULESET.to_dict()
     properties: Schema = {}
     for key in Ruleset.keys():  # noqa: SIM118 (a classmethod, not a dict)
@@ -83,7 +83,7 @@ def ruleset_schema() -> Schema:
             raise KeyError(key)
         properties[key]["default"] = default[key]
     return {"type": "object", "properties": properties, "additionalProperties": False,
-            "description": "Overrides of the variant keys of RULES.md (unknown keys are an error)"}
+            "description": "Overrides of the variant keys of docs/rules.md (unknown keys are an error)"}
 
 
 def _holding(name: str, which: str, rule: str) -> Schema:
@@ -173,7 +173,7 @@ def chalk_entry_schema() -> Schema:
 
 
 def hand_record_schema() -> Schema:
-    """A hand record (HAND_RECORD.md): the deal, every kick, the beg and every card played."""
+    """A hand record (docs/hand-record.md): the deal, every kick, the beg and every card played."""
     fields: Schema = {
         **_context("2 or 4 players: the number of hands"),
         "hands": {"type": "array", "minItems": 2, "maxItems": 4,
@@ -201,7 +201,7 @@ def hand_record_schema() -> Schema:
     }
     return {"type": "object", "additionalProperties": False, "required": ["players", "dealer", "hands", "kick"],
             "properties": {name: fields[name] for name in record.FIELDS},
-            "description": "A hand record (HAND_RECORD.md): what each seat was dealt, every kick, the beg and "
+            "description": "A hand record (docs/hand-record.md): what each seat was dealt, every kick, the beg and "
                            "every card played; replayed through the rules and scored"}
 
 

@@ -21,7 +21,7 @@ from games.models import Hand
 from games.serializers import HandCorrectionSerializer, HandEntrySerializer
 
 CHALK_HELP = "A chalk entry (engine/chalk.py): what the board shows for the hand"
-RECORD_HELP = "A hand record (HAND_RECORD.md): every card dealt, kicked and played"
+RECORD_HELP = "A hand record (docs/hand-record.md): every card dealt, kicked and played"
 FILLED_BY_THE_MATCH = "filled in from the match (its players, the hand's dealer, the score, the competition's " \
                       "ruleset); if given, it must agree"
 

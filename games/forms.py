@@ -2,7 +2,7 @@
 reason of a correction or deletion, and the organiser's scorekeepers and private link.
 
 The forms only turn what was tapped into the JSON of a chalk entry (engine/chalk.py) or a hand record
-(HAND_RECORD.md); the engine, through ``games.entry``, decides whether the hand could happen, and its
+(docs/hand-record.md); the engine, through ``games.entry``, decides whether the hand could happen, and its
 ``EntryError(field, reason)`` is shown next to the form field that ``form_field_for`` names.
 """
 
@@ -296,7 +296,7 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
 
 class RecordEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
-    """A whole hand record (HAND_RECORD.md), pasted or uploaded as a file."""
+    """A whole hand record (docs/hand-record.md), pasted or uploaded as a file."""
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_NUMBER)
     record = forms.CharField(required=False, label="Hand record (JSON)",

@@ -2,7 +2,7 @@
 engine's stored result, its history of versions, the awards), the seats' names and the recent hands for the
 entry pages.
 
-Nothing here scores a hand: the sheet shows the engine's stored result of each hand (ARCHITECTURE.md,
+Nothing here scores a hand: the sheet shows the engine's stored result of each hand (docs/architecture.md,
 "nothing re-scores a hand on a page view")."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ MAX_COUNT = 2**31 - 1
 checked by ``games.checks`` with the competition's ruleset, which a serializer does not know)."""
 MAX_ROUND_NUMBER = 32767  # the largest round number the database holds (a small-integer column)
 BOUNDED_BY_RULES = "at most what the competition's rules allow (the reason is given)"
-ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (HAND_RECORD.md); "players", "dealer", '
+ENTRY_HELP = ('A chalk entry (engine/chalk.py) or a hand record (docs/hand-record.md); "players", "dealer", '
               '"score_before" and "ruleset" are filled in from the match.')
 
 

@@ -275,7 +275,7 @@ def enter(request: HttpRequest, access: EntryAccess) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @entry_view
 def enter_record(request: HttpRequest, access: EntryAccess) -> HttpResponse:
-    """Full entry: a hand record (HAND_RECORD.md) pasted or uploaded."""
+    """Full entry: a hand record (docs/hand-record.md) pasted or uploaded."""
     return _enter(request, access, RecordEntryForm, Hand.RECORD, "games/enter_record.html")
 
 

@@ -1,7 +1,7 @@
 """Read queries for the server-rendered pages: home, club, competition (fixtures and standings) and the
 match scoresheet shaped like the chalk board.
 
-Nothing here scores a hand: the sheet shows the engine's stored result of each hand (ARCHITECTURE.md,
+Nothing here scores a hand: the sheet shows the engine's stored result of each hand (docs/architecture.md,
 "nothing re-scores a hand on a page view"). Results are read through ``games.selectors``.
 """
 

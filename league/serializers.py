@@ -54,7 +54,7 @@ class PartnershipSerializer(serializers.ModelSerializer):
 
 
 class CompetitionSerializer(serializers.ModelSerializer):
-    ruleset = serializers.JSONField(required=False, help_text="Overrides of the engine's variant keys (RULES.md)")
+    ruleset = serializers.JSONField(required=False, help_text="Overrides of the engine's variant keys (docs/rules.md)")
     tiebreaks = serializers.ListField(
         child=serializers.CharField(), required=False, allow_empty=True,
         help_text="Standings metrics in order of precedence (keys of standings.metrics.METRICS, e.g. "

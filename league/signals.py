@@ -1,4 +1,4 @@
-"""What the lower layers announce to the upper ones, which they never import (``../shared/ARCHITECTURE.md``).
+"""What the lower layers announce to the upper ones, which they never import (``docs/architecture.md``).
 
 ``league`` and ``games`` change what the standings and the ratings are computed from; ``standings`` listens
 (``standings.receivers``) and refreshes them. Each ``*_after_commit`` helper sends its signal once the current

@@ -5,7 +5,7 @@ session's user (``AuthMiddlewareStack``); anyone else watches (a private table's
 ``?invite=<token>``). On connect the socket joins its seat's group (a spectator: the table's) and is sent the full
 ``state``; after that every change comes as an ``event`` from ``tables.live.publish``.
 
-Client → server (design: ../notes/TABLES_DESIGN.md, "Protocol"):
+Client → server (the protocol as a whole: docs/online-tables.md):
 
 - ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``services.act`` checks and stores it;
   its ``event`` reaches every reader once committed. Refused: ``{"type": "refused", "field", "reason",

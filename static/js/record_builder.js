@@ -1,5 +1,5 @@
 // Full entry, built card by card: tap each seat's dealt cards, the kick, the beg (and every run of the pack),
-// then every card played. The builder only assembles the hand record (HAND_RECORD.md) into the page's record
+// then every card played. The builder only assembles the hand record (docs/hand-record.md) into the page's record
 // textarea; the server fills players, dealer and score and the engine validates and scores it. Without this
 // script the page is the plain paste-or-upload form.
 (function () {

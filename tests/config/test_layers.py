@@ -1,4 +1,4 @@
-"""The layering of ../shared/ARCHITECTURE.md is a contract (``[tool.importlinter]`` in pyproject.toml), checked by
+"""The layering of docs/architecture.md is a contract (``[tool.importlinter]`` in pyproject.toml), checked by
 ``lint-imports`` in ``make test``: here it holds on the tree, and an upward import planted in a copy of the tree —
 even one inside a function — fails it with import-linter's own message."""
 
