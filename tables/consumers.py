@@ -196,11 +196,25 @@ async def _beat_forever() -> None:
         await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
 
 
+_counting_out: set[asyncio.Future] = set()
+"""The sockets being counted out (strong references: a task nobody holds may be collected before it ran)."""
+
+
+async def _count_out(opening: asyncio.Future, table_id: int, seat: int) -> None:
+    with contextlib.suppress(Exception):  # the opening failed: it counted the seat in, or it raised before
+        await opening
+    try:
+        await in_database(services.mark_away, table_id, seat)
+    except Exception:
+        logger.exception("counting a socket out of table %s seat %s failed", table_id, seat)
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     seat: int | None = None
     seat_token = ""  # the seat's private link, when the socket was opened with it
     counted = False  # this socket is counted in Seat.connected
+    opening: asyncio.Future  # the socket's opening: its seat counted in, its first state read
     version = -1  # the version of the last state or event sent
     shown_version = -1  # the last version whose turn, this socket's seat's, was reported shown
     groups_joined: list[str]
@@ -226,11 +240,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.join(live.seat_group(self.table_id, self.seat))
         if getattr(self.user, "is_authenticated", False):
             await self.join(live.user_group(self.user.pk))
-        frame = await in_database(live.opened_frame, self.table_id, self.seat)
+        # the seat is counted in by the opening (its first step); from here on the socket is counted out however
+        # this consumer ends: its disconnect, an error, or daphne cancelling it (a consumer still busy 10 s after
+        # its client left), and the opening is finished even when this await is cancelled
+        self.opening = asyncio.ensure_future(in_database(live.opened_frame, self.table_id, self.seat))
         if self.seat is not None:
             self.counted = True
             _held[(self.table_id, self.seat)] += 1
             ensure_heartbeat()
+        frame = await asyncio.shield(self.opening)
         await self.send_frame(frame, force=True)
         ticker.ensure_running()
 
@@ -248,16 +266,33 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.count_out()  # ended without its disconnect (an error, or cancelled): counted out all the same
+
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if self.counted:
-            self.counted = False
-            key = (self.table_id, self.seat)
-            _held[key] -= 1
-            if _held[key] <= 0:
-                del _held[key]
-            await in_database(services.mark_away, self.table_id, self.seat)
+        counting_out = self.count_out()
+        if counting_out is not None:
+            await asyncio.shield(counting_out)
+
+    def count_out(self) -> asyncio.Future | None:
+        """Count this socket out of its seat once (``services.mark_away``), after its opening counted it in, in a
+        task of its own that a cancelled consumer does not stop. ``None`` when it is not counted (any more)."""
+        if not self.counted:
+            return None
+        self.counted = False
+        key = (self.table_id, self.seat)
+        _held[key] -= 1
+        if _held[key] <= 0:
+            del _held[key]
+        task = asyncio.ensure_future(_count_out(self.opening, self.table_id, self.seat))
+        _counting_out.add(task)
+        task.add_done_callback(_counting_out.discard)
+        return task
 
     # ------------------------------------------------------------------------- from the client
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

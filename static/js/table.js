@@ -207,7 +207,9 @@
       if (table.players === 4 && mySeat !== null && pos[seat] === "top") tags.push("partner");
       if (info.bot && info.bot_label) tags.push(info.bot_label);
       if (info.covering) tags.push("bot covering");
-      if (info.away && !info.bot) tags.push("away");
+      var away = Boolean(info.away && !info.bot);
+      spot.dataset.away = String(away);
+      if (away) tags.push("away");
       if (view && seat !== mySeat && !over) tags.push(view.hand_sizes[seat] + " cards");
       var meta = el("div", "spot-meta", tags.join(" · "));
       if (table.dealer === seat && table.status === "playing") {

@@ -59,3 +59,20 @@ async def test_a_count_a_killed_process_left_is_reset_and_the_others_see_the_pla
     frame = await next_state(sam_socket)
     assert frame["seats"][0]["away"]
     await finish(sam_socket)
+
+
+async def test_a_socket_whose_consumer_is_killed_without_its_disconnect_is_counted_out_all_the_same():
+    """daphne cancels a consumer still busy 10 s after its client left: its disconnect never runs. The seat is
+    counted out anyway (else the player would read present for ever, and no bot would cover them)."""
+    pat, sam = await db(make_user)(), await db(make_user)()
+    table = await db(human_table)(pat, sam)
+    sam_socket = await join(table, 1, user=sam)
+    pat_socket = await join(table, 0, user=pat)
+    assert (await db(seat_row)(table, 0)).connected == 1
+
+    pat_socket.socket.future.cancel()  # what daphne's application checker does
+    frame = await next_state(sam_socket)
+    assert frame["seats"][0]["away"]
+    row = await db(seat_row)(table, 0)
+    assert row.connected == 0 and row.away_since is not None
+    await finish(sam_socket)
