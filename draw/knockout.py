@@ -9,7 +9,8 @@ from draw.drafting import pair_spec
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
 from draw.pairing import knockout_next_round
-from draw.placement import KNOCKOUT, THIRD_PLACE
+from draw.pairing.flags import PairingFlag
+from draw.placement import KNOCKOUT
 from draw.plan import Plan, knockout_round_name
 from draw.progress import Progress
 from games.models import Match
@@ -45,7 +46,7 @@ def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) ->
         draft.matches.append(DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or []), position=p["position"]))
     for bye in result.get("byes") or []:
         unit, position = (bye["id"], bye["position"]) if isinstance(bye, dict) else (bye, None)
-        draft.byes.append(DraftBye(unit, ["bye"], position=position))
+        draft.byes.append(DraftBye(unit, [PairingFlag.BYE], position=position))
     return (result.get("bracket_size") or 2 * (len(draft.matches) + len(draft.byes))) // 2
 
 
@@ -89,7 +90,8 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     if ties == 1 and field_.competition.third_place_match:
         third = [losers.get(1), losers.get(2)]
         if all(third) and all(unit in active for unit in third):
-            draft.matches.append(DraftMatch((third[0],), (third[1],), [THIRD_PLACE], position=2, third_place=True))
+            draft.matches.append(DraftMatch((third[0],), (third[1],), [PairingFlag.THIRD_PLACE], position=2,
+                                            third_place=True))
     return ties
 
 
@@ -142,7 +144,7 @@ def _advance_tie(tie: int, a: str | None, b: str | None, active: set[str], draft
     if a and b:
         draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
     elif a or b:
-        draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
+        draft.byes.append(DraftBye(a or b, [PairingFlag.BYE, PairingFlag.WALKOVER], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:

@@ -20,7 +20,7 @@ A spec has a ``system`` and ``entrants``: a list of objects with a text ``id`` a
 
 - ``swiss``: ``round`` (information only), ``avoid_same_club`` (default false), ``history`` (the pairs that
   have met, ``[a, b]`` as they sat) → ``{"pairings": [{"a", "b", "flags"}], "bye": id or null, "bye_flags":
-  [...]}``; ``bye_flags`` holds ``"avoids-rematch"`` when the bye is not the lowest-ranked entrant with the
+  [...]}``; ``bye_flags`` holds ``"avoids_rematch"`` when the bye is not the lowest-ranked entrant with the
   fewest byes because each one below it, sitting out, would force a rematch.
 - ``round_robin``: ``double`` (default false) → the whole schedule, ``{"rounds": [[{"a", "b", "flags"}, …],
   …], "byes": [id or null for each round]}``.
