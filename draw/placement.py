@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from draw.pairing.flags import PairingFlag
+from league.choices import RoundStage
 
-GROUP, KNOCKOUT = "group", "knockout"  # the stages of a groups-then-knockout competition
+GROUP, KNOCKOUT = RoundStage.GROUP, RoundStage.KNOCKOUT  # the stages of a groups-then-knockout competition
 THIRD_PLACE = PairingFlag.THIRD_PLACE.value  # a reason flag too: the page says "Third-place match"
 
 
