@@ -13,7 +13,7 @@ from draw.pairing.flags import PairingFlag
 from draw.placement import KNOCKOUT
 from draw.plan import Plan, knockout_round_name
 from draw.progress import Progress
-from games.choices import TeamMatchWinner
+from games.choices import Winner
 from games.models import Match
 
 
@@ -61,11 +61,11 @@ def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]
         return a, None
     if outcome == Match.DOUBLE_FORFEIT:
         return None, None
-    if row["winner"] == TeamMatchWinner.A:
+    if row["winner"] == Winner.A:
         return a, b
-    if row["winner"] == TeamMatchWinner.B:
+    if row["winner"] == Winner.B:
         return b, a
-    if row["winner"] == TeamMatchWinner.DRAW:
+    if row["winner"] == Winner.DRAW:
         raise RoundError("round", f"a knockout tie cannot end in a draw (round {row['round__number']}): enter the "
                                   "decider's result first")
     return None, None

@@ -22,7 +22,7 @@ from draw.plan import number_after_last_round, plan_round
 from draw.slots import round_slots
 from draw.state import BUSY, results_entered
 from engine.numbers import whole_number
-from games.choices import TeamMatchWinner
+from games.choices import Side
 from games.models import Match, TeamMatch, table_label
 from games.selectors import competition_matches
 from league.models import Bye, Competition, Entry, Round
@@ -108,11 +108,11 @@ class Fixture:
 
     @property
     def a_won(self) -> bool:
-        return self.winner == TeamMatchWinner.A or self.outcome == Match.FORFEIT_B
+        return self.winner == Side.A or self.outcome == Match.FORFEIT_B
 
     @property
     def b_won(self) -> bool:
-        return self.winner == TeamMatchWinner.B or self.outcome == Match.FORFEIT_A
+        return self.winner == Side.B or self.outcome == Match.FORFEIT_A
 
     @property
     def started(self) -> bool:

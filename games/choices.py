@@ -15,12 +15,13 @@ class Side(models.TextChoices):
     B = "b", "Side B"
 
 
-class TeamMatchWinner(models.TextChoices):
-    """Who won a team match: a team, or neither (level bullseyes after a fixed number of games)."""
+class Winner(models.TextChoices):
+    """Who won a match or a team match: a side, or neither (a team match level after a fixed number of games, or
+    a table of one that ended level)."""
 
-    A = "a", "Team A"
-    B = "b", "Team B"
-    DRAW = "d", "Draw"
+    A = "a", "Side A"
+    B = "b", "Side B"
+    DRAW = "d", "Level: a table of a team match, or a team match drawn"
 
 
 class MatchStatus(models.TextChoices):

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from engine.numbers import is_digits
-from games.choices import HandMode, MatchStatus, Outcome, ResultAction, ResultLevel, Side, TeamMatchWinner, one_of
+from games.choices import HandMode, MatchStatus, Outcome, ResultAction, ResultLevel, Side, Winner, one_of
 from league.models import Competition, Partnership, Round, Team, new_token, validate_plain_text
 
 SIDE_A, SIDE_B = Side.A, Side.B
@@ -40,7 +40,7 @@ class TeamMatch(models.Model):
 
     SCHEDULED, IN_PROGRESS, COMPLETE = MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETE
     STATUSES = MatchStatus.choices
-    DRAW = TeamMatchWinner.DRAW
+    DRAW = Winner.DRAW
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="team_matches")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="team_matches")
@@ -67,7 +67,7 @@ class TeamMatch(models.Model):
     chalks_known = models.BooleanField(default=True, help_text="False when the totals were recorded without chalks")
     hang_jacks_a = models.PositiveIntegerField(default=0)  # summed over every game of every table
     hang_jacks_b = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, choices=TeamMatchWinner.choices, blank=True, help_text="'' while open")
+    winner = models.CharField(max_length=1, choices=Winner.choices, blank=True, help_text="'' while open")
     pairing_flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine made this pairing")
     group = models.CharField(max_length=20, blank=True)
     bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,
@@ -81,7 +81,7 @@ class TeamMatch(models.Model):
         constraints = [models.CheckConstraint(condition=~Q(team_a=models.F("team_b")), name="team_match_sides_differ"),
                        one_of("status", MatchStatus, name="team_match_status_known"),
                        one_of("outcome", Outcome, blank=True, name="team_match_outcome_known"),
-                       one_of("winner", TeamMatchWinner, blank=True, name="team_match_winner_known"),
+                       one_of("winner", Winner, blank=True, name="team_match_winner_known"),
                        one_of("result_level", ResultLevel, name="team_match_result_level_known")]
 
     def __str__(self) -> str:
@@ -110,7 +110,8 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=STATUSES, default=SCHEDULED)
     games_a = models.PositiveSmallIntegerField(default=0)
     games_b = models.PositiveSmallIntegerField(default=0)
-    winner = models.CharField(max_length=1, choices=SIDES, blank=True)
+    winner = models.CharField(max_length=1, choices=Winner.choices, blank=True,
+                              help_text="'d' for a table of a team match that ended level")
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekeeping")
     entry_token = models.CharField(max_length=40, unique=True, default=new_token)
     entry_token_revoked = models.BooleanField(default=False)
@@ -140,7 +141,7 @@ class Match(models.Model):
         constraints = [models.CheckConstraint(condition=~Q(side_a=models.F("side_b")), name="match_sides_differ"),
                        one_of("status", MatchStatus, name="match_status_known"),
                        one_of("outcome", Outcome, name="match_outcome_known"),
-                       one_of("winner", Side, blank=True, name="match_winner_known"),
+                       one_of("winner", Winner, blank=True, name="match_winner_known"),
                        one_of("result_level", ResultLevel, name="match_result_level_known")]
         indexes = [models.Index(fields=["competition", "status"])]
 
@@ -163,7 +164,7 @@ class Game(models.Model):
     score_b = models.PositiveIntegerField(default=0)
     hang_jacks_a = models.PositiveIntegerField(default=0)
     hang_jacks_b = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, choices=SIDES, blank=True)
+    winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
     next_dealer = models.PositiveSmallIntegerField(default=0, help_text="Who deals the next hand (R3, R12, R27)")
     hands_counted = models.PositiveSmallIntegerField(default=0)
     entered = models.BooleanField(default=False, help_text="Entered as a game result, not hand by hand")

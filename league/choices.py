@@ -7,8 +7,9 @@ from django.db import models
 
 
 class RoundStage(models.TextChoices):
-    """The stage a round belongs to in a groups-then-knockout competition ("" for a competition of one stage)."""
+    """The stage a round belongs to in a groups-then-knockout competition."""
 
+    SINGLE = "", "The only stage"
     GROUP = "group", "Group stage"
     KNOCKOUT = "knockout", "Knockout"
 
