@@ -11,6 +11,8 @@ calls it from a Celery task (``draw.run``); ``python -m draw.pairing`` reads a s
 - :func:`check_pairings` — the warnings for a draft edited by hand (rematch, same club, float, a second bye,
   someone missing or twice, …; codes in ``draw.pairing.check``).
 - :func:`knockout_next_round` — the next round of a bracket from the winners by position.
+- :class:`~draw.pairing.flags.PairingFlag` and :class:`~draw.pairing.flags.PairingProblem` — the flags a pairing
+  carries and the codes of the warnings, each with a description (``draw.pairing.flags``).
 - ``GENERATORS`` — the generator of each system (``draw.pairing.generators``): small classes that declare what
   they need (an even field, the previous results, a schedule), as Tabbycat's draw generators do.
 
