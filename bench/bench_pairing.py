@@ -73,7 +73,7 @@ def simulate(size: int, rounds: int = ROUNDS, seed: int = 1) -> dict[str, Any]:
         flags = [f for p in draw.pairings for f in p.flags]
         per_round.append({"round": number, "seconds": seconds, "optimal": draw.optimal, "method": draw.method,
                           "blocks": draw.blocks, "matchings": draw.matchings, "floats": flags.count("float"),
-                          "rematches": flags.count("rematch"), "same_club": flags.count("same-club")})
+                          "rematches": flags.count("rematch"), "same_club": flags.count("same_club")})
         by_id = {e["id"]: e for e in entrants}
         for p in draw.pairings:
             history.append([p.a, p.b])

@@ -251,6 +251,7 @@ SPECTACULAR_SETTINGS = {
         "ResultWinnerEnum": "games.serializers.RESULT_WINNERS",
         "MatchStatusEnum": "games.models.Match.STATUSES",  # a team match's are the same three
         "RoundStatusEnum": "league.models.Round.STATUSES",
+        "PairingFlagEnum": "draw.pairing.flags.PairingFlag.choices",
     },
 }
 

@@ -8,21 +8,23 @@ from draw.draft import Draft
 from draw.field import ENTRANT_ID, TEAM_ROW_FIELDS, Field, load_field, team_row, unit_id
 from draw.knockout import advance, first_round_field
 from draw.pairing import check_pairings
+from draw.pairing.flags import PairingProblem
 from draw.placement import GROUP, KNOCKOUT
 from draw.plan import plan_round, schedule_units
 from games.models import Match, TeamMatch
 from league.models import Bye, Competition, Round
 
-BYE_PARITY = {"bye_not_needed", "bye_missing"}
+BYE_PARITY = {PairingProblem.BYE_NOT_NEEDED, PairingProblem.BYE_MISSING}
 
 
 def check_round(round_: Round, field_: Field | None = None) -> list[dict]:
-    """What the round's pairings, as they stand, break: ``[{"code", "entrants", "message", "names"}]`` from the
-    engine's ``check_pairings`` with the round's own spec (a Swiss round's; a round robin's, each group's on its
-    own; the seeded bracket for a knockout's first round, the winners' ties after it; rotating partners), the
-    codes with ``_`` for ``-`` (``same_club``) and the entrants named in the messages. A round robin's schedule
-    decides its byes, so bye counts are not warned about there; a double round robin's second meeting is
-    not a rematch. ``field_``: the round's field when the caller has read it already."""
+    """What the round's pairings, as they stand, break: ``[{"code", "entrants", "message", "names",
+    "description"}]`` (the code a :class:`PairingProblem`, the description what it means) from the engine's
+    ``check_pairings`` with the round's own spec (a Swiss round's; a round robin's, each group's on its own; the
+    seeded bracket for a knockout's first round, the winners' ties after it; rotating partners), the entrants
+    named in the messages. A round robin's schedule decides its byes, so bye counts are not warned about there;
+    a double round robin's second meeting is not a rematch. ``field_``: the round's field when the caller has
+    read it already."""
     field_ = field_ if field_ is not None else load_field(round_.competition, round_.number)
     matches = _match_rows(field_, round_)
     byes = [unit_id(b) for b in Bye.objects.filter(round=round_).values_list("entry_id", flat=True)]
@@ -43,17 +45,18 @@ def _match_rows(field_: Field, round_: Round) -> list[dict]:
 
 
 def _named(field_: Field, warning: dict) -> dict:
-    """An engine's warning for the organiser: its code with ``_``, and names for the entrants' ids."""
+    """An engine's warning for the organiser: names for the entrants' ids, and what its code means."""
     entrants = list(warning.get("entrants") or [])
-    return {"code": str(warning.get("code", "")).replace("-", "_"), "entrants": entrants,
+    code = PairingProblem(warning["code"])
+    return {"code": code.value, "entrants": entrants,
             "message": ENTRANT_ID.sub(lambda m: field_.name(m.group()), str(warning.get("message", ""))),
-            "names": [field_.name(u) for u in entrants]}
+            "names": [field_.name(u) for u in entrants], "description": code.description}
 
 
 def _engine_check(spec: dict, pairings: list, byes: list[str]) -> list[dict]:
     if len(spec["entrants"]) < (4 if spec["system"] == "individual" else 2):
         return []
-    return [{**w, "code": str(w.get("code", "")).replace("-", "_")} for w in check_pairings(spec, pairings, byes)]
+    return check_pairings(spec, pairings, byes)
 
 
 def _without_bye_counts(warnings: list[dict]) -> list[dict]:
@@ -130,7 +133,7 @@ def _check_bracket(field_: Field, round_: Round, pairings: list[dict], byes: lis
     wanted = {frozenset((m.a[0], m.b[0])) for m in ties}
     for pairing in pairings:
         if frozenset((pairing["a"], pairing["b"])) not in wanted and pairing["a"] in units and pairing["b"] in units:
-            warnings.append({"code": "not_in_bracket", "entrants": [pairing["a"], pairing["b"]],
+            warnings.append({"code": PairingProblem.NOT_IN_BRACKET.value, "entrants": [pairing["a"], pairing["b"]],
                              "message": f"{pairing['a']} v {pairing['b']} is not a tie of the bracket: the winners "
                                         "of neighbouring ties meet"})
     return warnings

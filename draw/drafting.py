@@ -29,6 +29,7 @@ from draw.draft import Draft, DraftBye, DraftMatch
 from draw.errors import RoundError
 from draw.field import Field, seed_key
 from draw.pairing import pair
+from draw.pairing.flags import PairingFlag
 from draw.placement import GROUP
 from draw.plan import GROUP_LETTERS, Plan, group_units, schedule_units
 from draw.progress import Progress
@@ -50,9 +51,10 @@ def draft_swiss(field_: Field, plan: Plan, progress: Progress) -> Draft:
     draft = Draft()
     draft.matches = [DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or [])) for p in result["pairings"]]
     byes = field_.byes_of()
-    moved = [str(flag).replace("-", "_") for flag in result.get("bye_flags") or []]
+    moved = [PairingFlag(flag) for flag in result.get("bye_flags") or []]
     for unit in _as_list(result.get("bye")):
-        draft.byes.append(DraftBye(unit, ["bye"] + (["bye_twice"] if byes.get(unit) else []) + moved))
+        twice = [PairingFlag.BYE_TWICE] if byes.get(unit) else []
+        draft.byes.append(DraftBye(unit, [PairingFlag.BYE, *twice, *moved]))
     return draft
 
 
@@ -82,12 +84,12 @@ def _take_schedule_round(field_: Field, result: dict, number: int, draft: Draft,
         if a in active and b in active:
             draft.matches.append(DraftMatch((a,), (b,), list(pairing.get("flags") or []), group=group))
         elif a in active or b in active:
-            draft.byes.append(DraftBye(a if a in active else b, ["bye", "opponent_withdrew"]))
+            draft.byes.append(DraftBye(a if a in active else b, [PairingFlag.BYE, PairingFlag.OPPONENT_WITHDREW]))
     byes = result.get("byes") or []
     if number <= len(byes):
         for unit in _as_list(byes[number - 1]):
             if unit in active:
-                draft.byes.append(DraftBye(unit, ["bye"]))
+                draft.byes.append(DraftBye(unit, [PairingFlag.BYE]))
 
 
 def draft_group(field_: Field, plan: Plan, progress: Progress) -> Draft:
@@ -121,7 +123,7 @@ def draft_individual(field_: Field, plan: Plan, progress: Progress) -> Draft:
     draft = Draft()
     for table in result["tables"]:
         draft.matches.append(DraftMatch(tuple(table["a"]), tuple(table["b"]), list(table.get("flags") or [])))
-    draft.byes = [DraftBye(unit, ["sitting_out"]) for unit in result.get("sitting_out") or []]
+    draft.byes = [DraftBye(unit, [PairingFlag.SITTING_OUT]) for unit in result.get("sitting_out") or []]
     return draft
 
 

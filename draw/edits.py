@@ -12,7 +12,8 @@ from django.db import transaction
 from draw.checks import check_round
 from draw.errors import DrawBugError, RoundError
 from draw.field import entry_pk, unit_id
-from draw.placement import KNOCKOUT, THIRD_PLACE
+from draw.pairing.flags import PairingFlag
+from draw.placement import KNOCKOUT
 from draw.slots import round_slots, slot_key
 from draw.state import BUSY, results_entered
 from draw.storage import create_draft_match, create_draft_team_match
@@ -81,7 +82,8 @@ def move_to_bye(round_: Round, match: Match | TeamMatch, user=None) -> list[dict
             raise RoundError("match", f"the match is not in {round_}")
         units = _units_of_match(round_, match)
         taken = set(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
-        flags = ["sitting_out" if round_.competition.entrant_kind == Competition.INDIVIDUAL else "bye", "edited"]
+        individual = round_.competition.entrant_kind == Competition.INDIVIDUAL
+        flags = [PairingFlag.SITTING_OUT if individual else PairingFlag.BYE, PairingFlag.EDITED]
         Bye.objects.bulk_create(Bye(round=round_, entry_id=entry_pk(u), flags=flags) for u in units
                                 if entry_pk(u) not in taken)
         match.delete()
@@ -103,7 +105,7 @@ def pair_byes(round_: Round, first: Bye, second: Bye, user=None) -> list[dict]:
         if len(byes) != 2:
             raise RoundError("bye", f"choose two different entrants sitting out {round_}")
         match = _match_of(round_, byes[first.pk].entry, byes[second.pk].entry)
-        match.pairing_flags = ["edited"]
+        match.pairing_flags = [PairingFlag.EDITED]
         match.save(update_fields=["pairing_flags"])
         Bye.objects.filter(pk__in=byes).delete()
     logger.info("%s paired two byes in %s", user, round_)
@@ -150,7 +152,7 @@ def _no_bracket_edit(round_: Round, verb: str) -> None:
         raise RoundError("round", f"you cannot {verb} a knockout bracket: swap entrants instead")
 
 
-KEPT_FLAGS = (THIRD_PLACE,)
+KEPT_FLAGS = (PairingFlag.THIRD_PLACE,)
 
 
 def _mark_edited(touched: Iterable[Match | TeamMatch]) -> None:
@@ -158,7 +160,7 @@ def _mark_edited(touched: Iterable[Match | TeamMatch]) -> None:
     its place in the bracket, group and third place stay."""
     for holder in touched:
         kept = [f for f in holder.pairing_flags or () if f in KEPT_FLAGS]
-        holder.pairing_flags = [*kept, "edited"]
+        holder.pairing_flags = [*kept, PairingFlag.EDITED]
         holder.save(update_fields=["pairing_flags"])
 
 

@@ -22,6 +22,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from draw.errors import RoundError
+from draw.pairing.flags import PairingFlag
 from draw.state import fixture_results_entered
 from games.matches import create_match
 from games.models import Match, TeamMatch
@@ -126,7 +127,7 @@ def add_bye(round_: Round, entry: Entry) -> Bye:
         already = playing_in_round(round_, entry)
         if already:
             raise RoundError("entry", f"{entry.display_name} already has {already} in {round_}")
-        bye = Bye.objects.create(round=round_, entry=entry, flags=["set by hand"])
+        bye = Bye.objects.create(round=round_, entry=entry, flags=[PairingFlag.SET_BY_HAND])
         if round_.is_published:
             refresh_standings_after_commit(round_.competition_id)
         return bye

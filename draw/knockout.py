@@ -9,9 +9,11 @@ from draw.drafting import pair_spec
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
 from draw.pairing import knockout_next_round
-from draw.placement import KNOCKOUT, THIRD_PLACE
+from draw.pairing.flags import PairingFlag
+from draw.placement import KNOCKOUT
 from draw.plan import Plan, knockout_round_name
 from draw.progress import Progress
+from games.choices import Winner
 from games.models import Match
 
 
@@ -45,7 +47,7 @@ def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) ->
         draft.matches.append(DraftMatch((p["a"],), (p["b"],), list(p.get("flags") or []), position=p["position"]))
     for bye in result.get("byes") or []:
         unit, position = (bye["id"], bye["position"]) if isinstance(bye, dict) else (bye, None)
-        draft.byes.append(DraftBye(unit, ["bye"], position=position))
+        draft.byes.append(DraftBye(unit, [PairingFlag.BYE], position=position))
     return (result.get("bracket_size") or 2 * (len(draft.matches) + len(draft.byes))) // 2
 
 
@@ -59,11 +61,11 @@ def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]
         return a, None
     if outcome == Match.DOUBLE_FORFEIT:
         return None, None
-    if row["winner"] == "a":
+    if row["winner"] == Winner.A:
         return a, b
-    if row["winner"] == "b":
+    if row["winner"] == Winner.B:
         return b, a
-    if row["winner"] == "d":
+    if row["winner"] == Winner.DRAW:
         raise RoundError("round", f"a knockout tie cannot end in a draw (round {row['round__number']}): enter the "
                                   "decider's result first")
     return None, None
@@ -89,7 +91,8 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     if ties == 1 and field_.competition.third_place_match:
         third = [losers.get(1), losers.get(2)]
         if all(third) and all(unit in active for unit in third):
-            draft.matches.append(DraftMatch((third[0],), (third[1],), [THIRD_PLACE], position=2, third_place=True))
+            draft.matches.append(DraftMatch((third[0],), (third[1],), [PairingFlag.THIRD_PLACE], position=2,
+                                            third_place=True))
     return ties
 
 
@@ -142,7 +145,7 @@ def _advance_tie(tie: int, a: str | None, b: str | None, active: set[str], draft
     if a and b:
         draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
     elif a or b:
-        draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
+        draft.byes.append(DraftBye(a or b, [PairingFlag.BYE, PairingFlag.WALKOVER], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:

@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-GROUP, KNOCKOUT = "group", "knockout"  # the stages of a groups-then-knockout competition
-THIRD_PLACE = "third_place"  # a reason flag too: the page says "Third-place match"
+from draw.pairing.flags import PairingFlag
+from league.choices import RoundStage
+
+GROUP, KNOCKOUT = RoundStage.GROUP, RoundStage.KNOCKOUT  # the stages of a groups-then-knockout competition
+THIRD_PLACE = PairingFlag.THIRD_PLACE.value  # a reason flag too: the page says "Third-place match"
 
 
 def with_third_place(flags: Iterable[Any], third_place: bool) -> list:

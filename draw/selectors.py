@@ -16,11 +16,13 @@ from draw.bracket import waiting_ties
 from draw.checks import check_round
 from draw.errors import RoundError
 from draw.field import Field, load_field, unit_id
+from draw.pairing.flags import PairingFlag
 from draw.placement import GROUP, KNOCKOUT
 from draw.plan import number_after_last_round, plan_round
 from draw.slots import round_slots
 from draw.state import BUSY, results_entered
 from engine.numbers import whole_number
+from games.choices import Side
 from games.models import Match, TeamMatch, table_label
 from games.selectors import competition_matches
 from league.models import Bye, Competition, Entry, Round
@@ -29,23 +31,6 @@ from league.permissions import published_round_filter
 MATCH_RELATED = ("side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")
 BYE_RELATED = ("entry__partnership__player_one", "entry__partnership__player_two", "entry__player", "entry__team")
 UNNUMBERED_TABLE = 10**18  # after every numbered table
-FLOATS = ("float", "floated", "float_up", "float_down", "pulled_up", "pull_up", "down_float", "up_float")
-PLAIN_FLAGS = {
-    "same_club": "Same club",
-    "rematch": "Rematch",
-    "bye": "Bye",
-    "avoids_rematch": "Bye moved up: a lower-ranked pair sitting out would have forced a rematch",
-    "bye_twice": "Second bye: everyone still playing has had one",
-    "second_bye": "Second bye: everyone still playing has had one",
-    "opponent_withdrew": "Opponent withdrew",
-    "walkover": "Walkover: no opponent in the bracket",
-    "sitting_out": "Sits this round out",
-    "third_place": "Third-place match",
-    "edited": "Changed by hand",
-    "repeat_partner": "Partners again: no new partner was possible",
-    "repeat_opponent": "Opponents again: no new opponent was possible",
-    "swapped": "Sides swapped to balance who deals first",
-}
 
 
 def status(round_: Round) -> dict[str, Any]:
@@ -123,11 +108,11 @@ class Fixture:
 
     @property
     def a_won(self) -> bool:
-        return self.winner == "a" or self.outcome == Match.FORFEIT_B
+        return self.winner == Side.A or self.outcome == Match.FORFEIT_B
 
     @property
     def b_won(self) -> bool:
-        return self.winner == "b" or self.outcome == Match.FORFEIT_A
+        return self.winner == Side.B or self.outcome == Match.FORFEIT_A
 
     @property
     def started(self) -> bool:
@@ -166,8 +151,12 @@ def fixtures_of(round_: Round, prefetched: bool = True) -> list[Fixture]:
 # ----------------------------------------------------------------------------- flags in words
 @dataclass(frozen=True)
 class Flag:
+    """A stored flag as the page shows it: ``text`` says it of this pairing (the scores of a float, the club
+    of a same-club pairing), ``description`` what the flag means in general (the title and the legend)."""
+
     code: str
     text: str
+    description: str = ""
 
 
 def table_order(table: str) -> int:
@@ -181,40 +170,53 @@ def _table_key(match: Match) -> tuple:
     return (match.third_place, table_order(match.table), match.pk)
 
 
+def pairing_flag(code: Any) -> PairingFlag | None:
+    """The :class:`PairingFlag` a stored value names; None for one that is no flag."""
+    try:
+        return PairingFlag(str(code))
+    except ValueError:
+        return None
+
+
 def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, ...], ...] = (),
             competition: Competition | None = None) -> list[Flag]:
     """Each flag of a pairing or a bye in words for the organiser: a float with the two scores, the club of
-    a same-club pairing, the round of a rematch, how a bye counts."""
+    a same-club pairing, the round of a rematch, how a bye counts. A note stored as ``{"code", "message"}``
+    shows its own message."""
     shown = []
-    for flag in flags or []:
-        if isinstance(flag, dict):
-            code = str(flag.get("code") or flag.get("flag") or "note").replace("-", "_")
-            shown.append(Flag(code, str(flag.get("message") or PLAIN_FLAGS.get(code) or code.replace("_", " "))))
+    for stored in flags or []:
+        if isinstance(stored, dict):
+            code = str(stored.get("code") or stored.get("flag") or "note")
+            flag = pairing_flag(code)
+            description = flag.description if flag else code.replace("_", " ")
+            shown.append(Flag(code, str(stored.get("message") or description), description))
             continue
-        code = str(flag).replace("-", "_")
-        shown.append(Flag(code, _flag_text(code, field_, units, competition)))
+        flag = pairing_flag(stored)
+        if flag is None:
+            text = str(stored).replace("_", " ").capitalize()
+            shown.append(Flag(str(stored), text, text))
+        else:
+            shown.append(Flag(flag.value, _flag_text(flag, field_, units, competition), flag.description))
     return shown
 
 
-def _flag_text(code: str, field_: Field | None, units: tuple[tuple[str, ...], ...],
+def _flag_text(flag: PairingFlag, field_: Field | None, units: tuple[tuple[str, ...], ...],
                competition: Competition | None) -> str:
     if field_ is not None and len(units) == 2 and all(units):
         a, b = units
-        if code in FLOATS:
+        if flag == PairingFlag.FLOAT:
             return f"Float: scores {_score(field_, a)} v {_score(field_, b)}"
-        if code == "same_club":
+        if flag == PairingFlag.SAME_CLUB:
             club = field_.club(a[0]) if len(a) == 1 else ""
             return f"Same club: both {club}" if club else "Same club"
-        if code == "rematch":
+        if flag == PairingFlag.REMATCH:
             met = _met_in(field_, set(a), set(b))
             return f"Rematch: they met in round {met}" if met else "Rematch: they have met before"
-    if code in FLOATS:
-        return "Float: paired outside its score group"
-    if code == "bye" and competition is not None:
+    if flag == PairingFlag.BYE and competition is not None:
         if competition.bye_policy == Competition.BYE_AVERAGE:
             return "Bye: credited with its averages from its other matches"
         return "Bye: counts as a win"
-    return PLAIN_FLAGS.get(code) or code.replace("_", " ").capitalize()
+    return flag.description
 
 
 def _score(field_: Field, units: tuple[str, ...]) -> str:
@@ -301,6 +303,17 @@ class ManagePage:
     def status(self) -> dict[str, Any]:
         return status(self.round) if self.round is not None else {"state": "idle", "progress": 0, "message": ""}
 
+    @property
+    def shown_flags(self) -> list[Flag]:
+        return [flag for row in self.rows for flag in row.flags] + [flag for item in self.byes for flag in item.flags]
+
+    @property
+    def legend(self) -> list[Flag]:
+        """Each flag on the page once, in the order of :class:`PairingFlag`: what the page's flags mean."""
+        shown = {flag.code: flag for flag in self.shown_flags}
+        order = {flag.value: place for place, flag in enumerate(PairingFlag)}
+        return sorted(shown.values(), key=lambda flag: order.get(flag.code, len(order)))
+
 
 def manage_page(competition: Competition, number: int, *, with_warnings: bool = True) -> ManagePage:
     """Everything the organiser's page of round ``number`` shows (the round may not exist yet: it is the next
@@ -344,8 +357,7 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
         active = set(field_.active)
         page.entrants = [(e.partnership_id, e.display_name) for e in _entries(competition)
                          if e.partnership_id and unit_id(e.pk) in active]
-        edited = any(f.code == "edited" for row in page.rows for f in row.flags) or any(
-            f.code == "edited" for item in page.byes for f in item.flags)
+        edited = any(f.code == PairingFlag.EDITED for f in page.shown_flags)
         if with_warnings and edited:  # the engine's own draft breaks nothing it could avoid: its flags say why
             page.warnings = _warnings(round_, field_)
     return page

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from draw.fixtures import MAX_ROUND
+from draw.pairing.flags import PairingFlag
 from league.models import Bye, Round
 
 
@@ -37,6 +38,8 @@ class RoundUpdateSerializer(serializers.Serializer):
 
 class ByeSerializer(serializers.ModelSerializer):
     entrant_name = serializers.CharField(source="entry.display_name", read_only=True)
+    flags = serializers.ListField(child=serializers.ChoiceField(choices=PairingFlag.choices()), read_only=True,
+                                 help_text="Why the entrant sits the round out")
 
     class Meta:
         model = Bye

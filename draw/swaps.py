@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from draw.errors import RoundError
+from draw.pairing.flags import PairingFlag
 from draw.slots import Slot
 from draw.storage import partnership_of
 from games.models import Match, TeamMatch
@@ -89,8 +90,8 @@ def _save_byes(round_: Round, byes: list[Bye]) -> None:
     for bye in byes:
         if Bye.objects.filter(round=round_, entry=bye.entry).exclude(pk=bye.pk).exists():
             raise RoundError("slot", f"{bye.entry.display_name} already sits this round out")
-        if "edited" not in bye.flags:
-            bye.flags = [*bye.flags, "edited"]
+        if PairingFlag.EDITED not in bye.flags:
+            bye.flags = [*bye.flags, PairingFlag.EDITED]
         try:
             with transaction.atomic():
                 bye.save(update_fields=["entry", "flags"])

@@ -61,7 +61,7 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
     page = round_selectors.manage_page(competition, number)
     return render(request, "league/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
-        "swap_form": _swap_form(page.slots), "flags_help": round_selectors.PLAIN_FLAGS,
+        "swap_form": _swap_form(page.slots),
     })
 
 

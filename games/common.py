@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from engine.errors import FieldError
+from games.choices import ResultAction
 from games.models import SIDE_A, SIDE_B, Match, ResultVersion, TeamMatch
 from games.signals import results_changing
 
@@ -93,8 +94,8 @@ def author_name(user: Any, given: str = "") -> str:
     return author.get_username() if author is not None else "scorekeeper link"
 
 
-def record_version(*, match: Match | None = None, team_match: TeamMatch | None = None, action: str, user: Any,
-                   label: str, reason: str = "", data: dict | None = None) -> ResultVersion:
+def record_version(*, match: Match | None = None, team_match: TeamMatch | None = None, action: ResultAction,
+                   user: Any, label: str, reason: str = "", data: dict | None = None) -> ResultVersion:
     """Keep one change to a result with who, when and why (and log it to ``games.results``)."""
     subject = f"match {match.pk}" if match is not None else f"team match {team_match.pk}"
     audit.info("%s: %s by %s%s %s", subject, action, label, f" ({reason})" if reason else "", data or "")

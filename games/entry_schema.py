@@ -17,8 +17,10 @@ from rest_framework import serializers
 
 from engine.hand import HandState
 from engine.schema import CONTEXT_FIELDS, chalk_entry_schema, hand_record_schema, without_context
-from games.models import Hand
+from games.choices import HandMode
 from games.serializers import HandCorrectionSerializer, HandEntrySerializer
+
+CHALK, RECORD = HandMode.CHALK.value, HandMode.RECORD.value  # plain text: the schema's YAML holds no enum member
 
 CHALK_HELP = "A chalk entry (engine/chalk.py): what the board shows for the hand"
 RECORD_HELP = "A hand record (docs/hand-record.md): every card dealt, kicked and played"
@@ -69,34 +71,34 @@ class HandRecordExtension(OpenApiSerializerExtension):
 # The two shapes of each request, as the API's own serializers with ``mode`` and ``entry`` narrowed: any other
 # field of theirs shows in the schema as it is.
 class ChalkHandEntrySerializer(HandEntrySerializer):
-    mode = serializers.ChoiceField(choices=[Hand.CHALK], help_text="A chalk entry")
+    mode = serializers.ChoiceField(choices=[CHALK], help_text="A chalk entry")
     entry = ChalkEntrySchema(help_text=CHALK_HELP)
 
 
 class RecordHandEntrySerializer(HandEntrySerializer):
-    mode = serializers.ChoiceField(choices=[Hand.RECORD], help_text="A hand record")
+    mode = serializers.ChoiceField(choices=[RECORD], help_text="A hand record")
     entry = HandRecordSchema(help_text=RECORD_HELP)
 
 
 class ChalkHandCorrectionSerializer(HandCorrectionSerializer):
-    mode = serializers.ChoiceField(choices=[Hand.CHALK], required=False, help_text="Left out: the hand's mode")
+    mode = serializers.ChoiceField(choices=[CHALK], required=False, help_text="Left out: the hand's mode")
     entry = ChalkEntrySchema(help_text=CHALK_HELP)
 
 
 class RecordHandCorrectionSerializer(HandCorrectionSerializer):
-    mode = serializers.ChoiceField(choices=[Hand.RECORD], required=False, help_text="Left out: the hand's mode")
+    mode = serializers.ChoiceField(choices=[RECORD], required=False, help_text="Left out: the hand's mode")
     entry = HandRecordSchema(help_text=RECORD_HELP)
 
 
 HAND_ENTRY = PolymorphicProxySerializer(
     component_name="HandEntry", resource_type_field_name="mode",
-    serializers={Hand.CHALK: ChalkHandEntrySerializer, Hand.RECORD: RecordHandEntrySerializer})
+    serializers={CHALK: ChalkHandEntrySerializer, RECORD: RecordHandEntrySerializer})
 HAND_CORRECTION = PolymorphicProxySerializer(
     component_name="HandCorrection", resource_type_field_name=None,
     serializers=[ChalkHandCorrectionSerializer, RecordHandCorrectionSerializer])
 
 CHALK_EXAMPLE = {
-    "number": 1, "mode": Hand.CHALK,
+    "number": 1, "mode": CHALK,
     "entry": {"kicks": ["5C", "9H"], "beg": "run", "high": {"team": 0, "card": "AH"}, "low": {"team": 1, "card": "2H"},
               "jack": {"team": 0, "hang": False}, "game": {"team": 0, "counts": [30, 20]}},
 }
@@ -112,7 +114,7 @@ def record_example(players: int = 4, dealer: int = 0, seed: int = 3) -> dict[str
     while not state.is_over:
         state.apply(state.legal_actions()[0])
     entry = {key: value for key, value in state.to_record().items() if key not in CONTEXT_FIELDS}
-    return {"number": 1, "mode": Hand.RECORD, "entry": entry}
+    return {"number": 1, "mode": RECORD, "entry": entry}
 
 
 HAND_ENTRY_EXAMPLES = [

@@ -10,13 +10,14 @@ from django.db import models
 from django.db.models import Q
 
 from engine.numbers import is_digits
+from games.choices import HandMode, MatchStatus, Outcome, ResultAction, ResultLevel, Side, Winner, one_of
 from league.models import Competition, Partnership, Round, Team, new_token, validate_plain_text
 
-SIDE_A, SIDE_B = "a", "b"
-SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
-HAND_LEVEL, GAME_LEVEL, MATCH_LEVEL = "hand", "game", "match"
+SIDE_A, SIDE_B = Side.A, Side.B
+SIDES = Side.choices
+HAND_LEVEL, GAME_LEVEL, MATCH_LEVEL = ResultLevel.HAND, ResultLevel.GAME, ResultLevel.MATCH
 MAX_NUMBER = 32_767  # the largest game or hand number (and games count) the database holds: a small integer
-RESULT_LEVELS = [(HAND_LEVEL, "Hand by hand"), (GAME_LEVEL, "Game by game"), (MATCH_LEVEL, "Match totals")]
+RESULT_LEVELS = ResultLevel.choices
 
 
 def table_label(table: str) -> str:
@@ -37,9 +38,9 @@ class TeamMatch(models.Model):
     team to ``target`` bullseyes (race) or by the most bullseyes after ``games_per_table`` games (fixed).
     The totals are summed from the tables, or entered overall (``result_level`` match, no tables)."""
 
-    SCHEDULED, IN_PROGRESS, COMPLETE = "scheduled", "in_progress", "complete"
-    STATUSES = [(SCHEDULED, "Scheduled"), (IN_PROGRESS, "In progress"), (COMPLETE, "Complete")]
-    DRAW = "d"
+    SCHEDULED, IN_PROGRESS, COMPLETE = MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETE
+    STATUSES = MatchStatus.choices
+    DRAW = Winner.DRAW
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="team_matches")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="team_matches")
@@ -56,7 +57,8 @@ class TeamMatch(models.Model):
     games_per_table = models.PositiveSmallIntegerField(default=3)
     result_level = models.CharField(max_length=6, choices=RESULT_LEVELS, default=HAND_LEVEL,
                                     help_text="'match' when only the overall totals were entered")
-    outcome = models.CharField(max_length=14, default="played", blank=True)
+    outcome = models.CharField(max_length=14, choices=Outcome.choices, default=Outcome.PLAYED, blank=True,
+                               help_text="'' (an older team match) counts as played")
     status = models.CharField(max_length=12, choices=STATUSES, default=SCHEDULED)
     bullseyes_a = models.PositiveSmallIntegerField(default=0)
     bullseyes_b = models.PositiveSmallIntegerField(default=0)
@@ -65,7 +67,7 @@ class TeamMatch(models.Model):
     chalks_known = models.BooleanField(default=True, help_text="False when the totals were recorded without chalks")
     hang_jacks_a = models.PositiveIntegerField(default=0)  # summed over every game of every table
     hang_jacks_b = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, blank=True, help_text="'a', 'b', 'd' for a draw, '' while open")
+    winner = models.CharField(max_length=1, choices=Winner.choices, blank=True, help_text="'' while open")
     pairing_flags = models.JSONField(default=list, blank=True, help_text="Why the pairing engine made this pairing")
     group = models.CharField(max_length=20, blank=True)
     bracket_position = models.PositiveSmallIntegerField(null=True, blank=True,
@@ -76,18 +78,22 @@ class TeamMatch(models.Model):
 
     class Meta:
         ordering = ["round__number", "id"]
-        constraints = [models.CheckConstraint(condition=~Q(team_a=models.F("team_b")), name="team_match_sides_differ")]
+        constraints = [models.CheckConstraint(condition=~Q(team_a=models.F("team_b")), name="team_match_sides_differ"),
+                       one_of("status", MatchStatus, name="team_match_status_known"),
+                       one_of("outcome", Outcome, blank=True, name="team_match_outcome_known"),
+                       one_of("winner", Winner, blank=True, name="team_match_winner_known"),
+                       one_of("result_level", ResultLevel, name="team_match_result_level_known")]
 
     def __str__(self) -> str:
         return f"{self.team_a_name} v {self.team_b_name}"
 
 
 class Match(models.Model):
-    SCHEDULED, IN_PROGRESS, COMPLETE = "scheduled", "in_progress", "complete"
-    STATUSES = [(SCHEDULED, "Scheduled"), (IN_PROGRESS, "In progress"), (COMPLETE, "Complete")]
-    PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = "played", "forfeit_a", "forfeit_b", "double_forfeit"
-    OUTCOMES = [(PLAYED, "Played"), (FORFEIT_A, "Side A forfeited (no-show)"),
-                (FORFEIT_B, "Side B forfeited (no-show)"), (DOUBLE_FORFEIT, "Neither side played")]
+    SCHEDULED, IN_PROGRESS, COMPLETE = MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS, MatchStatus.COMPLETE
+    STATUSES = MatchStatus.choices
+    PLAYED, FORFEIT_A, FORFEIT_B, DOUBLE_FORFEIT = (Outcome.PLAYED, Outcome.FORFEIT_A, Outcome.FORFEIT_B,
+                                                    Outcome.DOUBLE_FORFEIT)
+    OUTCOMES = Outcome.choices
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
@@ -104,7 +110,8 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=STATUSES, default=SCHEDULED)
     games_a = models.PositiveSmallIntegerField(default=0)
     games_b = models.PositiveSmallIntegerField(default=0)
-    winner = models.CharField(max_length=1, choices=SIDES, blank=True)
+    winner = models.CharField(max_length=1, choices=Winner.choices, blank=True,
+                              help_text="'d' for a table of a team match that ended level")
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scorekeeping")
     entry_token = models.CharField(max_length=40, unique=True, default=new_token)
     entry_token_revoked = models.BooleanField(default=False)
@@ -131,7 +138,11 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["round__number", "id"]
-        constraints = [models.CheckConstraint(condition=~Q(side_a=models.F("side_b")), name="match_sides_differ")]
+        constraints = [models.CheckConstraint(condition=~Q(side_a=models.F("side_b")), name="match_sides_differ"),
+                       one_of("status", MatchStatus, name="match_status_known"),
+                       one_of("outcome", Outcome, name="match_outcome_known"),
+                       one_of("winner", Winner, blank=True, name="match_winner_known"),
+                       one_of("result_level", ResultLevel, name="match_result_level_known")]
         indexes = [models.Index(fields=["competition", "status"])]
 
     def __str__(self) -> str:
@@ -153,7 +164,7 @@ class Game(models.Model):
     score_b = models.PositiveIntegerField(default=0)
     hang_jacks_a = models.PositiveIntegerField(default=0)
     hang_jacks_b = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, choices=SIDES, blank=True)
+    winner = models.CharField(max_length=1, choices=Side.choices, blank=True)
     next_dealer = models.PositiveSmallIntegerField(default=0, help_text="Who deals the next hand (R3, R12, R27)")
     hands_counted = models.PositiveSmallIntegerField(default=0)
     entered = models.BooleanField(default=False, help_text="Entered as a game result, not hand by hand")
@@ -161,7 +172,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["match_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_game_number")]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_game_number"),
+                       one_of("winner", Side, blank=True, name="game_winner_known")]
 
     def __str__(self) -> str:
         return f"Game {self.number} of {self.match}"
@@ -174,8 +186,8 @@ class Game(models.Model):
 class Hand(models.Model):
     """The current version of one hand; every version (including the first) is a ``HandVersion`` row."""
 
-    CHALK, RECORD = "chalk", "record"
-    MODES = [(CHALK, "Chalk entry"), (RECORD, "Hand record")]
+    CHALK, RECORD = HandMode.CHALK, HandMode.RECORD
+    MODES = HandMode.choices
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
@@ -200,7 +212,8 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["game_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number")]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="unique_hand_number"),
+                       one_of("mode", HandMode, name="hand_mode_known")]
 
     def __str__(self) -> str:
         return f"Hand {self.number} of {self.game}"
@@ -226,7 +239,8 @@ class HandVersion(models.Model):
 
     class Meta:
         ordering = ["hand_id", "version"]
-        constraints = [models.UniqueConstraint(fields=["hand", "version"], name="unique_hand_version")]
+        constraints = [models.UniqueConstraint(fields=["hand", "version"], name="unique_hand_version"),
+                       one_of("mode", HandMode, name="hand_version_mode_known")]
 
 
 class ResultVersion(models.Model):
@@ -237,7 +251,7 @@ class ResultVersion(models.Model):
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="result_versions")
     team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE,
                                    related_name="result_versions")
-    action = models.CharField(max_length=24)
+    action = models.CharField(max_length=24, choices=ResultAction.choices)
     data = models.JSONField(default=dict, blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     author_label = models.CharField(max_length=150)

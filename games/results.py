@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.checks import check_format_totals, check_game_result, check_match_totals, format_winner
+from games.choices import ResultAction
 from games.common import (
     FORFEIT_WINNER,
     FORFEITS,
@@ -105,9 +106,10 @@ def enter_game_result(match: Match, *, number: int, winner: str, hang_jacks_a: i
             "hands_counted": 0})
         match.result_level = GAME_LEVEL
         mark_changed(match, "result_level")
-        record_version(match=match, action="game corrected" if correcting else "game entered", user=user,
-                       label=label, reason=reason, data={"game": number, "winner": winner, "hang_jacks": hang,
-                                                         "chalks": {SIDE_A: score_a, SIDE_B: score_b}})
+        action = ResultAction.GAME_CORRECTED if correcting else ResultAction.GAME_ENTERED
+        record_version(match=match, action=action, user=user, label=label, reason=reason,
+                       data={"game": number, "winner": winner, "hang_jacks": hang,
+                             "chalks": {SIDE_A: score_a, SIDE_B: score_b}})
     return game
 
 
@@ -162,7 +164,7 @@ def delete_game_result(match: Match, *, number: int, reason: str, user=None, aut
         if len(entered) == 1:
             match.result_level = HAND_LEVEL
         mark_changed(match, "result_level")
-        record_version(match=match, action="game deleted", user=user, label=label, reason=reason,
+        record_version(match=match, action=ResultAction.GAME_DELETED, user=user, label=label, reason=reason,
                        data={"game": number})
 
 
@@ -196,7 +198,7 @@ def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_
             match.winner = format_winner(match.competition, games[SIDE_A], games[SIDE_B])
             match.status = Match.COMPLETE
         mark_changed(match, *TOTALS_FIELDS)
-        record_version(match=match, action="totals recorded", user=user, label=label, reason=reason,
+        record_version(match=match, action=ResultAction.TOTALS_RECORDED, user=user, label=label, reason=reason,
                        data={"games": games, "hang_jacks": hang, "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
     return match
 
@@ -224,7 +226,7 @@ def clear_entered_result(match: Match, *, user=None, author_label: str = "", rea
         match.winner = ""
         match.status = Match.SCHEDULED
         mark_changed(match, *TOTALS_FIELDS)
-        record_version(match=match, action="result cleared", user=user, label=label, reason=reason)
+        record_version(match=match, action=ResultAction.RESULT_CLEARED, user=user, label=label, reason=reason)
     return match
 
 
@@ -244,7 +246,8 @@ def record_forfeit(match: Match, *, outcome: str, user=None, author_label: str =
         match.outcome = outcome
         match.winner, match.status = FORFEIT_WINNER[outcome], Match.COMPLETE  # known at once; the settle keeps it
         mark_changed(match, "outcome", "winner")
-        record_version(match=match, action="forfeit recorded", user=user, label=label, data={"outcome": outcome})
+        record_version(match=match, action=ResultAction.FORFEIT_RECORDED, user=user, label=label,
+                       data={"outcome": outcome})
     return match
 
 
@@ -261,5 +264,5 @@ def clear_forfeit(match: Match, *, user=None, author_label: str = "") -> Match:
         match.outcome = Match.PLAYED
         match.status = Match.IN_PROGRESS
         mark_changed(match, "outcome")
-        record_version(match=match, action="forfeit cleared", user=user, label=label)
+        record_version(match=match, action=ResultAction.FORFEIT_CLEARED, user=user, label=label)
     return match

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 
+from games.choices import ResultAction
 from games.models import Game, Hand, Match, ResultVersion, TeamMatch
 from league.models import Competition
 from league.permissions import published_round_filter, visible_matches_filter
@@ -39,7 +40,7 @@ def last_result_change(match: Match, *, game: int | None = None) -> ResultVersio
     """The last change to game ``game``'s result (entered or corrected), or to the match totals when ``game`` is
     ``None``: who made it and when, for a conflict the scorekeeper's queue shows."""
     if game is None:
-        changes = match.result_versions.filter(action="totals recorded")
+        changes = match.result_versions.filter(action=ResultAction.TOTALS_RECORDED)
     else:
         changes = match.result_versions.filter(action__in=["game entered", "game corrected"], data__game=game)
     return changes.order_by("-created_at", "-id").first()

@@ -11,7 +11,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import MAX_NUMBER, SIDE_A, SIDE_B, SIDES, Game, Hand, HandVersion, Match, TeamMatch
+from games.choices import Outcome, Winner
+from games.models import MAX_NUMBER, SIDES, Game, Hand, HandVersion, Match, TeamMatch
 from league.models import Partnership, Round, Team
 from league.permissions import visible_competitions
 from league.serializers import ErrorsSerializer
@@ -34,8 +35,7 @@ class VisibleCompetitionField(serializers.PrimaryKeyRelatedField):
         return visible_competitions(self.context["request"].user)
 
 
-RESULT_WINNERS = [(SIDE_A, "Side A"), (SIDE_B, "Side B"), (TeamMatch.DRAW, "Level: a table of a team match, or a "
-                                                                      "team match drawn")]
+RESULT_WINNERS = Winner.choices
 """A match's or team match's ``winner``; the empty string while undecided (schema: ``ResultWinnerEnum``)."""
 
 
@@ -267,6 +267,8 @@ class TeamMatchSerializer(serializers.ModelSerializer):
                                                           "(most bullseyes after games_per_table games a table)")
     result_level = serializers.CharField(read_only=True, help_text=LEVEL_HELP)
     winner = winner_field(RESULT_WINNERS, "a, b, d (a draw) or empty while open")
+    outcome = serializers.ChoiceField(choices=Outcome.choices, allow_blank=True, read_only=True,
+                                      help_text="played, a forfeit, or empty (an older team match: played)")
 
     class Meta:
         model = TeamMatch

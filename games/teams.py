@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, ProtectedError, Q, Sum
 
 from games.checks import check_match_totals
+from games.choices import ResultAction
 from games.common import (
     FORFEIT_WINNER,
     FORFEITS,
@@ -416,7 +417,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
-        record_version(team_match=team_match, action="totals recorded", user=user, label=label,
+        record_version(team_match=team_match, action=ResultAction.TOTALS_RECORDED, user=user, label=label,
                        data={"bullseyes": bullseyes, "hang_jacks": hang,
                              "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
     return team_match
@@ -435,7 +436,7 @@ def clear_team_totals(team_match: TeamMatch, *, user=None, author_label: str = "
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
-        record_version(team_match=team_match, action="totals cleared", user=user, label=label)
+        record_version(team_match=team_match, action=ResultAction.TOTALS_CLEARED, user=user, label=label)
     return team_match
 
 
@@ -467,8 +468,8 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
-        record_version(team_match=team_match, action="forfeit cleared" if outcome == Match.PLAYED
-                       else "forfeit recorded", user=user, label=label, data={"outcome": outcome})
+        record_version(team_match=team_match, action=ResultAction.FORFEIT_CLEARED if outcome == Match.PLAYED
+                       else ResultAction.FORFEIT_RECORDED, user=user, label=label, data={"outcome": outcome})
     return team_match
 
 

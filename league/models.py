@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
+from league.choices import RoundStage, StandingsSection
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -352,7 +353,8 @@ class Round(models.Model):
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=60, blank=True, validators=[validate_plain_text])
-    stage = models.CharField(max_length=12, blank=True, help_text="'group' or 'knockout' in a two-stage event")
+    stage = models.CharField(max_length=12, choices=RoundStage.choices, blank=True,
+                             help_text="'group' or 'knockout' in a two-stage event")
     starts_on = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=STATUSES, default=PUBLISHED)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -401,7 +403,7 @@ class StandingRow(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="standings")
     group = models.CharField(max_length=20, blank=True)
     division = models.CharField(max_length=40, blank=True)
-    section = models.CharField(max_length=8, blank=True,
+    section = models.CharField(max_length=8, choices=StandingsSection.choices, blank=True,
                                help_text="'' for the ranking; 'pairs' for per-pair statistics of a team league")
     rank = models.PositiveIntegerField(default=0)
     played = models.PositiveIntegerField(default=0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from league.choices import StandingsSection
 from league.models import Competition, StandingRow
 
 
@@ -12,7 +13,7 @@ def standings_sections(competition: Competition) -> tuple[list[StandingRow], lis
     rows = list(StandingRow.objects.filter(competition=competition)
                 .select_related("partnership__player_one", "partnership__player_two", "team", "player")
                 .order_by("section", "group", "division", "rank", "id"))
-    return [r for r in rows if not r.section], [r for r in rows if r.section == "pairs"]
+    return [r for r in rows if not r.section], [r for r in rows if r.section == StandingsSection.PAIRS]
 
 
 def standings(competition: Competition, section: str = "") -> QuerySet[StandingRow]:

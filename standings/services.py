@@ -11,10 +11,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.choices import MatchStatus, Outcome, ResultLevel
 from games.clock import results_clock
 from games.selectors import results_for_standings, team_results_for_standings
 from league import dispatch
 from league.bulk import update_rows
+from league.choices import StandingsSection
 from league.entries import SetupError
 from league.models import Bye, Competition, Entry, Partnership, ResultsClock, Round, StandingRow
 from standings import metrics as standings
@@ -24,7 +26,7 @@ COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against",
            "hang_jacks_against")
 
 
-PAIRS_SECTION = "pairs"
+PAIRS_SECTION = StandingsSection.PAIRS
 
 
 def competition_settings(competition: Competition, *, team_ranking: bool = False) -> standings.StandingsSettings:
@@ -85,18 +87,18 @@ def _players_of(matches: list[dict]) -> dict[int, tuple[int, ...]]:
 def _begun(row: dict) -> bool:
     """A match or team match that has begun or has a result: a fixture not yet played counts for nothing, not
     even as a result whose chalks were kept (a season of totals without chalks shows its chalks as "—")."""
-    return row["status"] != "scheduled" or (row.get("outcome") or "played") != "played"
+    return row["status"] != MatchStatus.SCHEDULED or (row.get("outcome") or Outcome.PLAYED) != Outcome.PLAYED
 
 
 def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict | None = None) -> standings.Result:
     games = ("bullseyes_a", "bullseyes_b") if bullseyes else ("games_a", "games_b")
     return standings.Result(
         a=sides[row[a]] if sides else (row[a],), b=sides[row[b]] if sides else (row[b],),
-        complete=row["status"] == "complete", winner=row.get("winner") or "",
+        complete=row["status"] == MatchStatus.COMPLETE, winner=row.get("winner") or "",
         games_a=row[games[0]], games_b=row[games[1]], chalks_a=row.get("chalks_a", 0), chalks_b=row.get("chalks_b", 0),
         hang_jacks_a=row.get("hang_jacks_a", 0), hang_jacks_b=row.get("hang_jacks_b", 0),
-        chalks_known=row.get("chalks_known", True), level=row.get("result_level") or "hand",
-        outcome=row.get("outcome") or "played", round=row.get("round_number"))
+        chalks_known=row.get("chalks_known", True), level=row.get("result_level") or ResultLevel.HAND,
+        outcome=row.get("outcome") or Outcome.PLAYED, round=row.get("round_number"))
 
 
 CHALK_COLUMNS = ("chalks_for", "chalks_against")

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import prefetch_related_objects
 
 from engine.numbers import natural_key
+from league.choices import StandingsSection
 from league.models import Competition, StandingRow
 from standings.metrics import BYE_SCORE_KEYS, METRICS
 from standings.selectors import standings_sections
@@ -186,7 +187,7 @@ def _players(row: StandingRow) -> list[tuple[str, int]]:
     return []
 
 
-SECTION_TITLES = {"": "", "pairs": "Per-pair statistics"}
+SECTION_TITLES = {StandingsSection.RANKING: "", StandingsSection.PAIRS: StandingsSection.PAIRS.label}
 
 
 def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:
@@ -207,7 +208,8 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
         section = getattr(row, "section", "")
         title = SECTION_TITLES.get(section, section.capitalize())
         if not sections or sections[-1].title != title:
-            heading = "Partnership" if section == "pairs" else HEADINGS.get(competition.entrant_kind, "Entrant")
+            pairs = section == StandingsSection.PAIRS
+            heading = "Partnership" if pairs else HEADINGS.get(competition.entrant_kind, "Entrant")
             sections.append(Section(title, heading, []))
         groups = sections[-1].groups
         if not groups or (groups[-1].name, groups[-1].division) != (row.group, row.division):

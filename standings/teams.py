@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Q
 
 from games.models import TeamMatch
+from league.choices import StandingsSection
 from league.models import Competition, StandingRow, Team
 from league.permissions import is_organiser, published_round_filter
 from standings.tables import shown_figure
@@ -88,10 +89,11 @@ def _line(team_match: TeamMatch, team: Team) -> TeamMatchLine:
 
 def _standing_lines(teams: list[Team]) -> tuple[dict[int, StandingRow], dict[int, int]]:
     """Each team's ranking line, and the size of each of their competitions' fields."""
-    rows = {row.team_id: row for row in StandingRow.objects.filter(team__in=teams, section="")}
+    ranking = StandingRow.objects.filter(section=StandingsSection.RANKING)
+    rows = {row.team_id: row for row in ranking.filter(team__in=teams)}
     sizes: dict[int, int] = {}
     for competition_id in {team.competition_id for team in teams}:
-        sizes[competition_id] = StandingRow.objects.filter(competition_id=competition_id, section="").count()
+        sizes[competition_id] = ranking.filter(competition_id=competition_id).count()
     return rows, sizes
 
 

@@ -11,6 +11,8 @@ calls it from a Celery task (``draw.run``); ``python -m draw.pairing`` reads a s
 - :func:`check_pairings` — the warnings for a draft edited by hand (rematch, same club, float, a second bye,
   someone missing or twice, …; codes in ``draw.pairing.check``).
 - :func:`knockout_next_round` — the next round of a bracket from the winners by position.
+- :class:`~draw.pairing.flags.PairingFlag` and :class:`~draw.pairing.flags.PairingProblem` — the flags a pairing
+  carries and the codes of the warnings, each with a description (``draw.pairing.flags``).
 - ``GENERATORS`` — the generator of each system (``draw.pairing.generators``): small classes that declare what
   they need (an even field, the previous results, a schedule), as Tabbycat's draw generators do.
 
@@ -20,7 +22,7 @@ A spec has a ``system`` and ``entrants``: a list of objects with a text ``id`` a
 
 - ``swiss``: ``round`` (information only), ``avoid_same_club`` (default false), ``history`` (the pairs that
   have met, ``[a, b]`` as they sat) → ``{"pairings": [{"a", "b", "flags"}], "bye": id or null, "bye_flags":
-  [...]}``; ``bye_flags`` holds ``"avoids-rematch"`` when the bye is not the lowest-ranked entrant with the
+  [...]}``; ``bye_flags`` holds ``"avoids_rematch"`` when the bye is not the lowest-ranked entrant with the
   fewest byes because each one below it, sitting out, would force a rematch.
 - ``round_robin``: ``double`` (default false) → the whole schedule, ``{"rounds": [[{"a", "b", "flags"}, …],
   …], "byes": [id or null for each round]}``.

@@ -9,28 +9,28 @@ board order. The codes of a pairing's problems are the flags the engine puts on 
 ``unknown``          an id that is not an entrant of the spec
 ``duplicate``        an entrant paired (or given the bye, or seated) more than once
 ``missing``          an entrant neither paired nor given the bye (nor seated nor sitting out)
-``bye-not-needed``   a bye in an even field, or a second bye in an odd one (knockout: see ``bye-count``)
-``bye-missing``      nobody has the bye in an odd field
-``second-bye``       (swiss) the bye to an entrant who has had more byes than someone else who plays
-``bye-not-lowest``   (swiss) the bye to an entrant ranked above one with as many byes who could have had it:
+``bye_not_needed``   a bye in an even field, or a second bye in an odd one (knockout: see ``bye_count``)
+``bye_missing``      nobody has the bye in an odd field
+``second_bye``       (swiss) the bye to an entrant who has had more byes than someone else who plays
+``bye_not_lowest``   (swiss) the bye to an entrant ranked above one with as many byes who could have had it:
                      the bye goes to the lowest-ranked of them unless the others could then not be paired
                      without a rematch
-``bye-count``        (knockout) not as many byes as the bracket has empty places
-``bye-not-top-seed`` (knockout) a bye to an entrant that is not one of the top seeds
-``not-seeded``       (knockout) a first-round match that the seeded bracket does not have
+``bye_count``        (knockout) not as many byes as the bracket has empty places
+``bye_not_top_seed`` (knockout) a bye to an entrant that is not one of the top seeds
+``not_seeded``       (knockout) a first-round match that the seeded bracket does not have
 ``rematch``          two entrants who have met before (``history``)
-``same-club``        (swiss with ``avoid_same_club``) two entrants of one club
+``same_club``        (swiss with ``avoid_same_club``) two entrants of one club
 ``float``            (swiss) a pairing across score groups where the best draft with the same bye has none of
                      that size: the draft's score differences are larger than needed
-``repeat-partner``   (individual) two players who have partnered before
-``repeat-opponent``  (individual) two players on opposite sides of a table who have faced each other before
-``sit-out-count``    (individual) not ``n % 4`` players sitting out
-``second-sit-out``   (individual) a player sits out with more sit-outs than one who plays
+``repeat_partner``   (individual) two players who have partnered before
+``repeat_opponent``  (individual) two players on opposite sides of a table who have faced each other before
+``sit_out_count``    (individual) not ``n % 4`` players sitting out
+``second_sit_out``   (individual) a player sits out with more sit-outs than one who plays
 ==================== ==========================================================================================
 
 Round-robin specs may carry a ``history`` (the pairs of the schedule's other rounds) for the rematch check.
 The ``float`` check pairs the spec (as :func:`draw.pairing.pair` would, with the draft's bye) to know what
-is needed; the ``bye-not-lowest`` check chooses the bye as the engine does.
+is needed; the ``bye_not_lowest`` check chooses the bye as the engine does.
 
 >>> spec = {"system": "swiss", "avoid_same_club": True, "history": [["P1", "P2"]],
 ...         "entrants": [{"id": "P1", "club": "Blue Dollar", "score": 1}, {"id": "P2", "score": 1},
@@ -39,9 +39,9 @@ is needed; the ``bye-not-lowest`` check chooses the bye as the engine does.
 ...     print(w["code"], w["entrants"], w["message"])
 duplicate ['P1'] P1 appears 2 times: in pairings 1 and 2
 missing ['P4'] P4 is neither paired nor has the bye
-second-bye ['P5'] P5 has the bye with 1 bye already, while P1, P2, P3 and P4 have had none
+second_bye ['P5'] P5 has the bye with 1 bye already, while P1, P2, P3 and P4 have had none
 rematch ['P1', 'P2'] P1 and P2 have met before
-same-club ['P3', 'P1'] P3 and P1 are both from Blue Dollar
+same_club ['P3', 'P1'] P3 and P1 are both from Blue Dollar
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from draw.pairing.errors import PairingFatalError
+from draw.pairing.flags import PairingProblem as Problem
 from draw.pairing.generators import GENERATORS
 from draw.pairing.knockout import bracket_size, knockout
 from draw.pairing.spec import Spec, describe, read_spec
@@ -59,8 +60,8 @@ from draw.pairing.swiss import Swiss, score_units
 Finding = dict[str, Any]
 
 
-def _warning(code: str, entrants: Sequence[str], message: str) -> Finding:
-    return {"code": code, "entrants": list(entrants), "message": message}
+def _warning(code: Problem, entrants: Sequence[str], message: str) -> Finding:
+    return {"code": code.value, "entrants": list(entrants), "message": message}
 
 
 def _listing(ids: Sequence[str], limit: int = 4) -> str:
@@ -135,7 +136,7 @@ def _presence(spec: Spec, places: list[tuple[str, str]], nowhere: str) -> tuple[
         where.setdefault(ident, []).append(place)
     for ident, found in where.items():
         if ident not in known:
-            warnings.append(_warning("unknown", [ident], f"{ident} ({_listing(found)}) is not an entrant"))
+            warnings.append(_warning(Problem.UNKNOWN, [ident], f"{ident} ({_listing(found)}) is not an entrant"))
     for ident in spec.ids:
         found = where.get(ident, [])
         if len(found) > 1:
@@ -147,10 +148,10 @@ def _presence(spec: Spec, places: list[tuple[str, str]], nowhere: str) -> tuple[
                     if all(f.startswith(word) for f in found):
                         numbers = _listing([f.removeprefix(word) for f in found], limit=len(found))
                         text = f"{ident} appears {len(found)} times: in {word.strip()}s {numbers}"
-            warnings.append(_warning("duplicate", [ident], text))
+            warnings.append(_warning(Problem.DUPLICATE, [ident], text))
     for ident in spec.ids:
         if ident not in where:
-            warnings.append(_warning("missing", [ident], f"{ident} {nowhere}"))
+            warnings.append(_warning(Problem.MISSING, [ident], f"{ident} {nowhere}"))
     complete = not warnings
     return warnings, complete
 
@@ -158,11 +159,11 @@ def _presence(spec: Spec, places: list[tuple[str, str]], nowhere: str) -> tuple[
 def _bye_parity(spec: Spec, byes: list[str]) -> list[Finding]:
     n = len(spec.entrants)
     if n % 2 == 0:
-        return [_warning("bye-not-needed", [b], f"{b} has a bye, but the field of {n} is even: everyone can play")
+        return [_warning(Problem.BYE_NOT_NEEDED, [b], f"{b} has a bye, but the field of {n} is even: everyone can play")
                 for b in byes]
     if not byes:
-        return [_warning("bye-missing", [], f"The field of {n} is odd: one entrant must have the bye")]
-    return [_warning("bye-not-needed", [b], f"{b} has a second bye: one is enough in a field of {n}")
+        return [_warning(Problem.BYE_MISSING, [], f"The field of {n} is odd: one entrant must have the bye")]
+    return [_warning(Problem.BYE_NOT_NEEDED, [b], f"{b} has a second bye: one is enough in a field of {n}")
             for b in byes[1:]]
 
 
@@ -177,7 +178,8 @@ def _rematch(met: Counter, a: str, b: str) -> Finding | None:
     times = met[frozenset((a, b))]
     if not times:
         return None
-    return _warning("rematch", [a, b], f"{a} and {b} have met before" + (f" ({times} times)" if times > 1 else ""))
+    again = f" ({times} times)" if times > 1 else ""
+    return _warning(Problem.REMATCH, [a, b], f"{a} and {b} have met before{again}")
 
 
 def _check_pairs(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> list[Finding]:
@@ -198,7 +200,7 @@ def _check_pairs(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> l
                     had = "none" if least == 0 else f"{least}"
                     have = "has" if len(fewer) == 1 else "have"
                     warnings.append(_warning(
-                        "second-bye", [b], f"{b} has the bye with {entrants[b].byes} "
+                        Problem.SECOND_BYE, [b], f"{b} has the bye with {entrants[b].byes} "
                         f"bye{'s' if entrants[b].byes != 1 else ''} already, while {_listing(fewer)} {have} had "
                         f"{had}"))
         if len(byes) == 1 and byes[0] in entrants and len(spec.entrants) % 2:
@@ -213,15 +215,15 @@ def _check_pairs(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> l
         if spec.system == "swiss" and spec.avoid_same_club:
             club = entrants[a].club
             if club is not None and club == entrants[b].club:
-                warnings.append(_warning("same-club", [a, b], f"{a} and {b} are both from {club}"))
+                warnings.append(_warning(Problem.SAME_CLUB, [a, b], f"{a} and {b} are both from {club}"))
     if spec.system == "swiss" and complete and len(byes) == len(spec.entrants) % 2:
         warnings += _check_floats(spec, pairs, byes)
     return warnings
 
 
 def _check_bye_rank(spec: Spec, bye: str) -> list[Finding]:
-    """``bye-not-lowest``: the bye to an entrant ranked above the one the rules give it to, with as many byes
-    (a bye to one with more byes is ``second-bye``; one to a lower-ranked entrant that forces a rematch shows
+    """``bye_not_lowest``: the bye to an entrant ranked above the one the rules give it to, with as many byes
+    (a bye to one with more byes is ``second_bye``; one to a lower-ranked entrant that forces a rematch shows
     as the ``rematch`` it forces)."""
     engine = Swiss(spec)
     chosen, _, _ = engine.choose_bye()
@@ -230,14 +232,14 @@ def _check_bye_rank(spec: Spec, bye: str) -> list[Finding]:
     if given.rank >= due.rank or given.byes != due.byes:
         return []
     had = "has not had one either" if due.byes == 0 else f"has had as many ({due.byes})"
-    return [_warning("bye-not-lowest", [bye], f"{bye} has the bye, but {due.id} ranks lower and {had}: the bye "
-                                              "goes to the lowest-ranked such pair unless the others could then "
-                                              "not be paired without a rematch")]
+    return [_warning(Problem.BYE_NOT_LOWEST, [bye], f"{bye} has the bye, but {due.id} ranks lower and {had}: the bye "
+                                                    "goes to the lowest-ranked such pair unless the others could then "
+                                                    "not be paired without a rematch")]
 
 
 def _check_floats(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> list[Finding]:
     """``float`` warnings: the draft's score differences against those of the best draft with the same bye
-    (the bye is no float: it goes by rank, and ``bye-not-lowest`` judges it); the draft's floats beyond those
+    (the bye is no float: it goes by rank, and ``bye_not_lowest`` judges it); the draft's floats beyond those
     of the best draft are flagged."""
     engine = Swiss(spec)
     scale, units = score_units([e.score for e in spec.entrants])
@@ -260,7 +262,7 @@ def _check_floats(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -> 
         a, b = pairs[k]
         text = (f"{a} ({_number(entrants[a].score)}) v {b} ({_number(entrants[b].score)}): a score difference "
                 f"of {_number(d / scale)}")
-        warnings.append(_warning("float", [a, b], f"{text}; the draft's total score difference is {total} where "
+        warnings.append(_warning(Problem.FLOAT, [a, b], f"{text}; the draft's total score difference is {total} where "
                                                   f"{best_total} is possible"))
     return warnings
 
@@ -272,13 +274,13 @@ def _check_knockout(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -
     bracket = knockout(spec.ids)
     warnings = []
     if len(byes) != size - n:
-        warnings.append(_warning("bye-count", list(byes), f"A bracket of {size} for {n} entrants has {size - n} "
-                                                         f"bye{'s' if size - n != 1 else ''}; the draft has "
-                                                         f"{len(byes)}"))
+        warnings.append(_warning(Problem.BYE_COUNT, list(byes), f"A bracket of {size} for {n} entrants has {size - n} "
+                                                                f"bye{'s' if size - n != 1 else ''}; the draft has "
+                                                                f"{len(byes)}"))
     for b in byes:
         if b in seed and seed[b] > size - n:
-            warnings.append(_warning("bye-not-top-seed", [b], f"{b} (seed {seed[b]}) has a bye, but the byes go "
-                                                              f"to the top {size - n} seeds"))
+            warnings.append(_warning(Problem.BYE_NOT_TOP_SEED, [b], f"{b} (seed {seed[b]}) has a bye, but the byes go "
+                                                                    f"to the top {size - n} seeds"))
     expected = {frozenset((p["a"], p["b"])) for p in bracket["pairings"]}
     opponent = {x: y for p in bracket["pairings"] for x, y in ((p["a"], p["b"]), (p["b"], p["a"]))}
     for a, b in pairs:
@@ -286,8 +288,8 @@ def _check_knockout(spec: Spec, pairs: list[tuple[str, str]], byes: list[str]) -
             high = a if seed[a] < seed[b] else b
             should = (f"seed {seed[high]} plays seed {seed[opponent[high]]}" if high in opponent
                       else f"seed {seed[high]} has a bye")
-            warnings.append(_warning("not-seeded", [a, b], f"{a} (seed {seed[a]}) v {b} (seed {seed[b]}) is not a "
-                                                           f"match of the seeded bracket: {should}"))
+            warnings.append(_warning(Problem.NOT_SEEDED, [a, b], f"{a} (seed {seed[a]}) v {b} (seed {seed[b]}) is "
+                                                                 f"not a match of the seeded bracket: {should}"))
     return warnings
 
 
@@ -297,8 +299,8 @@ def _check_individual(spec: Spec, tables: list, sitting: list[str]) -> list[Find
     warnings, _ = _presence(spec, places, "is neither at a table nor sitting out")
     n = len(spec.entrants)
     if len(sitting) != n % 4:
-        warnings.append(_warning("sit-out-count", list(sitting), f"{len(sitting)} sit out, but with {n} players "
-                                                                f"at tables of 4, {n % 4} must"))
+        warnings.append(_warning(Problem.SIT_OUT_COUNT, list(sitting), f"{len(sitting)} sit out, but with {n} players "
+                                                                       f"at tables of 4, {n % 4} must"))
     entrants = {e.id: e for e in spec.entrants}
     seated = [x for a, b in tables for x in a + b if x in entrants and x not in sitting]
     if seated:
@@ -306,24 +308,24 @@ def _check_individual(spec: Spec, tables: list, sitting: list[str]) -> list[Find
         for x in sitting:
             if x in entrants and entrants[x].byes > least:
                 fewer = [y for y in seated if entrants[y].byes < entrants[x].byes]
-                warnings.append(_warning("second-sit-out", [x], f"{x} sits out with {entrants[x].byes} sit-outs "
-                                                                f"already, while {_listing(fewer)} play"))
+                warnings.append(_warning(Problem.SECOND_SIT_OUT, [x], f"{x} sits out with {entrants[x].byes} sit-outs "
+                                                                      f"already, while {_listing(fewer)} play"))
     partnered = Counter(frozenset(p) for p in spec.partners)
     opposed = Counter(frozenset(p) for p in spec.opponents)
     for a, b in tables:
         for side in (a, b):
             times = partnered[frozenset(side)]
             if times and side[0] != side[1]:
-                warnings.append(_warning("repeat-partner", list(side), f"{side[0]} and {side[1]} have partnered "
-                                                                       f"before" + (f" ({times} times)" if times > 1
-                                                                                    else "")))
+                again = f" ({times} times)" if times > 1 else ""
+                warnings.append(_warning(Problem.REPEAT_PARTNER, list(side),
+                                         f"{side[0]} and {side[1]} have partnered before{again}"))
         for x in a:
             for y in b:
                 times = opposed[frozenset((x, y))]
                 if times and x != y:
-                    warnings.append(_warning("repeat-opponent", [x, y], f"{x} and {y} have played against each other "
-                                                                f"before" + (f" ({times} times)" if times > 1
-                                                                             else "")))
+                    again = f" ({times} times)" if times > 1 else ""
+                    warnings.append(_warning(Problem.REPEAT_OPPONENT, [x, y],
+                                             f"{x} and {y} have played against each other before{again}"))
     return warnings
 
 

@@ -6,9 +6,9 @@ Each round, by priority:
    (``byes``) sit out, the lowest-ranked first.
 2. **New partners**: the fewest partnerships of two players who have partnered before (``partners``), then
    the fewest times such a pair has partnered — exact, by a minimum-cost perfect matching of the players
-   (flag ``"repeat-partner"`` on the table).
+   (flag ``"repeat_partner"`` on the table).
 3. **New opponents**: the partnerships are matched into tables with the fewest pairs of opponents who have
-   met before (``opponents``), then the fewest such meetings (flag ``"repeat-opponent"``). Step 2 already
+   met before (``opponents``), then the fewest such meetings (flag ``"repeat_opponent"``). Step 2 already
    helps: among equally new partnerships it prefers partners who have been opponents, which takes that pair
    out of this round's opponents.
 4. Minor: partners mix the field (the top half of the ranking with the bottom half, in order: the cost is
@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from draw.pairing.flags import PairingFlag
 from draw.pairing.matching import lexicographic_matching
 from draw.pairing.spec import Spec, read_spec  # noqa: F401  (read_spec: the doctests)
 
@@ -105,9 +106,9 @@ class Individual:
                 first, second = second, first
             flags = []
             if self.partnered[_key(*first)] or self.partnered[_key(*second)]:
-                flags.append("repeat-partner")
+                flags.append(PairingFlag.REPEAT_PARTNER.value)
             if any(self.opposed[_key(x, y)] for x in first for y in second):
-                flags.append("repeat-opponent")
+                flags.append(PairingFlag.REPEAT_OPPONENT.value)
             result.append({"a": [self.entrants[k].id for k in sorted(first)],
                            "b": [self.entrants[k].id for k in sorted(second)], "flags": flags})
         return result

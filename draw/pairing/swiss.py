@@ -8,11 +8,11 @@ The rules, in priority order (each one only breaks the ties of those above it):
    bye while someone has had none — unless that alone would force a rematch.
 2. **The bye** goes to the *lowest-ranked* of those entrants: the lowest-ranked pair that has not had one,
    unless the others cannot then be paired without a rematch (rule 0) — then the next lowest, and so on.
-   When the bye is not the lowest-ranked such entrant it carries the flag ``"avoids-rematch"``
+   When the bye is not the lowest-ranked such entrant it carries the flag ``"avoids_rematch"``
    (``bye_flags``): each entrant passed over would have left a field that needs a rematch (or more of them).
    Nothing else moves the bye: not a float saved, not a same-club pairing avoided.
 3. **Same club**: when ``avoid_same_club``, the fewest pairings of two entrants of one club (flag
-   ``"same-club"``).
+   ``"same_club"``).
 4. **Score groups**: the smallest total score difference over all pairings (flag ``"float"`` on a pairing
    whose sides have different scores), then
 5. the smallest sum of *squared* differences (two floats of 1 point rather than one of 2).
@@ -70,7 +70,7 @@ so the bye moves up to P6 itself, the next lowest — not to a pair with more po
 >>> history = [["P6", "P1"], ["P6", "P2"], ["P6", "P3"], ["P6", "P4"], ["P6", "P5"]]
 >>> draw = pair_swiss(read_spec({"system": "swiss", "entrants": entrants, "history": history}))
 >>> draw.bye, draw.bye_flags, draw.passed_over
-('P6', ['avoids-rematch'], ['P7'])
+('P6', ['avoids_rematch'], ['P7'])
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from draw.pairing.flags import PairingFlag
 from draw.pairing.matching import Cost, lexicographic_matching, total_cost
 from draw.pairing.spec import Spec, read_spec  # noqa: F401  (read_spec: the doctests)
 
@@ -95,7 +96,6 @@ BYE = -1  # the phantom node whose partner has the bye
 
 LEVELS = ("rematches", "extra byes", "bye rank", "same-club pairings", "score difference",
           "squared score difference", "Dutch order")
-AVOIDS_REMATCH = "avoids-rematch"  # the bye's flag when lower-ranked candidates were passed over (rule 2)
 
 
 def _noop(fraction: float, message: str) -> None:
@@ -165,7 +165,7 @@ class SwissDraw:
     optimal under rules 0-5 (always for fields up to ``COMPLETE_LIMIT``, where rule 6 is optimal too);
     ``cost`` the summed cost vector (``LEVELS``, score differences in units of ``1/scale``); ``method``
     ``"complete"`` or ``"blocks"``; ``matchings`` how many blossom runs it took. ``bye_flags`` says why the
-    bye is not the lowest-ranked entrant with the fewest byes (``"avoids-rematch"``), and ``passed_over``
+    bye is not the lowest-ranked entrant with the fewest byes (``"avoids_rematch"``), and ``passed_over``
     names the entrants it passed over, lowest-ranked first."""
 
     pairings: list[SwissPairing]
@@ -521,18 +521,18 @@ class Swiss:
                 a, b = (high, low) if board % 2 == 0 else (low, high)
             pairings.append(SwissPairing(self.entrants[a].id, self.entrants[b].id, self.flags(a, b)))
         return SwissDraw(pairings, None if bye is None else self.entrants[bye].id, optimal, method, cost, self.scale,
-                         blocks, self.matchings, bound, bye_flags=[AVOIDS_REMATCH] if passed else [],
+                         blocks, self.matchings, bound, bye_flags=[PairingFlag.AVOIDS_REMATCH.value] if passed else [],
                          passed_over=[self.entrants[k].id for k in passed])
 
     def flags(self, a: int, b: int) -> list[str]:
-        """What a pairing breaks: ``rematch``, ``same-club`` (when clubs are avoided), ``float``."""
+        """What a pairing breaks: ``rematch``, ``same_club`` (when clubs are avoided), ``float``."""
         flags = []
         if ((a, b) if a < b else (b, a)) in self.met:
-            flags.append("rematch")
+            flags.append(PairingFlag.REMATCH.value)
         if self.avoid and self.club[a] is not None and self.club[a] == self.club[b]:
-            flags.append("same-club")
+            flags.append(PairingFlag.SAME_CLUB.value)
         if self.units[a] != self.units[b]:
-            flags.append("float")
+            flags.append(PairingFlag.FLOAT.value)
         return flags
 
 

@@ -700,10 +700,10 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
 
 def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
                                                                         django_capture_on_commit_callbacks):
-    """The pairing engine's bye flag (``avoids-rematch``) reaches the stored bye and the organiser's draft page."""
+    """The pairing engine's bye flag (``avoids_rematch``) reaches the stored bye and the organiser's draft page."""
     real = drafting.pair_spec
     monkeypatch.setattr(drafting, "pair_spec", lambda spec, progress: {**real(spec, progress),
-                                                                  "bye_flags": ["avoids-rematch"]})
+                                                                  "bye_flags": ["avoids_rematch"]})
     competition = competition_of(club, Competition.SWISS, 5, planned_rounds=3)
     round_one = pair(django_capture_on_commit_callbacks, competition)
     bye = Bye.objects.get(round=round_one)

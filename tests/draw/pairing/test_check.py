@@ -39,7 +39,7 @@ def test_the_engines_own_draft_is_clean():
 def test_missing_twice_and_unknown():
     warnings = check_pairings(swiss_spec(), [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P1"},
                                              {"a": "P9", "b": "P4"}, {"a": "P6", "b": "P6"}], "P7")
-    assert codes(warnings) == ["unknown", "duplicate", "duplicate", "missing", "same-club"]
+    assert codes(warnings) == ["unknown", "duplicate", "duplicate", "missing", "same_club"]
     by_code = {}
     for w in warnings:
         by_code.setdefault(w["code"], []).append(w)
@@ -54,11 +54,11 @@ def test_missing_twice_and_unknown():
 def test_rematch_and_same_club():
     warnings = check_pairings(swiss_spec(), [{"a": "P1", "b": "P3"}, {"a": "P2", "b": "P4"},
                                              {"a": "P5", "b": "P6"}], "P7")
-    assert ("same-club", ["P1", "P3"]) in [(w["code"], w["entrants"]) for w in warnings]
+    assert ("same_club", ["P1", "P3"]) in [(w["code"], w["entrants"]) for w in warnings]
     assert ("rematch", ["P5", "P6"]) in [(w["code"], w["entrants"]) for w in warnings]
     assert check_pairings(swiss_spec(avoid_same_club=False), [{"a": "P1", "b": "P3"}, {"a": "P2", "b": "P4"},
                                                               {"a": "P5", "b": "P6"}], "P7") != []
-    assert "same-club" not in codes(check_pairings(swiss_spec(avoid_same_club=False), [
+    assert "same_club" not in codes(check_pairings(swiss_spec(avoid_same_club=False), [
         {"a": "P1", "b": "P3"}, {"a": "P2", "b": "P4"}, {"a": "P5", "b": "P6"}], "P7"))
 
 
@@ -89,17 +89,17 @@ def test_byes():
     warnings = check_pairings(spec, pairings, "P5")
     # P5 has had a bye. Its pairings are as good as any with P5 out (P6 v P7 floats, but some pairing must):
     # the bye is no float; it goes by rank (issue 9, point 21)
-    assert [(w["code"], w["entrants"]) for w in warnings] == [("second-bye", ["P5"])]
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("second_bye", ["P5"])]
     assert warnings[0]["message"] == ("P5 has the bye with 1 bye already, while P1, P2, P3, P4 and 2 others have "
                                       "had none")
     warnings = check_pairings(spec, pairings + [{"a": "P5", "b": "P5"}], None)
-    assert "bye-missing" in codes(warnings)
+    assert "bye_missing" in codes(warnings)
     even = {"system": "swiss", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}, {"id": "D"}]}
     warnings = check_pairings(even, [{"a": "A", "b": "B"}], ["C", "D"])
-    assert codes(warnings) == ["bye-not-needed", "bye-not-needed"]
+    assert codes(warnings) == ["bye_not_needed", "bye_not_needed"]
     odd = {"system": "round_robin", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}]}
-    assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], ["C", "A"])) == ["duplicate", "bye-not-needed"]
-    assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], None)) == ["missing", "bye-missing"]
+    assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], ["C", "A"])) == ["duplicate", "bye_not_needed"]
+    assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], None)) == ["missing", "bye_missing"]
 
 
 def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
@@ -107,7 +107,7 @@ def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
     # P6 (1 point, no bye) has it where P7 (0, no bye) could: the others pair without a rematch either way
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P7"}]
     warnings = check_pairings(spec, pairings, "P6")
-    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye-not-lowest", ["P6"])]
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye_not_lowest", ["P6"])]
     assert warnings[0]["message"] == ("P6 has the bye, but P7 ranks lower and has not had one either: the bye goes "
                                       "to the lowest-ranked such pair unless the others could then not be paired "
                                       "without a rematch")
@@ -115,14 +115,14 @@ def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
     history = spec["history"] + [["P6", "P1"], ["P6", "P2"], ["P6", "P3"], ["P6", "P4"]]
     moved = swiss_spec(history=history)
     result = pair(moved)
-    assert (result["bye"], result["bye_flags"]) == ("P6", ["avoids-rematch"])
-    assert "bye-not-lowest" not in codes(check_pairings(moved, result["pairings"], result["bye"]))
+    assert (result["bye"], result["bye_flags"]) == ("P6", ["avoids_rematch"])
+    assert "bye_not_lowest" not in codes(check_pairings(moved, result["pairings"], result["bye"]))
     assert codes(check_pairings(moved, [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P6"}],
                                 "P7")) == ["rematch"]  # the bye to P7 forces the rematch P5 v P6
     # among pairs that have all had a bye, the same rule
     for entrant in spec["entrants"]:
         entrant["byes"] = 1
-    assert codes(check_pairings(spec, pairings, "P6")) == ["bye-not-lowest"]
+    assert codes(check_pairings(spec, pairings, "P6")) == ["bye_not_lowest"]
     assert "has had as many (1)" in check_pairings(spec, pairings, "P6")[0]["message"]
 
 
@@ -136,9 +136,9 @@ def test_knockout_byes_and_seeding():
     spec = {"system": "knockout", "entrants": [{"id": f"S{k}"} for k in range(1, 7)]}
     warnings = check_pairings(spec, [{"a": "S1", "b": "S4"}, {"a": "S3", "b": "S6"}], ["S2", "S5"])
     assert [(w["code"], w["entrants"]) for w in warnings] == [
-        ("bye-not-top-seed", ["S5"]), ("not-seeded", ["S1", "S4"])]
+        ("bye_not_top_seed", ["S5"]), ("not_seeded", ["S1", "S4"])]
     warnings = check_pairings(spec, [{"a": "S4", "b": "S5"}, {"a": "S3", "b": "S6"}, {"a": "S1", "b": "S2"}], [])
-    assert codes(warnings) == ["bye-count", "not-seeded"]
+    assert codes(warnings) == ["bye_count", "not_seeded"]
 
 
 def test_individual_tables():
@@ -147,11 +147,11 @@ def test_individual_tables():
     tables = [{"a": ["X1", "X2"], "b": ["X3", "X4"]}, {"a": ["X5", "X6"], "b": ["X7", "X1"]}]
     warnings = check_pairings(spec, tables, ["X9"])
     assert [(w["code"], w["entrants"]) for w in warnings] == [
-        ("duplicate", ["X1"]), ("missing", ["X8"]), ("second-sit-out", ["X9"]), ("repeat-partner", ["X1", "X2"]),
-        ("repeat-opponent", ["X1", "X3"])]
+        ("duplicate", ["X1"]), ("missing", ["X8"]), ("second_sit_out", ["X9"]), ("repeat_partner", ["X1", "X2"]),
+        ("repeat_opponent", ["X1", "X3"])]
     assert warnings[0]["message"] == "X1 appears 2 times: in tables 1 and 2"
     warnings = check_pairings(spec, tables[:1] + [{"a": ["X5", "X6"], "b": ["X7", "X8"]}], ["X9", "X10"])
-    assert codes(warnings) == ["unknown", "sit-out-count", "second-sit-out", "repeat-partner", "repeat-opponent"]
+    assert codes(warnings) == ["unknown", "sit_out_count", "second_sit_out", "repeat_partner", "repeat_opponent"]
 
 
 @pytest.mark.parametrize("pairings, bye, field", [

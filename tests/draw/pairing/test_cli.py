@@ -71,7 +71,7 @@ def test_check_a_draft(tmp_path):
     done = run("--check", str(draft), stdin=json.dumps(SPEC))
     assert done.returncode == 1, done.stderr
     warnings = json.loads(done.stdout)["warnings"]
-    assert [w["code"] for w in warnings] == ["rematch", "same-club", "rematch", "same-club", "float", "float"]
+    assert [w["code"] for w in warnings] == ["rematch", "same_club", "rematch", "same_club", "float", "float"]
     draft.write_text(json.dumps({"pairings": [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}], "bye": "P5"}))
     done = run("--check", str(draft), stdin=json.dumps(SPEC))
     assert done.returncode == 0 and json.loads(done.stdout) == {"warnings": []}
@@ -119,7 +119,7 @@ def test_point21_bye_by_rank_its_flag_and_the_check_of_a_higher_bye(tmp_path):
     done = run(stdin=json.dumps(spec))
     assert done.returncode == 0 and done.stderr == ""
     result = json.loads(done.stdout)
-    assert (result["bye"], result["bye_flags"]) == ("P5", ["avoids-rematch"])
+    assert (result["bye"], result["bye_flags"]) == ("P5", ["avoids_rematch"])
     draft = tmp_path / "draft.json"
     draft.write_text(json.dumps({"pairings": result["pairings"], "bye": result["bye"]}))
     done = run("--check", str(draft), stdin=json.dumps(spec))
@@ -129,5 +129,5 @@ def test_point21_bye_by_rank_its_flag_and_the_check_of_a_higher_bye(tmp_path):
     done = run("--check", str(draft), stdin=json.dumps(spec))
     assert done.returncode == 1, done.stderr
     warnings = json.loads(done.stdout)["warnings"]
-    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye-not-lowest", ["P4"])]
+    assert [(w["code"], w["entrants"]) for w in warnings] == [("bye_not_lowest", ["P4"])]
     assert warnings[0]["message"].startswith("P4 has the bye, but P5 ranks lower and has not had one either")

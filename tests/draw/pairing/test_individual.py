@@ -40,7 +40,7 @@ def test_repeat_partner_avoided_and_flagged_when_forced():
     assert all(t["flags"] == [] for t in result["tables"])
     spec["partners"] += [["X1", "X2"], ["X3", "X4"], ["X1", "X4"], ["X2", "X3"]]
     result = pair(spec)
-    assert result["tables"][0]["flags"] == ["repeat-partner"]
+    assert result["tables"][0]["flags"] == ["repeat_partner"]
 
 
 def test_repeat_opponents_avoided_when_possible():
@@ -48,7 +48,7 @@ def test_repeat_opponents_avoided_when_possible():
     spec = {"system": "individual", "entrants": players(8),
             "opponents": [["X1", "X2"], ["X1", "X6"], ["X5", "X2"], ["X5", "X6"]]}
     result = pair(spec)
-    assert all("repeat-opponent" not in t["flags"] for t in result["tables"])
+    assert all("repeat_opponent" not in t["flags"] for t in result["tables"])
 
 
 @st.composite
@@ -81,8 +81,8 @@ def test_no_repeated_partner_while_avoidable(spec):
             for i in range(len(seated)) for j in range(i + 1, len(seated))}
     assert repeats == best_matching_cost(len(seated), cost)[0]
     for t in result["tables"]:
-        assert ("repeat-partner" in t["flags"]) == any(frozenset(t[s]) in partnered for s in ("a", "b"))
-        assert ("repeat-opponent" in t["flags"]) == any(frozenset((x, y)) in opposed for x in t["a"] for y in t["b"])
+        assert ("repeat_partner" in t["flags"]) == any(frozenset(t[s]) in partnered for s in ("a", "b"))
+        assert ("repeat_opponent" in t["flags"]) == any(frozenset((x, y)) in opposed for x in t["a"] for y in t["b"])
 
 
 def test_a_hundred_players_a_few_rounds_are_fast():
@@ -93,7 +93,7 @@ def test_a_hundred_players_a_few_rounds_are_fast():
         started = time.perf_counter()
         result = pair({"system": "individual", "entrants": entrants, "partners": partners, "opponents": opponents})
         assert time.perf_counter() - started < 10
-        assert all("repeat-partner" not in t["flags"] for t in result["tables"])
+        assert all("repeat_partner" not in t["flags"] for t in result["tables"])
         for t in result["tables"]:
             partners += [t["a"], t["b"]]
             opponents += [[x, y] for x in t["a"] for y in t["b"]]

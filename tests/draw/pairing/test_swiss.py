@@ -75,7 +75,7 @@ def test_bye_not_to_the_leader_even_when_that_would_save_a_float():
 def test_bye_moves_up_when_the_lowest_would_force_a_rematch():
     result = pair(field([0, 0, 0], history=[["P1", "P2"]]))
     assert result["bye"] == "P2" and result_pairs(result) == [("P3", "P1")]  # P1 was "a" against P2
-    assert result["bye_flags"] == ["avoids-rematch"]  # P3, below it, was passed over (issue 9, point 21)
+    assert result["bye_flags"] == ["avoids_rematch"]  # P3, below it, was passed over (issue 9, point 21)
     assert pair(field([0, 0, 0]))["bye_flags"] == [] and pair(field([0, 0]))["bye_flags"] == []
 
 
@@ -97,14 +97,14 @@ def test_point21_bye_not_moved_to_avoid_a_same_club_pairing():
         entrant["club"] = club
     result = pair(spec)
     assert (result["bye"], result["bye_flags"]) == ("P3", [])
-    assert result["pairings"][0]["flags"] == ["same-club"]
+    assert result["pairings"][0]["flags"] == ["same_club"]
 
 
 def test_point21_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_the_fewest():
     # P1-P4 have all met each other: with P5 (the lowest) out they need two rematches, with P4 out only one
     history = [["P1", "P2"], ["P1", "P3"], ["P1", "P4"], ["P2", "P3"], ["P2", "P4"], ["P3", "P4"]]
     draw = swiss.pair_swiss(read_spec(field([0] * 5, history=history)))
-    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P4", ["avoids-rematch"], ["P5"])
+    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P4", ["avoids_rematch"], ["P5"])
     assert sum("rematch" in p.flags for p in draw.pairings) == 1 and draw.optimal
 
 
@@ -112,7 +112,7 @@ def test_point21_bye_moves_up_past_several_and_the_flag_says_why():
     # P6 and P7 have each met P1-P5 but not each other: with either of them out, the other has nobody new left
     history = [[f"P{k}", f"P{j}"] for k in (6, 7) for j in (1, 2, 3, 4, 5)]
     draw = swiss.pair_swiss(read_spec(field([1, 1, 1, 1, 0, 0, 0], history=history)))
-    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P5", ["avoids-rematch"], ["P7", "P6"])
+    assert (draw.bye, draw.bye_flags, draw.passed_over) == ("P5", ["avoids_rematch"], ["P7", "P6"])
     assert draw.optimal and draw.cost[:3] == (0, 0, 2)  # no rematch; two lower-ranked pairs passed over
     assert frozenset(("P6", "P7")) in pairs_of(draw.as_dict())
     assert all("rematch" not in p.flags for p in draw.pairings)
@@ -136,11 +136,11 @@ def test_same_club_avoided_only_when_asked():
     spec["avoid_same_club"] = False
     result = pair(spec)
     assert pairs_of(result) == {frozenset(("P1", "P3")), frozenset(("P2", "P4"))}
-    assert all("same-club" not in p["flags"] for p in result["pairings"])
+    assert all("same_club" not in p["flags"] for p in result["pairings"])
     spec["avoid_same_club"] = True
     for e in spec["entrants"]:
         e["club"] = "Blue Dollar"
-    assert all(p["flags"] == ["same-club"] for p in pair(spec)["pairings"])
+    assert all(p["flags"] == ["same_club"] for p in pair(spec)["pairings"])
 
 
 def test_empty_club_is_no_club():
@@ -304,7 +304,7 @@ def test_point21_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_fr
         # rematch-free pairing of the others, and every one passed over would have forced a rematch
         assert all(not rematch_free([i for i in ids if i != p], met) for p in passed)
     assert result["bye"] == bye
-    assert result["bye_flags"] == (["avoids-rematch"] if passed else [])
+    assert result["bye_flags"] == (["avoids_rematch"] if passed else [])
     draw = swiss.pair_swiss(read_spec(spec))
     assert draw.passed_over == passed and draw.bye_flags == result["bye_flags"]
     # a plain field (scores in ranking order, no history, no clubs, no byes yet): the last entrant has it
