@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0014_competition_archived'),
+        ('league', '0015_invitation_cancelled'),
     ]
 
     operations = [
