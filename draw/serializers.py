@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from draw.fixtures import MAX_ROUND
-from league.models import Bye, Round
+from draw.models import Bye, Round
 
 
 class RoundSerializer(serializers.ModelSerializer):

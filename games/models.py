@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from engine.numbers import is_digits
-from league.models import Competition, Partnership, Round, Team, new_token, validate_plain_text
+from league.models import Competition, Partnership, Team, new_token, validate_plain_text
 
 SIDE_A, SIDE_B = "a", "b"
 SIDES = [(SIDE_A, "Side A"), (SIDE_B, "Side B")]
@@ -42,7 +42,8 @@ class TeamMatch(models.Model):
     DRAW = "d"
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="team_matches")
-    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="team_matches")
+    round = models.ForeignKey("draw.Round", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="team_matches")
     team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_a")
     team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_b")
     team_a_name = models.CharField(max_length=160)
@@ -90,7 +91,7 @@ class Match(models.Model):
                 (FORFEIT_B, "Side B forfeited (no-show)"), (DOUBLE_FORFEIT, "Neither side played")]
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
-    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    round = models.ForeignKey("draw.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
     side_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_a")
     side_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_b")
     # a side named by its two players: two names of 120 characters joined by " & " take 243

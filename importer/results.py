@@ -26,6 +26,7 @@ from typing import Any
 from django.db import DatabaseError
 from django.utils import timezone
 
+from draw.models import Round
 from games import services
 from games.models import Match
 from importer.byes import ByeRow, bye_side, fixture_round, read_bye, store_file
@@ -44,7 +45,7 @@ from importer.columns import MATCH_LEVEL
 from importer.job import ImportJob
 from importer.lookup import NotFound, PartnershipIndex, club_partnerships
 from importer.reading import HEADER_LINE, Row
-from league.models import Competition, Partnership, Round
+from league.models import Competition, Partnership
 
 
 @dataclass

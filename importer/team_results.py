@@ -24,6 +24,7 @@ from typing import Any
 from django.db import DatabaseError
 from django.utils import timezone
 
+from draw.models import Round
 from games import services
 from games.models import HAND_LEVEL, Match, TeamMatch
 from importer.byes import ByeRow, bye_side, fixture_round, read_bye, store_file
@@ -42,7 +43,7 @@ from importer.job import ImportJob
 from importer.lookup import NotFound, PartnershipIndex
 from importer.reading import Row
 from importer.results import MAX_CHALKS, MAX_HANG_JACKS, _limited, _two_counts, parse_outcome
-from league.models import Competition, Partnership, Round, Team
+from league.models import Competition, Partnership, Team
 
 MAX_BULLSEYES = db_max(TeamMatch, "bullseyes_a")
 VENUE_MAX = TeamMatch._meta.get_field("venue").max_length
