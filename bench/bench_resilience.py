@@ -65,7 +65,7 @@ def standings_are_right(competition_id: int) -> bool:
     from django.db.models import F
 
     from games.models import Match
-    from league.models import StandingRow
+    from standings.models import StandingRow
     from standings.services import COLUMNS, standings_rows
 
     if Match.objects.filter(competition_id=competition_id, settled_version__lt=F("version")).exists():
@@ -174,7 +174,8 @@ def bench_outage(services: Services, scorekeepers: int) -> dict[str, Any]:
     """gunicorn with its broker (and cache) at a port where nothing listens."""
     from django.test import Client
 
-    from league.models import Club, ClubRole, Partnership, Player, StandingRow
+    from league.models import Club, ClubRole, Partnership, Player
+    from standings.models import StandingRow
 
     competition, matches = build_entry_competition(scorekeepers, slug="bench-outage")
     dead = f"redis://127.0.0.1:{free_port()}/0"

@@ -471,9 +471,10 @@ def build_league(partnerships: int = 64, matches: int = 2_000, *, seed: int = 1,
     Returns the competition and the counts."""
     from django.db import transaction
 
+    from draw.models import Round
     from engine.game import next_dealer
     from games.models import Game, Hand, HandVersion, Match
-    from league.models import Club, Competition, Entry, Partnership, Player, Round
+    from league.models import Club, Competition, Entry, Partnership, Player
 
     rng = random.Random(f"league:{seed}")
     scripts = scripts or game_scripts(seed)
@@ -630,7 +631,7 @@ class Monitor:
         """One look: a hand is settled once its match's ``settled_version`` reaches the hand's version, and
         in the standings once side A's row has at least the chalks for and against the match had then."""
         from games.models import Match
-        from league.models import StandingRow
+        from standings.models import StandingRow
 
         settled = dict(Match.objects.filter(competition_id=self.competition_id).values_list("id", "settled_version"))
         rows = {p: (f, a) for p, f, a in StandingRow.objects.filter(competition_id=self.competition_id)
@@ -685,7 +686,7 @@ def bench_entry(base_url: str, scorekeepers: int, think: float = 0.0, matches_ea
     from django.db.models import F
 
     from games.models import Hand, Match
-    from league.models import StandingRow
+    from standings.models import StandingRow
 
     competition, matches = build_entry_competition(scorekeepers * matches_each)
     _, warmups = build_entry_competition(scorekeepers, slug="bench-entry-warm-up")

@@ -250,7 +250,7 @@ SPECTACULAR_SETTINGS = {
         "SideEnum": "games.models.SIDES",
         "ResultWinnerEnum": "games.serializers.RESULT_WINNERS",
         "MatchStatusEnum": "games.models.Match.STATUSES",  # a team match's are the same three
-        "RoundStatusEnum": "league.models.Round.STATUSES",
+        "RoundStatusEnum": "draw.models.Round.STATUSES",
         "PairingFlagEnum": "draw.pairing.flags.PairingFlag.choices",
     },
 }

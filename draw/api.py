@@ -23,6 +23,7 @@ from rest_framework.response import Response
 
 from draw import fixtures, publishing
 from draw.errors import RoundError
+from draw.models import Bye, Round
 from draw.serializers import (
     ByeCreateSerializer,
     ByeSerializer,
@@ -40,7 +41,7 @@ from games.serializers import (
 )
 from games.teams import set_team_tables
 from league.api import ERRORS, ERRORS_OF_A_LIST, ID, require_organiser
-from league.models import Bye, ClubRole, Competition, Entry, Round
+from league.models import ClubRole, Competition, Entry
 from league.permissions import visible_competitions
 
 BYE_ID = OpenApiParameter("bye_id", int, OpenApiParameter.PATH, description="The bye's id")

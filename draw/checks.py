@@ -7,12 +7,13 @@ from __future__ import annotations
 from draw.draft import Draft
 from draw.field import ENTRANT_ID, TEAM_ROW_FIELDS, Field, load_field, team_row, unit_id
 from draw.knockout import advance, first_round_field
+from draw.models import Bye, Round
 from draw.pairing import check_pairings
 from draw.pairing.flags import PairingProblem
 from draw.placement import GROUP, KNOCKOUT
 from draw.plan import plan_round, schedule_units
 from games.models import Match, TeamMatch
-from league.models import Bye, Competition, Round
+from league.models import Competition
 
 BYE_PARITY = {PairingProblem.BYE_NOT_NEEDED, PairingProblem.BYE_MISSING}
 

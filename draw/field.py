@@ -14,9 +14,11 @@ from typing import Any
 
 from django.db.models import Q
 
+from draw.models import Bye
 from draw.placement import GROUP
 from games.models import HAND_LEVEL, Match, TeamMatch
-from league.models import Bye, Competition, Entry, PlayerRating
+from league.models import Competition, Entry
+from standings.models import PlayerRating
 
 ENTRANT_ID = re.compile(r"\bE\d+\b")  # an entrant's id in the engine's messages
 

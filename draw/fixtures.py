@@ -22,12 +22,13 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from draw.errors import RoundError
+from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.state import fixture_results_entered
 from games.matches import create_match
 from games.models import Match, TeamMatch
 from games.teams import create_team_match
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 from standings.services import refresh_standings_after_commit
 
 MAX_ROUND = 999

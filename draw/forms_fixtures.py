@@ -7,8 +7,9 @@ from __future__ import annotations
 from django import forms
 
 from draw.fixtures import MAX_ROUND
+from draw.models import Round
 from games.models import Match
-from league.models import Competition, Entry, Round
+from league.models import Competition, Entry
 
 ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "team", "player")
 FIXTURE_SIDES = {"side_a": "entry_a", "side_b": "entry_b", "team_a": "entry_a", "team_b": "entry_b"}

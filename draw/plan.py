@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from draw.errors import DrawBugError, RoundError
 from draw.field import is_active, seed_key, unit_id
+from draw.models import Bye, Round
 from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
 from draw.placement import GROUP, KNOCKOUT
 from games.models import Match, TeamMatch
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 
 GROUP_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ROUND_ROBINS = (Competition.ROUND_ROBIN, Competition.DOUBLE_ROUND_ROBIN)

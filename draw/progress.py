@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from league.models import Round
+from draw.models import Round
 
 PROGRESS_INTERVAL = 0.3  # seconds: at most about three progress writes a second
 

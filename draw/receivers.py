@@ -7,12 +7,13 @@ import logging
 from django.db import transaction
 
 from draw.errors import RoundError
+from draw.models import Round
 from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
 from draw.state import BUSY
 from games.signals import results_settled
-from league.models import Competition, Round
+from league.models import Competition
 
 logger = logging.getLogger(__name__)
 

@@ -15,12 +15,13 @@ from draw.drafting import draft_group, draft_individual, draft_round_robin, draf
 from draw.errors import RoundError
 from draw.field import ENTRANT_ID, Field, load_field, unit_id
 from draw.knockout import draft_knockout
+from draw.models import Round
 from draw.pairing import PairingError
 from draw.plan import Plan, plan_round
 from draw.progress import Progress
 from draw.state import results_entered
 from draw.storage import write_draft
-from league.models import Entry, Round
+from league.models import Entry
 
 logger = logging.getLogger(__name__)
 

@@ -16,6 +16,7 @@ from draw.bracket import waiting_ties
 from draw.checks import check_round
 from draw.errors import RoundError
 from draw.field import Field, load_field, unit_id
+from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.placement import GROUP, KNOCKOUT
 from draw.plan import number_after_last_round, plan_round
@@ -25,7 +26,7 @@ from engine.numbers import whole_number
 from games.choices import Side
 from games.models import Match, TeamMatch, table_label
 from games.selectors import competition_matches
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 from league.permissions import published_round_filter
 
 MATCH_RELATED = ("side_a__player_one", "side_a__player_two", "side_b__player_one", "side_b__player_two")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from draw.fixtures import MAX_ROUND
+from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
-from league.models import Bye, Round
 
 
 class RoundSerializer(serializers.ModelSerializer):

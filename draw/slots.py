@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from draw.models import Bye, Round
 from games.models import Match, TeamMatch
-from league.models import Bye, Competition, Round
+from league.models import Competition
 
 
 @dataclass

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from draw.models import Round
 from games.models import HAND_LEVEL, Game, Hand, Match, TeamMatch
-from league.models import Round
 
 BUSY = (Round.QUEUED, Round.RUNNING)
 

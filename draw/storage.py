@@ -7,11 +7,12 @@ from __future__ import annotations
 from draw.draft import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
+from draw.models import Bye, Round
 from draw.placement import with_third_place
 from games.models import Match, TeamMatch
 from games.services import EntryError, create_match, create_team_match
 from league.entries import create_partnership
-from league.models import Bye, Competition, Entry, Partnership, Round, Team
+from league.models import Competition, Entry, Partnership, Team
 
 
 def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from draw.errors import RoundError
+from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.slots import Slot
 from draw.storage import partnership_of
 from games.models import Match, TeamMatch
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 
 
 def _entry_of_slot(slot: Slot, entries_by_side: dict[int, Entry]) -> Entry:

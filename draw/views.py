@@ -22,11 +22,12 @@ from draw import selectors as round_selectors
 from draw.bracket import whole_bracket
 from draw.errors import RoundError
 from draw.forms import EditForm, MatchForm, PairByesForm, SwapForm
+from draw.models import Bye, Round
 from draw.plan import number_after_last_round
 from draw.request import request_pairing
 from games.models import Match, TeamMatch
 from league import selectors
-from league.models import Bye, Competition, Partnership, Round
+from league.models import Competition, Partnership
 from league.pagination import paginate
 from league.permissions import can_view_competition, is_organiser
 from league.views import visible_competition

@@ -15,12 +15,13 @@ from django.views.decorators.http import require_http_methods
 from draw import fixtures, publishing
 from draw import selectors as round_selectors
 from draw.forms_fixtures import FIXTURE_SIDES, ByeForm, FixtureForm, RoundEditForm, RoundForm, active_entries
+from draw.models import Bye, Round
 from draw.views_setup import organiser_view
 from engine.errors import FieldError
 from engine.numbers import whole_number
 from games.models import Match, TeamMatch
 from league.forms import add_setup_error, form_status
-from league.models import Bye, Competition, Round
+from league.models import Competition
 
 
 @require_http_methods(["GET", "POST"])

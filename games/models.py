@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from engine.numbers import is_digits
 from games.choices import HandMode, MatchStatus, Outcome, ResultAction, ResultLevel, Side, Winner, one_of
-from league.models import Competition, Partnership, Round, Team, new_token, validate_plain_text
+from league.models import Competition, Partnership, Team, new_token, validate_plain_text
 
 SIDE_A, SIDE_B = Side.A, Side.B
 SIDES = Side.choices
@@ -43,7 +43,8 @@ class TeamMatch(models.Model):
     DRAW = Winner.DRAW
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="team_matches")
-    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="team_matches")
+    round = models.ForeignKey("draw.Round", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="team_matches")
     team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_a")
     team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="team_matches_as_b")
     team_a_name = models.CharField(max_length=160)
@@ -96,7 +97,7 @@ class Match(models.Model):
     OUTCOMES = Outcome.choices
 
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
-    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    round = models.ForeignKey("draw.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
     side_a = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_a")
     side_b = models.ForeignKey(Partnership, on_delete=models.PROTECT, related_name="matches_as_b")
     # a side named by its two players: two names of 120 characters joined by " & " take 243

@@ -6,6 +6,7 @@ happen, and the views decide who may do what.
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -13,7 +14,7 @@ from rest_framework import serializers
 
 from games.choices import Outcome, Winner
 from games.models import MAX_NUMBER, SIDES, Game, Hand, HandVersion, Match, TeamMatch
-from league.models import Partnership, Round, Team
+from league.models import Partnership, Team
 from league.permissions import visible_competitions
 from league.serializers import ErrorsSerializer
 
@@ -186,8 +187,9 @@ class FixtureCreateSerializer(serializers.Serializer):
     the competition: ``round_number``), where and when it is played."""
 
     competition = VisibleCompetitionField()
-    round = serializers.PrimaryKeyRelatedField(queryset=Round.objects.all(), required=False, allow_null=True,
-                                               help_text="The round's id")
+    # draw's rounds, found through the app registry: games sits below draw and does not import it
+    round = serializers.PrimaryKeyRelatedField(queryset=apps.get_model("draw", "Round").objects.all(),
+                                               required=False, allow_null=True, help_text="The round's id")
     round_number = serializers.IntegerField(min_value=1, max_value=MAX_ROUND_NUMBER,
                                             required=False, allow_null=True, write_only=True,
                                             help_text="Or the round's number in the competition (instead of round)")
@@ -202,7 +204,7 @@ class FixtureCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError({"round_number": "give the round's id (round) or its number "
                                                                "(round_number), not both"})
         competition = data["competition"]
-        round_ = Round.objects.filter(competition=competition, number=number).first()
+        round_ = competition.rounds.filter(number=number).first()
         if round_ is None:
             raise serializers.ValidationError({"round_number": f"{competition.name} has no round {number}"})
         data["round"] = round_

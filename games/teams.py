@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, OuterRef, ProtectedError, Q, Sum
+from django.db.models import Count, Exists, Max, Model, OuterRef, ProtectedError, Q, Sum
 
 from games.checks import check_match_totals
 from games.choices import ResultAction
@@ -42,7 +42,7 @@ from games.common import (
     whole_number,
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
-from league.models import Competition, Entry, Partnership, Round, Team
+from league.models import Competition, Entry, Partnership, Team
 from league.signals import standings_stale_after_commit
 
 LEVEL_ORDER = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
@@ -50,12 +50,13 @@ TableLineUp = Sequence[tuple[Partnership, Partnership]]
 
 
 # ----------------------------------------------------------------------------- creating
-def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, round: Round | None = None,
+def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, round: Model | None = None,
                       tables: TableLineUp | None = None, venue: str = "", scheduled_at=None) -> TeamMatch:
     """A team match between two teams of the competition, its mode, target and games a table copied from the
     competition. ``tables``: one ``(pair of team A, pair of team B)`` per table, ``competition.team_tables`` of
     them; each becomes a ``Match`` (side A team A's pair). Without ``tables`` the team match has none yet: set
-    them with ``set_team_tables``, or record the overall totals only."""
+    them with ``set_team_tables``, or record the overall totals only. ``round`` is draw's ``Round`` (typed as a
+    model: games does not import draw)."""
     if competition.entrant_kind != Competition.TEAMS:
         raise EntryError("competition", f"{competition.name} is not a competition of club teams")
     for field, team in (("team_a", team_a), ("team_b", team_b)):

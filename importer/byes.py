@@ -18,10 +18,11 @@ from django.db import transaction
 
 from draw.errors import RoundError
 from draw.fixtures import add_bye, get_or_add_round
+from draw.models import Bye, Round
 from importer.cells import db_max, normalise, parse_date, parse_round
 from importer.job import ImportJob
 from importer.reading import Row
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 
 BYE = "bye"
 # cells a bye leaves blank: it has no scores, no game, no pairs at a table

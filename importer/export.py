@@ -17,10 +17,12 @@ from typing import Any, TextIO
 from django.db.models import F
 from django.utils import timezone
 
+from draw.models import Bye
 from games.models import HAND_LEVEL, Match, TeamMatch
 from importer.cells import UTF8_BOM, escape_cell
-from league.models import Bye, Competition, StandingRow
+from league.models import Competition
 from league.permissions import published_round_filter
+from standings.models import StandingRow
 from standings.tables import exact_number
 
 STANDINGS_COLUMNS = ("rank", "entrant", "played", "won", "drawn", "lost", "match_points", "bullseyes_for",

@@ -27,13 +27,14 @@ from django.utils import timezone
 
 from draw.errors import RoundError
 from draw.fixtures import get_or_add_round
+from draw.models import Round
 from games import services
 from games.models import Match
 from importer.byes import ByeRow, bye_side, read_bye, round_dates, store_byes
 from importer.cells import CellError, check_length, db_max, name_key, normalise, parse_date, parse_int, parse_round
 from importer.job import ImportJob, refresh_after_commit
 from importer.reading import Row
-from league.models import Competition, Round
+from league.models import Competition
 
 MAX_RESULT_ROWS = 20_000  # a results file's rows at most: each match is stored through the services, one by one
 # the database's ranges of a match's totals (a team's table is a match too); what the rules allow (engine/limits.py)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from draw.models import Round
 from games import services
 from games.models import Match
 from importer.cells import CellError, db_max, parse_int, parse_side
@@ -44,7 +45,7 @@ from importer.result_file import (
     read_totals,
     two_counts,
 )
-from league.models import Competition, Partnership, Round
+from league.models import Competition, Partnership
 
 
 @dataclass

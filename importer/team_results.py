@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from draw.models import Round
 from games import services
 from games.models import HAND_LEVEL, Match, TeamMatch
 from importer.cells import CellError, db_max, normalise, parse_int, parse_side
@@ -42,7 +43,7 @@ from importer.result_file import (
     parse_outcome,
     read_totals,
 )
-from league.models import Competition, Partnership, Round, Team
+from league.models import Competition, Partnership, Team
 
 MAX_BULLSEYES = db_max(TeamMatch, "bullseyes_a")
 DRAW_WORDS = {"draw", "drawn", "d", "tie", "tied", "level", "halved"}

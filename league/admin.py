@@ -1,8 +1,8 @@
-"""Django admin for clubs, players, partnerships, competitions and their standings."""
+"""Django admin for clubs, players, partnerships, competitions and their entries."""
 
 from django.contrib import admin
 
-from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round, StandingRow
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Player
 
 
 class ClubRoleInline(admin.TabularInline):
@@ -55,11 +55,6 @@ class EntryInline(admin.TabularInline):
     autocomplete_fields = ["partnership"]
 
 
-class RoundInline(admin.TabularInline):
-    model = Round
-    extra = 0
-
-
 @admin.register(Competition)
 class CompetitionAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "season", "players", "match_format", "match_games", "published", "created_at"]
@@ -68,7 +63,7 @@ class CompetitionAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     autocomplete_fields = ["club"]
     list_select_related = ["club"]
-    inlines = [EntryInline, RoundInline]
+    inlines = [EntryInline]  # draw's admin adds the rounds
 
 
 @admin.register(Entry)
@@ -79,29 +74,3 @@ class EntryAdmin(admin.ModelAdmin):
                      "competition__name"]
     autocomplete_fields = ["competition", "partnership"]
     list_select_related = ["competition", "partnership__player_one", "partnership__player_two"]
-
-
-@admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "number", "competition", "starts_on"]
-    list_filter = ["competition"]
-    search_fields = ["name", "competition__name"]
-    autocomplete_fields = ["competition"]
-    list_select_related = ["competition"]
-
-
-@admin.register(StandingRow)
-class StandingRowAdmin(admin.ModelAdmin):
-    """Written by the standings task; shown read-only."""
-
-    list_display = ["competition", "rank", "partnership", "played", "won", "lost", "bullseyes_for",
-                    "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for", "updated_at"]
-    list_filter = ["competition"]
-    search_fields = ["partnership__name", "competition__name"]
-    list_select_related = ["competition", "partnership__player_one", "partnership__player_two"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False

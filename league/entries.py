@@ -27,7 +27,7 @@ from django.db.models import Max, Q
 from engine import Ruleset, RulesetError, most_chalks_at_game_end, most_hang_jacks_in_game
 from engine.errors import FieldError
 from league.consent import missing_consent, missing_team_consent, other_club
-from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Round, Team, validate_plain_text
+from league.models import MAX_SEED, Club, Competition, Entry, Partnership, Player, Team, validate_plain_text
 from league.signals import (
     publication_changed_after_commit,
     ratings_stale_after_commit,
@@ -240,17 +240,19 @@ def set_published(*, competition: Competition, published: bool) -> Competition:
 def first_unpaired_round(competition: Competition) -> int:
     """The first round not yet paired: 1 + the last round that is published, has pairings (matches, team
     matches, byes) or is being paired. An entry made now plays from this round."""
-    paired = (Round.objects.filter(competition=competition)
-              .filter(Q(status=Round.PUBLISHED) | Q(matches__isnull=False) | Q(team_matches__isnull=False)
-                      | Q(byes__isnull=False)
-                      | Q(pairing_state__in=[Round.QUEUED, Round.RUNNING, Round.DONE]))
+    rounds = competition.rounds.all()  # draw's rounds, through the relation: league does not import draw
+    round_model = rounds.model
+    paired = (rounds.filter(Q(status=round_model.PUBLISHED) | Q(matches__isnull=False) | Q(team_matches__isnull=False)
+                            | Q(byes__isnull=False)
+                            | Q(pairing_state__in=[round_model.QUEUED, round_model.RUNNING, round_model.DONE]))
               .aggregate(last=Max("number"))["last"])
     return (paired or 0) + 1
 
 
 def last_published_round(competition: Competition) -> int:
     """The last published round that has pairings (0 before any)."""
-    last = (Round.objects.filter(competition=competition, status=Round.PUBLISHED)
+    rounds = competition.rounds.all()  # draw's rounds, through the relation: league does not import draw
+    last = (rounds.filter(status=rounds.model.PUBLISHED)
             .filter(Q(matches__isnull=False) | Q(team_matches__isnull=False) | Q(byes__isnull=False))
             .aggregate(last=Max("number"))["last"])
     return last or 0

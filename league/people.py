@@ -17,17 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league.entries import SetupError, plain_name
-from league.models import (
-    Club,
-    ClubRole,
-    Competition,
-    Entry,
-    Partnership,
-    Player,
-    PlayerRating,
-    RatingPoint,
-    StandingRow,
-)
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Player
 from league.services import unique_slug
 from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
@@ -175,7 +165,7 @@ def why_not_deletable(player: Player) -> str | None:
     if partnerships.exists():
         return (f"{player.name} plays in {partnerships.count()} partnership(s), which hold their entries and results: "
                 "merge the record into another instead")
-    if Entry.objects.filter(player=player).exists() or StandingRow.objects.filter(player=player).exists():
+    if Entry.objects.filter(player=player).exists() or player.standings.exists():
         return f"{player.name} is entered in a competition: withdraw or merge the record instead"
     return None
 
@@ -185,10 +175,7 @@ def delete_player(*, player: Player) -> None:
     why = why_not_deletable(player)
     if why is not None:
         raise SetupError("delete", why)
-    with transaction.atomic():
-        PlayerRating.objects.filter(player=player).delete()
-        RatingPoint.objects.filter(player=player).delete()
-        player.delete()
+    player.delete()  # its rating and rating history (standings' rows) go with it: their foreign keys cascade
 
 
 @dataclass(frozen=True)
@@ -278,9 +265,6 @@ def _merge_moves(keep: Player, duplicate: Player) -> None:
         Partnership.objects.filter(player_two=duplicate).update(player_two=keep)
         competitions = set(Entry.objects.filter(player=duplicate).values_list("competition_id", flat=True))
         Entry.objects.filter(player=duplicate).update(player=keep)
-        StandingRow.objects.filter(player=duplicate).delete()  # rewritten by the refresh below
-        PlayerRating.objects.filter(player=duplicate).delete()  # the ratings are rebuilt from the whole history
-        RatingPoint.objects.filter(player=duplicate).delete()
         if duplicate.user_id and not keep.user_id:
             keep.user_id, duplicate.user_id = duplicate.user_id, None
             duplicate.save(update_fields=["user"])
@@ -288,6 +272,8 @@ def _merge_moves(keep: Player, duplicate: Player) -> None:
         if not keep.nickname and duplicate.nickname:
             keep.nickname = duplicate.nickname
             keep.save(update_fields=["nickname"])
+        # the duplicate's standings lines, rating and rating history go with it (their foreign keys cascade): the
+        # refresh below writes the lines again, and the ratings are rebuilt from the whole history
         duplicate.delete()
         for competition_id in competitions:
             standings_stale_after_commit(competition_id)

@@ -20,9 +20,10 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
+from django.apps import apps
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from league.models import Club, ClubRole, Competition, Entry, Partnership, Round, Team
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Team
 
 
 def is_organiser(user: Any, club: Club | int) -> bool:
@@ -41,7 +42,8 @@ def can_view_competition(user: Any, competition: Competition) -> bool:
 def published_round_filter(prefix: str = ""):
     """Rows (matches, team matches, byes: ``prefix`` leads to their ``round``) outside any draft round: those of
     published rounds and those without a round. The standings and every public read use it."""
-    return Q(**{f"{prefix}round__isnull": True}) | Q(**{f"{prefix}round__status": Round.PUBLISHED})
+    published = apps.get_model("draw", "Round").PUBLISHED  # from the app registry: league does not import draw
+    return Q(**{f"{prefix}round__isnull": True}) | Q(**{f"{prefix}round__status": published})
 
 
 def public_match_filter(prefix: str = ""):

@@ -45,8 +45,8 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Match
-from league.models import PlayerRating, RatingPoint, RatingsRebuild
 from league.permissions import public_match_filter
+from standings.models import PlayerRating, RatingPoint, RatingsRebuild
 
 MU = 25.0
 SIGMA = MU / 3

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from league.choices import StandingsSection
-from league.models import Competition, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 
 
 def standings_sections(competition: Competition) -> tuple[list[StandingRow], list[StandingRow]]:

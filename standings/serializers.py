@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league.models import StandingRow
+from standings.models import StandingRow
 from standings.tables import exact_number
 
 

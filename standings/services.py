@@ -7,6 +7,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.apps import apps
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -18,8 +19,9 @@ from league import dispatch
 from league.bulk import update_rows
 from league.choices import StandingsSection
 from league.entries import SetupError
-from league.models import Bye, Competition, Entry, Partnership, ResultsClock, Round, StandingRow
+from league.models import Competition, Entry, Partnership, ResultsClock
 from standings import metrics as standings
+from standings.models import StandingRow
 from standings.signals import standings_refreshed
 
 COLUMNS = ("bullseyes_for", "bullseyes_against", "chalks_for", "chalks_against", "hang_jacks_for",
@@ -52,8 +54,11 @@ def standings_rows(competition_id: int) -> list[dict]:
     matches = [m for m in results_for_standings(competition_id) if _begun(m)]
     if competition.system == Competition.GROUPS_KNOCKOUT:
         matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
-    byes = list(Bye.objects.filter(round__competition_id=competition_id, round__status=Round.PUBLISHED)
-                .values("entry_id", "round__number"))  # a draft's byes (and matches) count once it is published
+    # draw's byes, from the app registry (standings sits below draw and does not import it); a draft's byes (and
+    # matches) count once it is published
+    bye_model, round_model = apps.get_model("draw", "Bye"), apps.get_model("draw", "Round")
+    byes = list(bye_model.objects.filter(round__competition_id=competition_id, round__status=round_model.PUBLISHED)
+                .values("entry_id", "round__number"))
     key = {Competition.PAIRS: "partnership_id", Competition.TEAMS: "team_id",
            Competition.INDIVIDUAL: "player_id"}[kind]
     entrant_of_entry = {entry["id"]: entry[key] for entry in entries}

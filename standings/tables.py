@@ -13,8 +13,9 @@ from django.db.models import prefetch_related_objects
 
 from engine.numbers import natural_key
 from league.choices import StandingsSection
-from league.models import Competition, StandingRow
+from league.models import Competition
 from standings.metrics import BYE_SCORE_KEYS, METRICS
+from standings.models import StandingRow
 from standings.selectors import standings_sections
 
 # ----------------------------------------------------------------------------- the public standings table

@@ -22,9 +22,10 @@ from django.utils.formats import date_format
 from django.utils.timezone import localtime
 
 from games.models import Match
-from league.models import Competition, Partnership, Player, PlayerRating, RatingPoint
+from league.models import Competition, Partnership, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import public_match_filter, visible_partnerships_filter
+from standings.models import PlayerRating, RatingPoint
 from standings.ratings import BASE, PLAYED_AT, player_matches_filter
 
 RECENT_MATCHES = 20

@@ -159,7 +159,7 @@ def wait_settled(match, *, timeout: float = 30.0):
 
 def standings_of(competition) -> dict[int, dict[str, int]]:
     """The competition's standings rows by partnership id, without ids and timestamps."""
-    from league.models import StandingRow
+    from standings.models import StandingRow
     from standings.services import COLUMNS
 
     counted = ("played", "won", "lost", *COLUMNS)

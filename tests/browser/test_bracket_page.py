@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from games.models import Match
-from league.models import Competition, Entry, Round
+from league.models import Competition, Entry
 from tests.browser.tables_site import PHONE
 from tests.factories import make_club, make_partnership
 

@@ -13,8 +13,9 @@ import shutil
 
 import pytest
 
+from draw.models import Bye
 from games.models import Match
-from league.models import Bye, Club, Competition, Player
+from league.models import Club, Competition, Player
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,7 +16,8 @@ import pytest
 
 from games.models import Hand, HandVersion, IdempotentRequest, Match
 from games.results import record_forfeit
-from league.models import Competition, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -19,7 +19,8 @@ from engine.rules import Ruleset
 from games.models import Hand, IdempotentRequest, Match
 from games.results import record_match_totals
 from importer.management.commands.seed_demo import play_hand, record_entry
-from league.models import Competition, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 from tests.browser.test_offline_entry import PASSWORD, PHONE, eventually, log_in, ready_offline, waiting
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 

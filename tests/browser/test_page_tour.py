@@ -13,11 +13,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from games import services
 from games.models import Hand, Match
-from league.models import Competition, Entry, Partnership, Player, Round, Team
+from league.models import Competition, Entry, Partnership, Player, Team
 from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_organiser, make_user
 

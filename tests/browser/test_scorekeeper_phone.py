@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from league.models import StandingRow
+from standings.models import StandingRow
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,8 +12,10 @@ import re
 
 import pytest
 
+from draw.models import Round
 from games.models import Match
-from league.models import Competition, Round, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 from tests.factories import make_club, make_organiser, make_partnership, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,12 +10,14 @@ from __future__ import annotations
 import pytest
 from django.db.models import F
 
+from draw.models import Bye, Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from games import services
 from games.models import Match
 from league import entries
-from league.models import Bye, Competition, Entry, PlayerRating, Round, StandingRow
+from league.models import Competition, Entry
+from standings.models import PlayerRating, StandingRow
 from standings.tasks import refresh_standings_task
 from tests.factories import enter, make_club, make_competition, make_partnership
 from tests.services import wait_for

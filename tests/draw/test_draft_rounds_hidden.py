@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from draw.models import Round
 from games import services
-from league.models import Round
 from tests.factories import enter, make_club, make_competition, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

@@ -13,13 +13,14 @@ from django.urls import reverse
 from draw import drafting
 from draw.edits import swap_pairings
 from draw.errors import DrawBugError, RoundError
+from draw.models import Round
 from draw.pairing import PairingError, PairingFatalError
 from draw.plan import plan_round
 from draw.request import request_pairing
 from draw.run import run_pairing
 from engine.errors import FieldError
 from games.models import Match
-from league.models import Competition, Entry, Round
+from league.models import Competition, Entry
 from tests.factories import make_club, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

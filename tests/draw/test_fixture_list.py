@@ -12,11 +12,13 @@ from django.urls import reverse
 
 from draw.errors import RoundError
 from draw.fixtures import add_bye, add_fixture, add_round, edit_round, remove_bye, remove_fixture
+from draw.models import Bye, Round
 from draw.plan import plan_round
 from draw.publishing import publish_round
 from games.models import Match, TeamMatch
 from games.results import record_match_totals
-from league.models import Bye, Competition, Entry, Round, StandingRow, Team
+from league.models import Competition, Entry, Team
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import make_club, make_partnership, make_user
 

@@ -4,8 +4,9 @@ import pytest
 
 from draw.errors import RoundError
 from draw.fixtures import add_bye, get_or_add_round, playing_in_round
+from draw.models import Bye
 from games.services import create_match
-from league.models import Bye, Competition, Entry
+from league.models import Competition, Entry
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from draw.models import Bye, Round
 from games.models import Match
-from league.models import Bye, Competition, Entry, Partnership, Player, Round
+from league.models import Competition, Entry, Partnership, Player
 from tests.factories import make_club, make_organiser
 
 pytestmark = pytest.mark.django_db

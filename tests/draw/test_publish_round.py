@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from draw.models import Bye, Round
 from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
-from league.models import Bye, Competition, Entry, Round, StandingRow
+from league.models import Competition, Entry
+from standings.models import StandingRow
 from tests.factories import make_club, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

@@ -18,6 +18,7 @@ from draw.checks import check_round
 from draw.edits import edit_pairing, move_to_bye, pair_byes, swap_pairings, swap_slots, swap_with_bye
 from draw.errors import RoundError
 from draw.field import load_field
+from draw.models import Bye, Round
 from draw.progress import Progress
 from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
@@ -25,7 +26,7 @@ from draw.run import run_pairing
 from draw.storage import partnership_of
 from games import services
 from games.models import Hand, Match, TeamMatch
-from league.models import Bye, Competition, Entry, Partnership, Round, Team
+from league.models import Competition, Entry, Partnership, Team
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user
 
 pytestmark = pytest.mark.django_db

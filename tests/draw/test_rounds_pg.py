@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from draw.models import Bye, Round
 from draw.request import request_pairing
 from games.models import Match
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 from tests.factories import make_club, make_partnership, make_user
 from tests.services import wait_for
 

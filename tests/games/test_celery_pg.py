@@ -308,7 +308,8 @@ def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_
     from django.core.management import call_command
 
     from config.celery import app
-    from league.models import Club, Partnership, Player, StandingRow
+    from league.models import Club, Partnership, Player
+    from standings.models import StandingRow
 
     app.conf.task_always_eager = False  # as in production: the command must not depend on the test default
     out = io.StringIO()
@@ -339,8 +340,9 @@ def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_
 
 def assert_other_events(output: str) -> None:
     """The Swiss night, the knockout and the team league of the demo, and everyone's ratings."""
+    from draw.models import Bye, Round
     from games.models import TeamMatch
-    from league.models import Bye, PlayerRating, Round
+    from standings.models import PlayerRating
 
     swiss = Competition.objects.get(slug="friday-open-swiss")
     assert list(swiss.rounds.values_list("number", "status")) == [(1, Round.PUBLISHED), (2, Round.PUBLISHED),

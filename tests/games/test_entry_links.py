@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from draw.models import Round
 from games.matches import revoke_entry_link
 from games.models import Match
-from league.models import Round
 from tests.factories import make_scene, sweep
 
 pytestmark = pytest.mark.django_db

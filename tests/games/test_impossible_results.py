@@ -13,7 +13,8 @@ from games.common import EntryError
 from games.models import Game, Match
 from games.results import enter_game_result, record_match_totals
 from games.teams import create_team_match, record_team_totals
-from league.models import Competition, Entry, StandingRow, Team
+from league.models import Competition, Entry, Team
+from standings.models import StandingRow
 from tests.factories import committing, make_club, make_competition, make_match, make_organiser, make_partnership
 
 pytestmark = pytest.mark.django_db

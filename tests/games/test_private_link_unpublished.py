@@ -8,11 +8,11 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from draw.models import Round
 from games.entry import enter_hand
 from games.models import Hand
 from games.urls_scorekeeper import ENTRY_PAGES
 from league.entries import set_published
-from league.models import Round
 from tests.factories import make_scene, sweep
 
 pytestmark = pytest.mark.django_db

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from draw.models import Round
 from engine.cards import CARD_NAMES, Card, names_of
 from engine.rules import Ruleset
 from games import services
@@ -19,7 +20,6 @@ from games.entry import delete_hand
 from games.models import Hand, Match
 from games.replay import ReplayUnavailable, build_replay, hand_for_replay, is_replayable
 from importer.management.commands.seed_demo import play_hand, record_entry
-from league.models import Round
 from tests.factories import make_competition, make_match, make_organiser, make_user, sweep
 
 pytestmark = pytest.mark.django_db

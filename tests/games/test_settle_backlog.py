@@ -20,7 +20,8 @@ from games.tasks import settle_match_task
 from games.teams import create_team_match
 from league import bulk, dispatch
 from league.bulk import update_rows
-from league.models import Competition, Entry, ResultsClock, StandingRow, Team
+from league.models import Competition, Entry, ResultsClock, Team
+from standings.models import StandingRow
 from tests.factories import make_club, make_competition, make_match, make_partnership, sweep
 
 pytestmark = pytest.mark.django_db

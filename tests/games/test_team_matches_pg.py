@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 
 from games.models import Match, TeamMatch
 from games.teams import create_team_match
-from league.models import Competition, Entry, StandingRow, Team
+from league.models import Competition, Entry, Team
+from standings.models import StandingRow
 from tests.factories import make_club, make_competition, make_organiser, make_partnership, make_user
 from tests.services import wait_for, wait_settled
 

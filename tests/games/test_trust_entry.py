@@ -22,7 +22,8 @@ from games.models import Hand, HandVersion, Match
 from games.scoresheet import scoresheet
 from games.settle import settle_match
 from league import dispatch, outages
-from league.models import Competition, ResultsClock, StandingRow
+from league.models import Competition, ResultsClock
+from standings.models import StandingRow
 from tests.factories import make_competition, make_match, make_organiser, make_user, sweep
 from tests.services import enter_planned, expected_standings, plan_for, standings_of
 
@@ -80,7 +81,8 @@ def test_point1_the_hand_after_the_one_that_ends_a_game_is_taken_at_once(no_work
 
 def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_workers,
                                                                              django_capture_on_commit_callbacks):
-    from league.models import RatingsRebuild, Round
+    from draw.models import Round
+    from standings.models import RatingsRebuild
 
     competition = make_competition()
     match = make_match(competition)
@@ -138,7 +140,7 @@ def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(ca
 
 
 def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch, with_a_broker):
-    from league.models import RatingsRebuild
+    from standings.models import RatingsRebuild
     from standings.tasks import rebuild_ratings_task, schedule_ratings_rebuild
 
     with mock.patch.object(rebuild_ratings_task, "apply_async", side_effect=OSError("down")), \
@@ -305,7 +307,7 @@ def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(clien
 def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage(caplog):
     """The embedded default runs tasks eagerly: a task's own error is not a broker outage — logged once, not run
     again, and the next send (a ratings rebuild asked for later) still runs."""
-    from league.models import RatingsRebuild
+    from standings.models import RatingsRebuild
     from standings.tasks import rebuild_ratings_task, refresh_standings_task
 
     runs = []
@@ -327,7 +329,7 @@ def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage
 
 
 def test_point2_a_ratings_request_left_stranded_is_asked_again():
-    from league.models import RatingsRebuild
+    from standings.models import RatingsRebuild
     from standings.ratings import REBUILD_REQUEST_STALE, request_rebuild
 
     assert request_rebuild() is True and request_rebuild() is False
@@ -395,11 +397,12 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
         monkeypatch, django_capture_on_commit_callbacks):
     """The sweep takes a pairing for lost only without a sign of life (progress reports refresh it); and a second
     run of one version (the sweep's, beside a late original) that finds it done when it comes to write skips."""
+    from draw.models import Round
     from draw.plan import plan_round
     from draw.progress import Progress
     from draw.request import lost_pairings, request_pairing
     from draw.run import DRAFTERS, run_pairing
-    from league.models import Entry, Round
+    from league.models import Entry
     from tests.factories import make_partnership
 
     competition = make_competition()

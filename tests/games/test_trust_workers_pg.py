@@ -26,7 +26,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Hand, Match
-from league.models import Competition, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 from tests.conftest import ROOT, TEST_QUEUE, database_url
 from tests.factories import make_competition, make_match, make_organiser, make_partnership, make_user
 from tests.services import MARKER_ENV, SLOW_ENV, expected_standings, plan_for, standings_of, wait_for

@@ -21,8 +21,9 @@ import pytest
 
 from games.models import Match, TeamMatch
 from importer import csv_io
-from league.models import Club, Competition, Partnership, Player, StandingRow
+from league.models import Club, Competition, Partnership, Player
 from league.services import create_club, create_competition
+from standings.models import StandingRow
 
 pytestmark = pytest.mark.django_db
 

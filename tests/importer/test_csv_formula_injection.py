@@ -13,10 +13,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from draw.models import Round
 from games import services
 from games.models import Match
 from importer import csv_io
-from league.models import Competition, Entry, Partnership, Round
+from league.models import Competition, Entry, Partnership
 from standings.services import refresh_standings
 from tests.factories import enter, make_club, make_organiser, make_player, make_user
 

@@ -15,12 +15,14 @@ from importlib import import_module
 import pytest
 
 from draw.forms_setup import EntryForm, TeamForm
+from draw.models import Round
 from games import services
 from games.models import Match
 from importer import csv_io
 from league import entries as setup
 from league import invitations
-from league.models import Competition, Entry, InvitationState, Partnership, Player, Round, StandingRow, Team
+from league.models import Competition, Entry, InvitationState, Partnership, Player, Team
+from standings.models import StandingRow
 from tests.factories import make_club, make_match, make_organiser, make_partnership, make_player, make_user
 
 pytestmark = pytest.mark.django_db

@@ -21,10 +21,12 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from draw.models import Round
 from games import services
 from games.models import Game, Match
 from importer import csv_io
-from league.models import Competition, Entry, Partnership, Player, Round, StandingRow, Team
+from league.models import Competition, Entry, Partnership, Player, Team
+from standings.models import StandingRow
 from tests.factories import enter, make_club, make_competition, make_organiser, make_user
 
 pytestmark = pytest.mark.django_db

@@ -221,7 +221,7 @@ def _many_players(club, count: int, prefix: str = "Many") -> list[Player]:
 
 
 def test_point11_the_players_page_is_paginated_and_searchable(client, club):
-    from league.models import PlayerRating
+    from standings.models import PlayerRating
 
     rated = _many_players(club, 60, "Rated")
     PlayerRating.objects.bulk_create(PlayerRating(player=p, mu=25, sigma=8, ordinal=2000 - n, matches=1)

@@ -16,10 +16,12 @@ import pytest
 from django.utils import timezone
 
 from draw.fixtures import add_bye, get_or_add_round
+from draw.models import Bye, Round
 from games import services
 from games.models import Match, TeamMatch
 from importer import csv_io
-from league.models import Bye, Competition, Entry, Round, StandingRow, Team
+from league.models import Competition, Entry, Team
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import make_club, make_competition, make_partnership
 

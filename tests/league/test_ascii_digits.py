@@ -8,13 +8,15 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from engine import HandState
 from engine.cli import ChoiceError, parse_choice
 from engine.numbers import natural_key, whole_number
 from games.models import Match, table_label
-from league.models import Competition, Entry, Round, StandingRow
+from league.models import Competition, Entry
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import committing, make_club, make_competition, make_organiser
 from tests.league.test_setup import field_block, form_data, text

@@ -12,17 +12,9 @@ from rest_framework.test import APIClient
 from games.models import Match
 from league import entries as setup
 from league import invitations, services
-from league.models import (
-    Club,
-    Competition,
-    Entry,
-    EntryInvitation,
-    InvitationState,
-    Partnership,
-    PlayerRating,
-    Team,
-)
+from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Partnership, Team
 from league.people import CLUBS_PER_DAY
+from standings.models import PlayerRating
 from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user
 

@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from draw.models import Round
 from league import entries as setup
-from league.models import Competition, Entry, Round, StandingRow, Team
+from league.models import Competition, Entry, Team
+from standings.models import StandingRow
 from standings.tables import ranking_sentence, standings_context, standings_table
 from tests.factories import (
     make_club,

@@ -18,8 +18,8 @@ from django.db import connections
 from django.urls import reverse
 
 from config.asgi import application
+from draw.models import Round
 from games.entry import enter_hand
-from league.models import Round
 from live import render
 from live.routing import websocket_urlpatterns
 from tests.factories import make_player, make_scene, make_user, sweep

@@ -10,9 +10,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from draw.fixtures import add_bye, add_fixture, add_round
+from draw.models import Bye, Round
 from games.models import Match, TeamMatch
 from games.results import record_match_totals
-from league.models import Bye, Competition, Entry, Round, Team
+from league.models import Competition, Entry, Team
 from tests.factories import make_club, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 
 from games import services
 from games.models import Hand
-from league.models import StandingRow
+from standings.models import StandingRow
 from tests.factories import make_competition, make_match, sweep
 
 pytestmark = pytest.mark.django_db

@@ -40,7 +40,7 @@ def test_each_game_is_six_hands_won_at_14_by_the_chosen_side(bench, winner):
 
 def test_scorekeepers_enter_whole_matches_through_the_api(bench, client, django_capture_on_commit_callbacks):
     from games.models import Hand, Match
-    from league.models import StandingRow
+    from standings.models import StandingRow
 
     competition, matches = bench.build_entry_competition(2, slug="smoke-entry")
     monitor = bench.Monitor(competition.pk, matches)
@@ -94,7 +94,8 @@ def snapshot():
 def test_the_bulk_league_holds_what_the_settle_task_computes(bench, scripts):
     from games import services
     from games.models import Hand, HandVersion, Match
-    from league.models import Entry, StandingRow
+    from league.models import Entry
+    from standings.models import StandingRow
     from standings.services import refresh_standings, standings_rows
 
     league = bench.build_league(6, 15, slug="smoke-league", scripts=scripts, chunk=4)

@@ -10,11 +10,12 @@ import pytest
 from django.test import Client
 
 from draw.forms_setup import EntryForm
+from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from games.models import Match
 from league import entries as setup
-from league.models import Competition, Entry, Partnership, Round
+from league.models import Competition, Entry, Partnership
 from tests.factories import committing, make_club, make_competition, make_organiser, make_player, make_user
 
 pytestmark = pytest.mark.django_db

@@ -36,11 +36,13 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 
+from draw.models import Bye, Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from games import services
 from games.models import Game, Hand, Match, TeamMatch
-from league.models import Bye, Competition, Entry, EntryInvitation, Partnership, Player, Round, StandingRow, Team
+from league.models import Competition, Entry, EntryInvitation, Partnership, Player, Team
+from standings.models import StandingRow
 from standings.ratings import rebuild_ratings
 from standings.services import refresh_standings
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user, sweep
@@ -494,7 +496,7 @@ def test_point3_the_standings_count_a_draft_rounds_byes_and_results_only_once_it
 
 
 def test_point3_a_draft_match_rates_nobody_and_a_forfeit_on_it_is_not_on_the_players_pages(scene):
-    from league.models import RatingPoint
+    from standings.models import RatingPoint
 
     assert not RatingPoint.objects.filter(match_id__in=scene.draft_matches).exists()
     forfeited = Match.objects.filter(pk__in=scene.draft_matches, outcome=Match.FORFEIT_A).select_related("side_a")

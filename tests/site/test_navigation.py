@@ -12,12 +12,13 @@ import pytest
 from django.urls import reverse
 
 from draw import run
+from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from draw.run import fail_pairing
 from games import services
 from games.models import Match
-from league.models import Competition, Entry, Round
+from league.models import Competition, Entry
 from tests.factories import make_club, make_match, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

@@ -18,13 +18,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
+from draw.models import Round
 from engine.hand import OVER, HandState
 from engine.record import write_record
 from engine.rules import Ruleset
 from games import services
 from games.models import Hand, HandVersion, Match
 from games.scoresheet import scoresheet
-from league.models import Competition, Round, StandingRow
+from league.models import Competition
+from standings.models import StandingRow
 from tests.factories import (
     committing,
     make_competition,

@@ -17,9 +17,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, reverse
 
+from draw.models import Round
 from games import services
 from games.models import Hand, Match
-from league.models import Competition, Round
+from league.models import Competition
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
 
 pytestmark = pytest.mark.django_db

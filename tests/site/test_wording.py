@@ -11,12 +11,13 @@ import re
 import pytest
 from django.urls import reverse
 
+from draw.models import Round
 from engine import RecordError, effects_under_each_setting, score_chalk, score_record
 from engine.cards import Card
 from engine.penalties import ExposedCard, Misdeal, Renege
 from games import services
 from games.models import Hand, Match
-from league.models import Competition, Entry, Round, Team
+from league.models import Competition, Entry, Team
 from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, make_user
 

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 
 from importer import csv_io
 from league import entries as setup
-from league.models import Competition, Entry, StandingRow
+from league.models import Competition, Entry
 from standings.metrics import Entrant, Result, StandingsError, StandingsSettings, compute_standings
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership
 

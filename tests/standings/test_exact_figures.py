@@ -12,8 +12,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from draw.models import Bye, Round
 from games.results import record_match_totals
-from league.models import Bye, Competition, Entry, Round, StandingRow
+from league.models import Competition, Entry
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, make_user
 

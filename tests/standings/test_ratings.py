@@ -19,11 +19,12 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import BradleyTerryFull
 
+from draw.models import Round
 from draw.publishing import publish_round
 from games import services
 from games.models import Hand, Match
 from league.entries import set_published
-from league.models import PlayerRating, RatingPoint, Round
+from standings.models import PlayerRating, RatingPoint
 from standings.ratings import (
     MU,
     SIGMA,

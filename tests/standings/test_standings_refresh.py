@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.clock import tick_results_clock
-from league.models import Competition, ResultsClock, StandingRow
+from league.models import Competition, ResultsClock
+from standings.models import StandingRow
 from standings.services import refresh_standings
 from tests.factories import enter, make_club, make_competition, make_partnership
 

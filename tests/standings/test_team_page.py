@@ -8,8 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from draw.models import Round
 from games.teams import create_team_match, record_team_totals
-from league.models import Competition, Round, Team
+from league.models import Competition, Team
 from league.services import copy_to_new_season
 from tests.factories import make_club, make_organiser, make_user
 from tests.games.test_team_matches import commit, make_team, team_competition  # noqa: F401 (commit: a fixture)

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
+from draw.models import Round
 from draw.pairing import pair
 from draw.publishing import publish_round
 from draw.request import request_pairing
@@ -44,7 +45,7 @@ from engine.cards import CARD_NAMES
 from games import services
 from games.models import Hand, Match, TeamMatch
 from league import entries, invitations
-from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Round, Team
+from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Team
 from standings.ratings import rebuild_ratings
 
 DEMO_PASSWORD = "allfours-demo"
