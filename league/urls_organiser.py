@@ -8,7 +8,19 @@ from league import views_clubs, views_invitations
 urlpatterns = [
     path("clubs/new/", views_clubs.club_create, name="club_create"),
     path("clubs/<slug:club_slug>/people/", views_clubs.club_people, name="club_people"),
+    path("clubs/<slug:club_slug>/people/club/", views_clubs.club_save, name="club_save"),
+    path("clubs/<slug:club_slug>/people/organisers/new/", views_clubs.organiser_add, name="club_organiser_add"),
+    path("clubs/<slug:club_slug>/people/organisers/<int:user_pk>/remove/", views_clubs.organiser_remove,
+         name="club_organiser_remove"),
+    path("clubs/<slug:club_slug>/people/new/", views_clubs.player_add, name="club_player_add"),
     path("clubs/<slug:club_slug>/people/<int:pk>/", views_clubs.player_edit, name="club_player"),
+    *[path(f"clubs/<slug:club_slug>/people/<int:pk>/{route}/", view, name=name) for route, view, name in (
+        ("save", views_clubs.player_save, "club_player_save"),
+        ("login", views_clubs.player_link_login, "club_player_link_login"),
+        ("merge", views_clubs.player_merge_plan, "club_player_merge_plan"),
+        ("merge/confirm", views_clubs.player_merge, "club_player_merge"),
+        ("delete", views_clubs.player_delete, "club_player_delete"),
+    )],
     path("invitations/", views_invitations.my_invitations, name="my_invitations"),
     path("invitations/<int:pk>/answer/", views_invitations.invitation_answer, name="invitation_answer"),
 ]
