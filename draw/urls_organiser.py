@@ -16,6 +16,13 @@ urlpatterns = [
     path(f"{COMPETITION}archive/", views_lifecycle.competition_archive, name="competition_archive"),
     path(f"{COMPETITION}delete/", views_lifecycle.competition_delete, name="competition_delete"),
     path(f"{COMPETITION}entries/", views_setup.competition_entries, name="competition_entries"),
+    path(f"{COMPETITION}entries/new/", views_setup.entry_add, name="competition_entry_add"),
+    path(f"{COMPETITION}entries/arrange/", views_setup.entries_arrange, name="competition_entries_arrange"),
+    *[path(f"{COMPETITION}entries/<int:entry_pk>/{route}/", view, name=name) for route, view, name in (
+        ("withdraw", views_setup.entry_withdraw, "competition_entry_withdraw"),
+        ("reinstate", views_setup.entry_reinstate, "competition_entry_reinstate"),
+        ("remove", views_setup.entry_remove, "competition_entry_remove"),
+    )],
     path(f"{COMPETITION}teams/new/", views_setup.team_create, name="team_create"),
     path(f"{COMPETITION}teams/<int:team_pk>/", views_setup.team_edit, name="team_edit"),
     path(f"{COMPETITION}fixtures/edit/", views_fixtures.fixture_list, name="competition_fixture_list"),
