@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from league import people
 from league.entries import SetupError
@@ -65,7 +65,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "league/clubs/club_form.html", {"form": form}, status=form_status(form))
 
 
-@require_GET
+@require_safe  # HEAD too, as before
 @organiser_page
 def club_people(request: HttpRequest, club: Club) -> HttpResponse:
     """The club's details, its organisers and its players, each with its form (each form posts to a view below)."""
@@ -168,7 +168,7 @@ def player_page(view):
     return wrapper
 
 
-@require_GET
+@require_safe  # HEAD too, as before
 @player_page
 def player_edit(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
     """One player: name and nickname, the login linked, the merge of a duplicate record into it (said in full, then
