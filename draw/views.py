@@ -1,6 +1,7 @@
-"""Pages of rounds: the organiser's round page (pair, watch the progress, review and edit the draft, publish),
-the pairing task's status as JSON, and the public pages — a published round's pairings (printable), results
-by round and the knockout bracket.
+"""Pages of rounds: the organiser's round page (watch the pairing's progress, review the draft) and its buttons,
+each a POST-only view on a URL of its own (pair, swap, set a match's sides, sit a match out, pair two byes,
+publish, unpublish), the pairing task's status as JSON, and the public pages — a published round's pairings
+(printable), results by round and the knockout bracket.
 
 Thin views: reads through ``draw.selectors``, writes through ``draw.request``, ``draw.edits`` and
 ``draw.publishing``; the organiser's pages check ``league.permissions.is_organiser`` on every request, GET and
@@ -10,12 +11,15 @@ shown on a public page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_POST
 
 from draw import edits, publishing
 from draw import selectors as round_selectors
@@ -49,16 +53,12 @@ def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str
 
 
 # ----------------------------------------------------------------------------- the organiser's round page
-@require_http_methods(["GET", "POST"])
+@require_GET
 def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
     competition, refusal = _organisers_only(request, club_slug, competition_slug)
     if refusal is not None:
         return refusal
-    exists = competition.rounds.filter(number=number).exists()
-    if not exists and number != number_after_last_round(competition):
-        raise Http404("No such round.")
-    if request.method == "POST":
-        return _act(request, competition, number)
+    _check_round_number(competition, number)
     page = round_selectors.manage_page(competition, number)
     return render(request, "league/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
@@ -66,64 +66,130 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
     })
 
 
-def _act(request: HttpRequest, competition: Competition, number: int) -> HttpResponse:
-    action = request.POST.get("action", "")
-    back = redirect("round_manage", competition.club.slug, competition.slug, number)
-    round_ = competition.rounds.filter(number=number).first()
-    user = request.user
-    try:
-        if action == "pair":
-            round_ = request_pairing(competition, number, user=user)
-            _pairing_requested(request, round_)
-            return back
+def _check_round_number(competition: Competition, number: int) -> None:
+    """A round of the competition, or the next one to pair; anything else is a 404."""
+    if number != number_after_last_round(competition) and not competition.rounds.filter(number=number).exists():
+        raise Http404("No such round.")
+
+
+RoundAction = Callable[[HttpRequest, Competition, Round], None]
+
+
+def round_action(view: RoundAction) -> Callable[..., HttpResponse]:
+    """A button of the round page: POST only, organisers only (as the page), on a round already paired; the view
+    does its one thing and says how it went in a message, and the organiser is back on the round page (a refused
+    form or a ``RoundError`` becomes an error message there)."""
+
+    @require_POST
+    @wraps(view)
+    def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
+        competition, refusal = _organisers_only(request, club_slug, competition_slug)
+        if refusal is not None:
+            return refusal
+        _check_round_number(competition, number)
+        back = redirect("round_manage", competition.club.slug, competition.slug, number)
+        round_ = competition.rounds.filter(number=number).first()
         if round_ is None:
             messages.error(request, f"Round {number} has not been paired yet.")
             return back
-        if action in ("publish", "publish_both"):
-            round_ = publishing.publish_round(round_, user, with_competition=action == "publish_both")
-            messages.success(request, publishing.published_message(round_))
-        elif action == "unpublish":
-            publishing.unpublish_round(round_, user)
-            messages.success(request, f"{round_} is a draft again: only organisers see it.")
-        elif action == "swap":
-            page = round_selectors.manage_page(competition, number, with_warnings=False)
-            form = _swap_form(page.slots, request.POST)
-            if not form.is_valid():
-                return _form_refused(request, form, back)
-            _warned(request, edits.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
-                                               user=user), "Swapped.")
-        elif action == "edit":
-            page = round_selectors.manage_page(competition, number, with_warnings=False)
-            form = EditForm(request.POST, entrants=page.entrants)
-            form.fields["side_a"].error_messages["required"] = "Choose side A."
-            form.fields["side_b"].error_messages["required"] = "Choose side B."
-            if not form.is_valid():
-                return _form_refused(request, form, back)
-            match = _match(round_, form.cleaned_data["match"])
-            sides = Partnership.objects.in_bulk([form.cleaned_data["side_a"], form.cleaned_data["side_b"]])
-            _warned(request, edits.edit_pairing(match, side_a=sides[form.cleaned_data["side_a"]],
-                                                 side_b=sides[form.cleaned_data["side_b"]], user=user),
-                    f"{match.table_label or 'The match'} changed.")
-        elif action == "sit_out":
-            form = MatchForm(request.POST)
-            if not form.is_valid():
-                return _form_refused(request, form, back)
-            match = _match(round_, form.cleaned_data["match"], teams=competition.entrant_kind == Competition.TEAMS)
-            _warned(request, edits.move_to_bye(round_, match, user=user), f"{match} taken out: both sides sit out.")
-        elif action == "pair_byes":
-            form = PairByesForm(request.POST)
-            if not form.is_valid():
-                return _form_refused(request, form, back)
-            byes = Bye.objects.filter(round=round_).in_bulk([form.cleaned_data["first"], form.cleaned_data["second"]])
-            if len(byes) != 2:
-                raise RoundError("bye", "choose two different entrants sitting out")
-            _warned(request, edits.pair_byes(round_, byes[form.cleaned_data["first"]],
-                                              byes[form.cleaned_data["second"]], user=user), "New match made.")
-        else:
-            messages.error(request, "Unknown action.")
+        try:
+            view(request, competition, round_)
+        except _InvalidFormError as refused:
+            for errors in refused.form.errors.values():
+                for error in errors:
+                    messages.error(request, error)
+        except RoundError as error:
+            messages.error(request, error.reason[:1].upper() + error.reason[1:] + ".")
+        return back
+
+    return wrapper
+
+
+class _InvalidFormError(Exception):
+    """A button's form did not validate: its errors become the page's messages."""
+
+    def __init__(self, form) -> None:
+        super().__init__("form refused")
+        self.form = form
+
+
+def _valid(form) -> dict:
+    if not form.is_valid():
+        raise _InvalidFormError(form)
+    return form.cleaned_data
+
+
+@require_POST
+def pair(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
+    """Pair the round (a Celery task), again when it has a draft: the only button for a round not paired yet."""
+    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    if refusal is not None:
+        return refusal
+    _check_round_number(competition, number)
+    try:
+        _pairing_requested(request, request_pairing(competition, number, user=request.user))
     except RoundError as error:
         messages.error(request, error.reason[:1].upper() + error.reason[1:] + ".")
-    return back
+    return redirect("round_manage", competition.club.slug, competition.slug, number)
+
+
+@round_action
+def publish(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    round_ = publishing.publish_round(round_, request.user)
+    messages.success(request, publishing.published_message(round_))
+
+
+@round_action
+def publish_with_competition(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    """Publish the round and its competition (still a draft) in one go."""
+    round_ = publishing.publish_round(round_, request.user, with_competition=True)
+    messages.success(request, publishing.published_message(round_))
+
+
+@round_action
+def unpublish(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    publishing.unpublish_round(round_, request.user)
+    messages.success(request, f"{round_} is a draft again: only organisers see it.")
+
+
+@round_action
+def swap(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    page = round_selectors.manage_page(competition, round_.number, with_warnings=False)
+    data = _valid(_swap_form(page.slots, request.POST))
+    _warned(request, edits.swap_slots(round_, data["first"], data["second"], user=request.user), "Swapped.")
+
+
+@round_action
+def edit_match(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    """Set both sides of one match of the draft."""
+    page = round_selectors.manage_page(competition, round_.number, with_warnings=False)
+    form = EditForm(request.POST, entrants=page.entrants)
+    form.fields["side_a"].error_messages["required"] = "Choose side A."
+    form.fields["side_b"].error_messages["required"] = "Choose side B."
+    data = _valid(form)
+    match = _match(round_, data["match"])
+    sides = Partnership.objects.in_bulk([data["side_a"], data["side_b"]])
+    _warned(request, edits.edit_pairing(match, side_a=sides[data["side_a"]], side_b=sides[data["side_b"]],
+                                         user=request.user), f"{match.table_label or 'The match'} changed.")
+
+
+@round_action
+def sit_out(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    """Take a match out of the draft: both its sides sit the round out."""
+    data = _valid(MatchForm(request.POST))
+    match = _match(round_, data["match"], teams=competition.entrant_kind == Competition.TEAMS)
+    _warned(request, edits.move_to_bye(round_, match, user=request.user), f"{match} taken out: both sides sit out.")
+
+
+@round_action
+def pair_byes(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    """Make a match of two entrants sitting the round out."""
+    data = _valid(PairByesForm(request.POST))
+    byes = Bye.objects.filter(round=round_).in_bulk([data["first"], data["second"]])
+    if len(byes) != 2:
+        raise RoundError("bye", "choose two different entrants sitting out")
+    _warned(request, edits.pair_byes(round_, byes[data["first"]], byes[data["second"]], user=request.user),
+            "New match made.")
 
 
 def _pairing_requested(request: HttpRequest, round_: Round) -> None:
@@ -152,13 +218,6 @@ def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
     if match is None:
         raise RoundError("match", f"that match is not in {round_}")
     return match
-
-
-def _form_refused(request: HttpRequest, form, back: HttpResponse) -> HttpResponse:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
-    return back
 
 
 def _warned(request: HttpRequest, warnings: list[dict], done: str) -> None:

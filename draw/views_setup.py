@@ -20,7 +20,8 @@ from django.db import transaction
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from draw.forms_setup import (
     ArrangeForm,
@@ -32,7 +33,6 @@ from draw.forms_setup import (
     add_setup_error,
 )
 from draw.lifecycle import why_not_deletable
-from engine.numbers import whole_number
 from league import entries as setup
 from league import invitations, selectors, services
 from league.forms import form_status
@@ -151,29 +151,19 @@ def _entries(competition: Competition, text: str = "") -> Any:
     return entries.order_by(F("seed").asc(nulls_last=True), "id")
 
 
-def _entry_action(request: HttpRequest, competition: Competition) -> HttpResponse | None:
-    """Withdraw, reinstate or remove the entry a row's button names; None when the POST is another action."""
-    for action, do, done in (("withdraw", setup.withdraw, "has withdrawn; its results stand"),
-                             ("reinstate", setup.reinstate, "is back in: it is paired from the next round"),
-                             ("remove", setup.remove_entry, "was taken off the entries")):
-        if action in request.POST:
-            entry = (competition.entries.select_related(*ENTRY_RELATED)
-                     .filter(pk=_int(request.POST[action])).first())
-            if entry is None:
-                raise Http404("No such entry.")
-            name = entry.display_name
-            try:
-                do(entry=entry)
-            except setup.SetupError as error:
-                messages.error(request, error.reason)
-            else:
-                messages.success(request, f"{name} {done}.")
-            return redirect(request.get_full_path())  # the same page of the list
-    return None
+def _listed(request: HttpRequest, competition: Competition) -> tuple[str, Any, list[Entry]]:
+    """The search text, the page of the list (``?q=`` and ``?page=``) and its rows: seeds and groups are arranged a
+    page at a time."""
+    text = search_text(request)
+    page = paginate(request, _entries(competition, text), per_page=ENTRIES_PER_PAGE,
+                    path=reverse("competition_entries", args=[competition.club.slug, competition.slug]))
+    return text, page, list(page)
 
 
-def _int(text: str) -> int:
-    return whole_number(text) or 0
+def _back_to_list(request: HttpRequest, competition: Competition) -> HttpResponse:
+    """The same page of the list (the forms post with the list's query)."""
+    query = f"?{request.GET.urlencode()}" if request.GET else ""
+    return redirect(reverse("competition_entries", args=[competition.club.slug, competition.slug]) + query)
 
 
 def _add_entry(form: EntryForm, competition: Competition, user: Any) -> Entry | EntryInvitation | None:
@@ -200,52 +190,101 @@ def _add_entry(form: EntryForm, competition: Competition, user: Any) -> Entry | 
         return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_GET
 @organiser_view
 def competition_entries(request: HttpRequest, competition: Competition) -> HttpResponse:
-    if request.method == "POST":
-        done = _entry_action(request, competition)
-        if done is not None:
-            return done
-    text = search_text(request)
-    page = paginate(request, _entries(competition, text), per_page=ENTRIES_PER_PAGE)
-    rows = list(page)  # seeds and groups are arranged a page at a time
-    add_form, arrange_form = EntryForm(competition=competition), ArrangeForm(entries=rows)
-    action = request.POST.get("action")
-    if request.method == "POST" and action == "add":
-        add_form = EntryForm(request.POST, competition=competition)
-        if add_form.is_valid() and (entry := _add_entry(add_form, competition, request.user)) is not None:
-            if isinstance(entry, EntryInvitation):
-                messages.success(request, f"{entry.entrant_name} plays for {entry.club.name}: an invitation is sent. "
-                                          f"They are entered once {entry.club.name}'s organisers or the players "
-                                          "accept.")
-            else:
-                late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
-                messages.success(request, f"{entry.display_name} is entered{late}.")
-            return redirect("competition_entries", competition.club.slug, competition.slug)
-    elif request.method == "POST" and action == "arrange":
-        arrange_form = ArrangeForm(request.POST, entries=rows)
-        if arrange_form.is_valid():
-            try:
-                changed = setup.arrange(competition=competition, seeds=arrange_form.seeds(),
-                                        groups=arrange_form.groups(), divisions=arrange_form.divisions())
-            except setup.SetupError as error:
-                add_setup_error(arrange_form, error)
-            else:
-                messages.success(request, f"Seeds, groups and divisions saved ({len(changed)} changed).")
-                return redirect(request.get_full_path())
-    elif request.method == "POST":
-        messages.error(request, "Unknown action.")
-        return redirect("competition_entries", competition.club.slug, competition.slug)
+    """The entrants (seeds, groups and divisions a page at a time, a row's withdraw, reinstate and remove
+    buttons) and the form to add one; each form and button posts to a view of its own."""
+    return _entries_page(request, competition, _listed(request, competition))
+
+
+def _entries_page(request: HttpRequest, competition: Competition, listed: tuple[str, Any, list[Entry]],
+                  add_form: EntryForm | None = None, arrange_form: ArrangeForm | None = None) -> HttpResponse:
+    """The entries page with empty forms, or the one the POST left with its errors."""
+    text, page, rows = listed
+    add_form = add_form or EntryForm(competition=competition)
+    arrange_form = arrange_form or ArrangeForm(entries=rows)
     teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
                                                                              "partnerships__player_two"))
     return render(request, "league/setup/entries.html", {
         "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
+        "list_query": f"?{request.GET.urlencode()}" if request.GET else "",
         "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
         "active": competition.entries.filter(withdrawn=False).count(), "teams": teams,
         "invitations": competition.invitations.filter(state=InvitationState.PENDING).select_related(
             "club", "partnership__player_one", "partnership__player_two", "player").order_by("asked_at", "id"),
     }, status=form_status(add_form, arrange_form))
+
+
+@require_POST
+@organiser_view
+def entry_add(request: HttpRequest, competition: Competition) -> HttpResponse:
+    """Enter a partnership (an existing one or two players), a team or a player; another club's entrant is
+    invited instead."""
+    form = EntryForm(request.POST, competition=competition)
+    if form.is_valid() and (entry := _add_entry(form, competition, request.user)) is not None:
+        if isinstance(entry, EntryInvitation):
+            messages.success(request, f"{entry.entrant_name} plays for {entry.club.name}: an invitation is sent. "
+                                      f"They are entered once {entry.club.name}'s organisers or the players "
+                                      "accept.")
+        else:
+            late = f" (a late entry: it plays from round {entry.joined_round})" if entry.joined_round > 1 else ""
+            messages.success(request, f"{entry.display_name} is entered{late}.")
+        return redirect("competition_entries", competition.club.slug, competition.slug)
+    return _entries_page(request, competition, _listed(request, competition), add_form=form)
+
+
+@require_POST
+@organiser_view
+def entries_arrange(request: HttpRequest, competition: Competition) -> HttpResponse:
+    """Save the seeds, groups and divisions of the page of the list the form showed."""
+    listed = _listed(request, competition)
+    form = ArrangeForm(request.POST, entries=listed[2])
+    if form.is_valid():
+        try:
+            changed = setup.arrange(competition=competition, seeds=form.seeds(), groups=form.groups(),
+                                    divisions=form.divisions())
+        except setup.SetupError as error:
+            add_setup_error(form, error)
+        else:
+            messages.success(request, f"Seeds, groups and divisions saved ({len(changed)} changed).")
+            return _back_to_list(request, competition)
+    return _entries_page(request, competition, listed, arrange_form=form)
+
+
+@require_POST
+@organiser_view
+def entry_withdraw(request: HttpRequest, competition: Competition, entry_pk: int) -> HttpResponse:
+    return _change_entry(request, competition, entry_pk, setup.withdraw, "has withdrawn; its results stand")
+
+
+@require_POST
+@organiser_view
+def entry_reinstate(request: HttpRequest, competition: Competition, entry_pk: int) -> HttpResponse:
+    return _change_entry(request, competition, entry_pk, setup.reinstate,
+                         "is back in: it is paired from the next round")
+
+
+@require_POST
+@organiser_view
+def entry_remove(request: HttpRequest, competition: Competition, entry_pk: int) -> HttpResponse:
+    return _change_entry(request, competition, entry_pk, setup.remove_entry, "was taken off the entries")
+
+
+def _change_entry(request: HttpRequest, competition: Competition, entry_pk: int,
+                  operation: Callable[..., Any], done: str) -> HttpResponse:
+    """A row's button: the operation on the entry, its outcome in a message, back on the same page of the list."""
+    entry = competition.entries.select_related(*ENTRY_RELATED).filter(pk=entry_pk).first()
+    if entry is None:
+        raise Http404("No such entry.")
+    name = entry.display_name
+    try:
+        operation(entry=entry)
+    except setup.SetupError as error:
+        messages.error(request, error.reason)
+    else:
+        messages.success(request, f"{name} {done}.")
+    return _back_to_list(request, competition)
 
 
 # ----------------------------------------------------------------------------- teams

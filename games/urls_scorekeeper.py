@@ -15,6 +15,7 @@ ENTRY_PAGES = [  # (route, view, name)
     ("games/", views_results.game_results, "game_results"),
     ("games/<int:number>/delete/", views_results.game_result_delete, "game_result_delete"),
     ("totals/", views_results.match_totals, "match_totals"),
+    ("totals/clear/", views_results.match_totals_clear, "match_totals_clear"),
 ]
 
 

@@ -1,5 +1,5 @@
-"""Pages of a match: the scoresheet, the scorekeeper's entry page (an account's or the private link's),
-corrections, and the organiser's page for scorekeepers and the link.
+"""Pages of a match: the scoresheet, the scorekeeper's entry page (an account's or the private link's) and
+corrections (the organiser's page for scorekeepers and the link is ``games.views_scorekeepers``).
 
 Thin views: reads through ``league.selectors``, writes through ``games.entry`` and ``games.matches``, and
 every permission checked with ``league.permissions`` on every request, GET and POST alike.
@@ -34,15 +34,7 @@ from games.entry import (
     takes_hands,
     undo_last_hand,
 )
-from games.forms import (
-    ChalkCorrectionForm,
-    ChalkEntryForm,
-    ReasonForm,
-    RecordCorrectionForm,
-    RecordEntryForm,
-    ScorekeeperForm,
-)
-from games.matches import add_scorekeeper, remove_scorekeeper, renew_entry_link, revoke_entry_link
+from games.forms import ChalkCorrectionForm, ChalkEntryForm, ReasonForm, RecordCorrectionForm, RecordEntryForm
 from games.models import Hand, Match
 from games.offline import answer_queued, card_data, errors_of, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
@@ -396,46 +388,3 @@ def hand_delete(request: HttpRequest, access: EntryAccess, hand_pk: int) -> Http
         "access": access, "match": match, "competition": match.competition, "hand": hand, "form": form,
         "back": _after_correction(access),
     }, status=status)
-
-
-# ----------------------------------------------------------------------------- the organiser's page
-@require_http_methods(["GET", "POST"])
-def manage(request: HttpRequest, pk: int) -> HttpResponse:
-    """Assign scorekeepers by username; show, revoke or renew the private entry link. Organisers only."""
-    match = sheets.match_with_scorekeepers(pk)
-    if match is None:
-        raise Http404("No such match.")
-    if not is_organiser(request.user, match.competition.club_id):
-        return refuse_match_page(request, match, "Only the club's organisers manage a match's scorekeepers.")
-    form = ScorekeeperForm()
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "add":
-            form = ScorekeeperForm(request.POST)
-            if form.is_valid():
-                user = form.cleaned_data["username"]
-                add_scorekeeper(match=match, user=user)
-                messages.success(request, f"{user.get_username()} can now enter hands for this match.")
-                return redirect("match_manage", pk=match.pk)
-        elif action == "remove":
-            removed = match.scorekeepers.filter(pk=request.POST.get("user") or 0).first()
-            if removed is not None:
-                remove_scorekeeper(match=match, user=removed)
-                messages.success(request, f"{removed.get_username()} is no longer a scorekeeper of this match.")
-            return redirect("match_manage", pk=match.pk)
-        elif action == "revoke":
-            revoke_entry_link(match=match)
-            messages.success(request, "The private link was revoked: it no longer opens the entry page.")
-            return redirect("match_manage", pk=match.pk)
-        elif action == "renew":
-            renew_entry_link(match=match)
-            messages.success(request, "A new private link was made; the old one no longer works.")
-            return redirect("match_manage", pk=match.pk)
-        else:
-            messages.error(request, "Unknown action.")
-            return redirect("match_manage", pk=match.pk)
-    link = request.build_absolute_uri(reverse("token_enter", args=[match.entry_token]))
-    return render(request, "games/manage.html", {
-        "match": match, "competition": match.competition, "form": form, "link": link,
-        "scorekeepers": list(match.scorekeepers.all()),
-    }, status=422 if form.errors else 200)

@@ -1,8 +1,9 @@
-"""Pages for results kept at a coarser level than hand by hand, forfeits, team matches and printable sheets.
+"""Pages for results kept at a coarser level than hand by hand, team matches and printable sheets (forfeits are
+``games.views_forfeits``).
 
 - game by game and match totals: for whoever may enter the match's hands (``can_enter_hands``: organisers,
   the match's scorekeepers, the private link);
-- forfeits, team match creation and a team match's overall totals: the club's organisers (``is_organiser``);
+- team match creation and a team match's overall totals: the club's organisers (``is_organiser``);
 - the team match page and the printable scoresheet: anyone who may see the competition.
 
 Thin views: reads through ``games.selectors`` / ``league.selectors``, writes through ``games.results`` and
@@ -28,7 +29,7 @@ from games import scoresheet as sheets
 from games import selectors as game_selectors
 from games.common import EntryError, lock_match
 from games.forms import ReasonForm
-from games.forms_results import ForfeitForm, GameResultForm, MatchTotalsForm, TeamMatchForm, TeamTotalsForm
+from games.forms_results import GameResultForm, MatchTotalsForm, TeamMatchForm, TeamTotalsForm
 from games.models import HAND_LEVEL, MATCH_LEVEL, Match, ResultVersion, TeamMatch
 from games.offline import (
     GAME_FIELDS,
@@ -45,14 +46,12 @@ from games.offline import (
 )
 from games.results import (
     clear_entered_result,
-    clear_forfeit,
     delete_game_result,
     enter_game_result,
-    record_forfeit,
     record_match_totals,
 )
 from games.teams import clear_team_totals, create_team_match, record_team_totals
-from games.views import EntryAccess, entry_view, offline_config, refuse_match_page
+from games.views import EntryAccess, entry_view, offline_config
 from league import selectors
 from league.models import Competition
 from league.pagination import paginate
@@ -76,7 +75,7 @@ def _level_context(request: HttpRequest, access: EntryAccess) -> dict[str, Any]:
         "back": _sheet_url(access), "target_points": match.competition.engine_ruleset().target,
         "is_organiser": is_organiser(request.user, match.competition.club_id),
         "urls": {"games": access.url("game_results"), "totals": access.url("match_totals"),
-                 "enter": access.url("enter")},
+                 "clear_totals": access.url("match_totals_clear"), "enter": access.url("enter")},
     }
 
 
@@ -244,19 +243,11 @@ def game_result_delete(request: HttpRequest, access: EntryAccess, number: int) -
 @require_http_methods(["GET", "POST"])
 @entry_view
 def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
-    """Record only the match's totals, or clear what was entered as game results or totals."""
+    """Record only the match's totals (the clear button posts to ``match_totals_clear``)."""
     match = access.match
     status = 200
-    if request.method == "POST" and wants_json(request) and request.POST.get("action") != "clear":
+    if request.method == "POST" and wants_json(request):
         return _totals_json(request, access)
-    if request.method == "POST" and request.POST.get("action") == "clear":
-        try:
-            clear_entered_result(match, user=request.user)
-        except EntryError as error:
-            messages.error(request, error.reason)
-        else:
-            messages.success(request, "The entered result was cleared: the match can be entered at any level.")
-        return redirect(access.url("match_totals"))
     if request.method == "POST":
         form = MatchTotalsForm(request.POST, match=match)
         if form.is_valid():
@@ -282,39 +273,18 @@ def match_totals(request: HttpRequest, access: EntryAccess) -> HttpResponse:
     return render(request, "games/match_totals.html", context, status=status)
 
 
-# ----------------------------------------------------------------------------- forfeits
-@require_http_methods(["GET", "POST"])
-def forfeit(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record a no-show, or clear it. Organisers only."""
-    match = sheets.match_for_pages(pk)
-    if match is None:
-        raise Http404("No such match.")
-    if not is_organiser(request.user, match.competition.club_id):
-        return refuse_match_page(request, match, "Only the club's organisers record forfeits.")
-    status = 200
-    form = ForfeitForm(match=match, initial={"outcome": match.outcome if match.outcome != Match.PLAYED else None})
-    if request.method == "POST":
-        if request.POST.get("action") == "clear":
-            try:
-                clear_forfeit(match, user=request.user)
-            except EntryError as error:
-                messages.error(request, error.reason)
-            else:
-                messages.success(request, "The forfeit was cleared.")
-            return redirect("match_forfeit", pk=match.pk)
-        form = ForfeitForm(request.POST, match=match)
-        if form.is_valid():
-            try:
-                record_forfeit(match, outcome=form.cleaned_data["outcome"], user=request.user)
-            except EntryError as error:
-                form.add_entry_error(error)
-            else:
-                messages.success(request, "Forfeit recorded.")
-                return redirect("match_sheet", pk=match.pk)
-        status = 422
-    return render(request, "games/forfeit.html", {
-        "match": match, "competition": match.competition, "club": match.competition.club, "form": form,
-    }, status=status)
+@require_POST
+@entry_view
+def match_totals_clear(request: HttpRequest, access: EntryAccess) -> HttpResponse:
+    """Clear what was entered as game results or totals, so that the match can be entered at another level (a
+    plain form, also for the offline queue's page)."""
+    try:
+        clear_entered_result(access.match, user=request.user)
+    except EntryError as error:
+        messages.error(request, error.reason)
+    else:
+        messages.success(request, "The entered result was cleared: the match can be entered at any level.")
+    return redirect(access.url("match_totals"))
 
 
 # ----------------------------------------------------------------------------- the printable scoresheet
@@ -441,23 +411,13 @@ def team_match_create(request: HttpRequest, club_slug: str, competition_slug: st
 
 @require_http_methods(["GET", "POST"])
 def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record only the team match's overall totals, or clear them. Organisers only."""
-    team_match = game_selectors.team_match_page(pk)
-    if team_match is None or not can_view_match(request.user, team_match):
-        raise Http404("No such team match.")
-    competition = team_match.competition
-    refused = _organiser_only(request, competition, "Only the club's organisers record team match results.")
+    """Record only the team match's overall totals (the clear button posts to ``team_match_totals_clear``).
+    Organisers only."""
+    team_match, refused = _organisers_team_match(request, pk)
     if refused is not None:
         return refused
+    competition = team_match.competition
     status = 200
-    if request.method == "POST" and request.POST.get("action") == "clear":
-        try:
-            clear_team_totals(team_match, user=request.user)
-        except EntryError as error:
-            messages.error(request, error.reason)
-        else:
-            messages.success(request, "The overall totals were cleared.")
-        return redirect("team_match", pk=team_match.pk)
     if request.method == "POST":
         form = TeamTotalsForm(request.POST, team_match=team_match)
         if form.is_valid():
@@ -480,3 +440,24 @@ def team_match_totals(request: HttpRequest, pk: int) -> HttpResponse:
         "has_tables": bool(list(team_match.table_matches.all())),
     }, status=status)
 
+
+def _organisers_team_match(request: HttpRequest, pk: int) -> tuple[TeamMatch, HttpResponse | None]:
+    team_match = game_selectors.team_match_page(pk)
+    if team_match is None or not can_view_match(request.user, team_match):
+        raise Http404("No such team match.")
+    return team_match, _organiser_only(request, team_match.competition,
+                                       "Only the club's organisers record team match results.")
+
+
+@require_POST
+def team_match_totals_clear(request: HttpRequest, pk: int) -> HttpResponse:
+    team_match, refused = _organisers_team_match(request, pk)
+    if refused is not None:
+        return refused
+    try:
+        clear_team_totals(team_match, user=request.user)
+    except EntryError as error:
+        messages.error(request, error.reason)
+    else:
+        messages.success(request, "The overall totals were cleared.")
+    return redirect("team_match", pk=team_match.pk)

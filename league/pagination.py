@@ -32,16 +32,17 @@ class PageLink:
 
 
 def paginate(request: HttpRequest, items: QuerySet | Sequence[Any], *, per_page: int = PAGE_SIZE,
-             param: str = "page") -> Page:
+             param: str = "page", path: str = "") -> Page:
     """The page of ``items`` that ``?<param>=`` asks for (the first when absent, the nearest one when out of
-    range or not a number), with ``links`` to its neighbours, ``previous_url`` and ``next_url``."""
+    range or not a number), with ``links`` to its neighbours, ``previous_url`` and ``next_url`` (on ``path``
+    when given: a page shown again after a form's POST to another URL links to the page's own)."""
     paginator = Paginator(items, per_page)
     page = paginator.get_page(request.GET.get(param, "")[:12])
 
     def url(number: int) -> str:
         query = request.GET.copy()
         query[param] = str(number)
-        return f"?{query.urlencode()}"
+        return f"{path}?{query.urlencode()}"
 
     page.param = param
     page.links = [PageLink(None, "") if number == Paginator.ELLIPSIS else PageLink(number, url(number),

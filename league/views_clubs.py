@@ -1,16 +1,20 @@
 """An organiser's pages for the club itself: a new club, its details, its organisers and its players (made,
-edited, linked to a login, merged). Thin views over ``league.people``."""
+edited, linked to a login, merged, deleted). The pages are GETs; each of their forms posts to a view of its own,
+which redirects when done or shows the page again with the form's errors. Thin views over ``league.people``."""
 
 from __future__ import annotations
 
 from functools import wraps
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
 
 from league import people
 from league.entries import SetupError
@@ -61,99 +65,208 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "league/clubs/club_form.html", {"form": form}, status=form_status(form))
 
 
+@require_safe  # HEAD too, as before
 @organiser_page
 def club_people(request: HttpRequest, club: Club) -> HttpResponse:
-    """The club's details, its organisers and its players, each with its form."""
-    action = request.POST.get("action") if request.method == "POST" else None
-    details = ClubForm(request.POST if action == "club" else None, initial={"name": club.name, "town": club.town},
-                       prefix="club")  # three forms on one page: each its own field ids
-    organiser = OrganiserForm(request.POST if action == "organiser" else None, prefix="organiser")
-    player = PlayerForm(request.POST if action == "player" else None, prefix="player")
-    done = _act(request, club, action, details, organiser, player)
-    if done is not None:
-        return done
+    """The club's details, its organisers and its players, each with its form (each form posts to a view below)."""
+    return _people_page(request, club)
+
+
+def _people_page(request: HttpRequest, club: Club, **bound: forms.Form) -> HttpResponse:
+    """The people page with empty forms, or ``bound`` ones (by the context's name) as the POST left them."""
+    shown: dict[str, forms.Form] = {
+        "details": ClubForm(initial={"name": club.name, "town": club.town}, prefix="club"),  # three forms on one
+        "organiser_form": OrganiserForm(prefix="organiser"),  # page: each its own field ids
+        "player_form": PlayerForm(prefix="player"),
+        **bound,
+    }
     q = search_text(request)
     players = paginate(request, search(Player.objects.filter(home_club=club).select_related("user")
-                                       .order_by("name", "id"), q, "name", "nickname"), per_page=PLAYERS_PER_PAGE)
+                                       .order_by("name", "id"), q, "name", "nickname"), per_page=PLAYERS_PER_PAGE,
+                       path=reverse("club_people", args=[club.slug]))
     organisers = (ClubRole.objects.filter(club=club, role=ClubRole.ORGANISER).select_related("user")
                   .order_by("user__username"))
     return render(request, "league/clubs/people.html", {
-        "club": club, "details": details, "organiser_form": organiser, "player_form": player,
-        "organisers": organisers, "players": list(players), "page": players, "q": q,
-    }, status=form_status(details, organiser, player))
+        "club": club, **shown, "organisers": organisers, "players": list(players), "page": players, "q": q,
+    }, status=form_status(*shown.values()))
 
 
-def _act(request, club, action, details, organiser, player) -> HttpResponse | None:
-    try:
-        if action == "club" and details.is_valid():
-            people.edit_club(club=club, **details.cleaned_data)
-            messages.success(request, "The club's details are saved.")
-        elif action == "organiser" and organiser.is_valid():
-            people.add_organiser(club=club, username=organiser.cleaned_data["username"])
-            messages.success(request, f"{organiser.cleaned_data['username']} is now an organiser.")
-        elif action == "remove_organiser":
-            people.remove_organiser(club=club, user_id=_int(request.POST.get("user")), by=request.user)
-            messages.success(request, "The organiser was removed.")
-        elif action == "player" and player.is_valid():
-            made = people.create_player(club=club, **player.values())
-            messages.success(request, f"{made.name} is one of the club's players.")
+def _refused(form: forms.Form, error: SetupError) -> None:
+    """The service's reason next to the form's field; a similar name asks the organiser to confirm."""
+    add_setup_error(form, error)
+    form.asks_to_confirm = isinstance(error, people.SimilarName)
+
+
+@require_POST
+@organiser_page
+def club_save(request: HttpRequest, club: Club) -> HttpResponse:
+    """The club's name and town."""
+    form = ClubForm(request.POST, prefix="club")
+    if form.is_valid():
+        try:
+            people.edit_club(club=club, **form.cleaned_data)
+        except SetupError as error:
+            _refused(form, error)
         else:
-            return None
-    except SetupError as error:
-        form = {"club": details, "organiser": organiser, "player": player}.get(action)
-        if form is None:  # a button with no form of its own (remove): the reason at the top of the page
-            messages.error(request, error.reason)
+            messages.success(request, "The club's details are saved.")
             return redirect("club_people", club.slug)
-        add_setup_error(form, error)
-        form.asks_to_confirm = isinstance(error, people.SimilarName)
-        return None
+    return _people_page(request, club, details=form)
+
+
+@require_POST
+@organiser_page
+def organiser_add(request: HttpRequest, club: Club) -> HttpResponse:
+    form = OrganiserForm(request.POST, prefix="organiser")
+    if form.is_valid():
+        try:
+            people.add_organiser(club=club, username=form.cleaned_data["username"])
+        except SetupError as error:
+            _refused(form, error)
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} is now an organiser.")
+            return redirect("club_people", club.slug)
+    return _people_page(request, club, organiser_form=form)
+
+
+@require_POST
+@organiser_page
+def organiser_remove(request: HttpRequest, club: Club, user_pk: int) -> HttpResponse:
+    """A button with no form of its own: a refusal is a message at the top of the page."""
+    try:
+        people.remove_organiser(club=club, user_id=user_pk, by=request.user)
+    except SetupError as error:
+        messages.error(request, error.reason)
+    else:
+        messages.success(request, "The organiser was removed.")
     return redirect("club_people", club.slug)
 
 
-def _int(text: str | None) -> int:
-    return int(text) if (text or "").isdigit() else 0
-
-
+@require_POST
 @organiser_page
-def player_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
+def player_add(request: HttpRequest, club: Club) -> HttpResponse:
+    form = PlayerForm(request.POST, prefix="player")
+    if form.is_valid():
+        try:
+            made = people.create_player(club=club, **form.values())
+        except SetupError as error:
+            _refused(form, error)
+        else:
+            messages.success(request, f"{made.name} is one of the club's players.")
+            return redirect("club_people", club.slug)
+    return _people_page(request, club, player_form=form)
+
+
+# ----------------------------------------------------------------------------- one player
+def player_page(view):
+    """Organisers only (as ``organiser_page``), with the club's player the URL names (else a 404)."""
+
+    @organiser_page
+    @wraps(view)
+    def wrapper(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
+        return view(request, club, get_object_or_404(Player, pk=pk, home_club=club))
+
+    return wrapper
+
+
+@require_safe  # HEAD too, as before
+@player_page
+def player_edit(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
     """One player: name and nickname, the login linked, the merge of a duplicate record into it (said in full, then
-    confirmed), and the deletion of a record with no result."""
-    player = get_object_or_404(Player, pk=pk, home_club=club)
-    action = request.POST.get("action") if request.method == "POST" else None
-    details = PlayerForm(request.POST if action == "details" else None,
-                         initial={"name": player.name, "nickname": player.nickname})
-    login = LoginLinkForm(request.POST if action == "login" else None,
-                          initial={"username": player.user.get_username() if player.user else ""})
-    merge = MergeForm(request.POST if action in ("merge", "merge_confirm") else None, player=player)
-    delete = DeletePlayerForm(request.POST if action == "delete" else None)
-    plan = None
-    try:
-        if action == "details" and details.is_valid():
-            people.edit_player(player=player, **details.values())
+    confirmed), and the deletion of a record with no result; each form posts to a view below."""
+    return _player_page(request, club, player)
+
+
+def _player_page(request: HttpRequest, club: Club, player: Player, plan: people.MergePlan | None = None,
+                 **bound: forms.Form) -> HttpResponse:
+    """The player's page with empty forms, or ``bound`` ones (by the context's name) as the POST left them, and the
+    merge's ``plan`` to confirm."""
+    shown: dict[str, forms.Form] = {
+        "details": PlayerForm(initial={"name": player.name, "nickname": player.nickname}),
+        "login": LoginLinkForm(initial={"username": player.user.get_username() if player.user else ""}),
+        "merge": MergeForm(player=player),
+        "delete": DeletePlayerForm(),
+        **bound,
+    }
+    return render(request, "league/clubs/player.html", {
+        "club": club, "player": player, **shown, "merge_plan": plan,
+        "why_not_deletable": people.why_not_deletable(player),
+    }, status=form_status(*shown.values()))
+
+
+@require_POST
+@player_page
+def player_save(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
+    """The player's name and nickname."""
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            people.edit_player(player=player, **form.values())
+        except SetupError as error:
+            _refused(form, error)
+        else:
             messages.success(request, f"{player.name} is saved.")
             return redirect("club_player", club.slug, player.pk)
-        if action == "login" and login.is_valid():
-            people.link_login(player=player, username=login.cleaned_data["username"])
+    return _player_page(request, club, player, details=form)
+
+
+@require_POST
+@player_page
+def player_link_login(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
+    form = LoginLinkForm(request.POST)
+    if form.is_valid():
+        try:
+            people.link_login(player=player, username=form.cleaned_data["username"])
+        except SetupError as error:
+            _refused(form, error)
+        else:
             messages.success(request, "The login is linked." if player.user_id else "No login is linked now.")
             return redirect("club_player", club.slug, player.pk)
-        if action == "merge" and merge.is_valid():  # first what would move, to confirm
-            plan = people.merge_plan(keep=player, duplicate=merge.cleaned_data["duplicate"])
-        if action == "merge_confirm" and merge.is_valid():
-            duplicate = merge.cleaned_data["duplicate"]
-            name = duplicate.name
+    return _player_page(request, club, player, login=form)
+
+
+@require_POST
+@player_page
+def player_merge_plan(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
+    """First what the merge of the duplicate would move, for the organiser to confirm (nothing changes yet)."""
+    form = MergeForm(request.POST, player=player)
+    plan = None
+    if form.is_valid():
+        try:
+            plan = people.merge_plan(keep=player, duplicate=form.cleaned_data["duplicate"])
+        except SetupError as error:
+            _refused(form, error)
+    return _player_page(request, club, player, plan=plan, merge=form)
+
+
+@require_POST
+@player_page
+def player_merge(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
+    """The confirmed merge: the duplicate's partnerships, entries and results become the player's."""
+    form = MergeForm(request.POST, player=player)
+    if form.is_valid():
+        duplicate = form.cleaned_data["duplicate"]
+        name = duplicate.name
+        try:
             people.merge_players(keep=player, duplicate=duplicate)
+        except SetupError as error:
+            _refused(form, error)
+        else:
             messages.success(request, f"{name}'s record is merged into {player.name}: its results are theirs now.")
             return redirect("club_player", club.slug, player.pk)
-        if action == "delete" and delete.is_valid():
+    return _player_page(request, club, player, merge=form)
+
+
+@require_POST
+@player_page
+def player_delete(request: HttpRequest, club: Club, player: Player) -> HttpResponse:
+    """Delete a record with no partnership, entry or result (the form's box ticked)."""
+    form = DeletePlayerForm(request.POST)
+    if form.is_valid():
+        try:
             people.delete_player(player=player)
+        except SetupError as error:
+            _refused(form, error)
+        else:
             messages.success(request, f"{player.name}'s record is deleted.")
             return redirect("club_people", club.slug)
-    except SetupError as error:
-        form = {"details": details, "login": login, "merge": merge, "merge_confirm": merge, "delete": delete}[action]
-        add_setup_error(form, error)
-        form.asks_to_confirm = isinstance(error, people.SimilarName)
-    return render(request, "league/clubs/player.html", {
-        "club": club, "player": player, "details": details, "login": login, "merge": merge, "merge_plan": plan,
-        "delete": delete, "why_not_deletable": people.why_not_deletable(player),
-    }, status=form_status(details, login, merge, delete))
-
+    return _player_page(request, club, player, delete=form)

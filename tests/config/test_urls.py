@@ -144,8 +144,49 @@ API_NAMES = [
     'team-match-tables',
     'team-match-totals',
 ]
+COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
+BUTTONS = [  # (name, route) of the POST-only view of each form and button of the organiser's pages
+    ('round_pair', f'{COMPETITION}rounds/<int:number>/pair/'),
+    ('round_publish', f'{COMPETITION}rounds/<int:number>/publish/'),
+    ('round_publish_with_competition', f'{COMPETITION}rounds/<int:number>/publish-with-competition/'),
+    ('round_unpublish', f'{COMPETITION}rounds/<int:number>/unpublish/'),
+    ('round_swap', f'{COMPETITION}rounds/<int:number>/swap/'),
+    ('round_edit_match', f'{COMPETITION}rounds/<int:number>/edit-match/'),
+    ('round_sit_out', f'{COMPETITION}rounds/<int:number>/sit-out/'),
+    ('round_pair_byes', f'{COMPETITION}rounds/<int:number>/pair-byes/'),
+    ('fixture_list_add_round', f'{COMPETITION}fixtures/rounds/new/'),
+    ('fixture_list_edit_round', f'{COMPETITION}fixtures/rounds/<int:number>/edit/'),
+    ('fixture_list_publish_round', f'{COMPETITION}fixtures/rounds/<int:number>/publish/'),
+    ('fixture_list_unpublish_round', f'{COMPETITION}fixtures/rounds/<int:number>/unpublish/'),
+    ('fixture_list_add_fixture', f'{COMPETITION}fixtures/new/'),
+    ('fixture_list_remove_fixture', f'{COMPETITION}fixtures/<int:fixture_pk>/remove/'),
+    ('fixture_list_add_bye', f'{COMPETITION}fixtures/byes/new/'),
+    ('fixture_list_remove_bye', f'{COMPETITION}fixtures/byes/<int:bye_pk>/remove/'),
+    ('competition_entry_add', f'{COMPETITION}entries/new/'),
+    ('competition_entries_arrange', f'{COMPETITION}entries/arrange/'),
+    ('competition_entry_withdraw', f'{COMPETITION}entries/<int:entry_pk>/withdraw/'),
+    ('competition_entry_reinstate', f'{COMPETITION}entries/<int:entry_pk>/reinstate/'),
+    ('competition_entry_remove', f'{COMPETITION}entries/<int:entry_pk>/remove/'),
+    ('club_save', 'clubs/<slug:club_slug>/people/club/'),
+    ('club_organiser_add', 'clubs/<slug:club_slug>/people/organisers/new/'),
+    ('club_organiser_remove', 'clubs/<slug:club_slug>/people/organisers/<int:user_pk>/remove/'),
+    ('club_player_add', 'clubs/<slug:club_slug>/people/new/'),
+    ('club_player_save', 'clubs/<slug:club_slug>/people/<int:pk>/save/'),
+    ('club_player_link_login', 'clubs/<slug:club_slug>/people/<int:pk>/login/'),
+    ('club_player_merge_plan', 'clubs/<slug:club_slug>/people/<int:pk>/merge/'),
+    ('club_player_merge', 'clubs/<slug:club_slug>/people/<int:pk>/merge/confirm/'),
+    ('club_player_delete', 'clubs/<slug:club_slug>/people/<int:pk>/delete/'),
+    ('match_scorekeeper_add', 'matches/<int:pk>/manage/scorekeepers/new/'),
+    ('match_scorekeeper_remove', 'matches/<int:pk>/manage/scorekeepers/<int:user_pk>/remove/'),
+    ('match_link_revoke', 'matches/<int:pk>/manage/link/revoke/'),
+    ('match_link_renew', 'matches/<int:pk>/manage/link/renew/'),
+    ('match_forfeit_clear', 'matches/<int:pk>/forfeit/clear/'),
+    ('team_match_totals_clear', 'team-matches/<int:pk>/totals/clear/'),
+    ('match_match_totals_clear', 'matches/<int:pk>/totals/clear/'),
+    ('token_match_totals_clear', 'enter/<str:token>/totals/clear/'),
+]
 SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
-          "token": "tok3n", "template": "players"}
+          "token": "tok3n", "template": "players", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19, "bye_pk": 23}
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -154,7 +195,7 @@ def sample_path(route: str) -> tuple[str, dict]:
     return "/" + PARAMETER.sub(lambda m: str(SAMPLE[m.group(1)]), route), kwargs
 
 
-@pytest.mark.parametrize(("name", "route"), PAGES, ids=[name for name, _ in PAGES])
+@pytest.mark.parametrize(("name", "route"), PAGES + BUTTONS, ids=[name for name, _ in PAGES + BUTTONS])
 def test_every_page_url_resolves_and_reverses_as_before(name: str, route: str) -> None:
     path, kwargs = sample_path(route)
     assert resolve(path).url_name == name
@@ -173,5 +214,5 @@ def _names(patterns, namespace: str = "") -> list[tuple[str, str]]:
 
 def test_no_page_url_came_or_went_and_the_api_keeps_every_name() -> None:
     names = _names(get_resolver().url_patterns)
-    assert {name for namespace, name in names if namespace == ""} == {name for name, _ in PAGES}
+    assert {name for namespace, name in names if namespace == ""} == {name for name, _ in PAGES + BUTTONS}
     assert {name for namespace, name in names if namespace == "api"} == set(API_NAMES)

@@ -59,6 +59,11 @@ def page_url(competition: Competition) -> str:
     return reverse("competition_fixture_list", args=[competition.club.slug, competition.slug])
 
 
+def action_url(competition: Competition, name: str, *args: int) -> str:
+    """The URL a form or a button of the fixture list posts to."""
+    return reverse(f"fixture_list_{name}", args=[competition.club.slug, competition.slug, *args])
+
+
 # ----------------------------------------------------------------------------- services
 def test_rounds_are_numbered_in_turn_published_when_made_or_kept_a_draft(club):
     competition, _ = manual(club)
@@ -229,18 +234,19 @@ def test_the_page_adds_a_round_a_fixture_and_a_bye_and_the_public_pages_show_the
     competition, (one, two, three) = manual(club, pairs=3)
     client.force_login(organiser)
     url = page_url(competition)
-    done = client.post(url, {"action": "round", "round-starts_on": "2026-01-05", "round-name": "Week 1"})
+    done = client.post(action_url(competition, "add_round"), {"round-starts_on": "2026-01-05", "round-name": "Week 1"})
     assert done.status_code == 302
     round_ = competition.rounds.get()
     assert (round_.number, round_.starts_on, round_.is_published) == (1, date(2026, 1, 5), True)
-    done = client.post(url, {"action": "fixture", "fixture-round": round_.pk, "fixture-entry_a": one.pk,
-                             "fixture-entry_b": two.pk, "fixture-venue": "Mayaro Community Centre",
-                             "fixture-scheduled_at": "2026-01-05T19:30"})
+    done = client.post(action_url(competition, "add_fixture"), {
+        "fixture-round": round_.pk, "fixture-entry_a": one.pk, "fixture-entry_b": two.pk,
+        "fixture-venue": "Mayaro Community Centre", "fixture-scheduled_at": "2026-01-05T19:30"})
     assert done.status_code == 302
     match = Match.objects.get()
     assert match.venue == "Mayaro Community Centre"
     assert match.scheduled_at == datetime(2026, 1, 5, 19, 30, tzinfo=TRINIDAD)
-    assert client.post(url, {"action": "bye", "bye-round": round_.pk, "bye-entry": three.pk}).status_code == 302
+    done = client.post(action_url(competition, "add_bye"), {"bye-round": round_.pk, "bye-entry": three.pk})
+    assert done.status_code == 302
     page = client.get(url).content.decode()
     assert "Pair 1 v Pair 2" in page and "Mayaro Community Centre" in page and "Bye: Pair 3" in page
     client.logout()
@@ -256,16 +262,16 @@ def test_a_refused_fixture_shows_its_reason_next_to_the_field(client, club, orga
     round_ = add_round(competition)
     add_fixture(round_, one, two)
     client.force_login(organiser)
-    page = client.post(page_url(competition), {"action": "fixture", "fixture-round": round_.pk,
-                                               "fixture-entry_a": three.pk, "fixture-entry_b": two.pk})
+    page = client.post(action_url(competition, "add_fixture"), {"fixture-round": round_.pk,
+                                                                "fixture-entry_a": three.pk, "fixture-entry_b": two.pk})
     assert page.status_code == 422
     html = page.content.decode()
     field = html[html.index('id="f-fixture-entry_b"'):]
     assert field.index("already has the match Pair 1 v Pair 2") < field.index("</div>\n")  # in that field's box
     assert Match.objects.count() == 1
-    page = client.post(page_url(competition), {"action": "round", "round-number": "1"})
+    page = client.post(action_url(competition, "add_round"), {"round-number": "1"})
     assert page.status_code == 422 and "round 1 already exists" in page.content.decode()
-    page = client.post(page_url(competition), {"action": "bye", "bye-round": round_.pk, "bye-entry": one.pk})
+    page = client.post(action_url(competition, "add_bye"), {"bye-round": round_.pk, "bye-entry": one.pk})
     html = page.content.decode()
     assert page.status_code == 422 and "Pair 1 already has the match" in html[html.index('id="f-bye-entry"'):]
 
@@ -278,30 +284,28 @@ def test_the_page_removes_a_fixture_without_result_refuses_one_with_a_result_and
     record_match_totals(played, games_a=1, games_b=0)
     bye = add_bye(add_round(competition), one)
     client.force_login(organiser)
-    url = page_url(competition)
-    client.post(url, {"action": "remove_fixture", "fixture": open_match.pk})
+    client.post(action_url(competition, "remove_fixture", open_match.pk))
     assert not Match.objects.filter(pk=open_match.pk).exists()
-    refused = client.post(url, {"action": "remove_fixture", "fixture": played.pk}, follow=True)
+    refused = client.post(action_url(competition, "remove_fixture", played.pk), follow=True)
     assert "stays on the list" in refused.content.decode() and Match.objects.filter(pk=played.pk).exists()
-    client.post(url, {"action": "remove_bye", "bye": bye.pk})
+    client.post(action_url(competition, "remove_bye", bye.pk))
     assert not Bye.objects.exists()
 
 
 def test_the_page_changes_a_rounds_date_and_publishes_a_draft_round(client, club, organiser):
     competition, (one, two, *_rest) = manual(club)
     client.force_login(organiser)
-    url = page_url(competition)
-    client.post(url, {"action": "round", "round-draft": "on"})
+    client.post(action_url(competition, "add_round"), {"round-draft": "on"})
     round_ = competition.rounds.get()
     assert not round_.is_published
     add_fixture(round_, one, two, venue="Secret Bar")
     client.logout()
     assert "Secret Bar" not in client.get(reverse("competition", args=[club.slug, competition.slug])).content.decode()
     client.force_login(organiser)
-    client.post(url, {"action": "edit", "round": 1, "edit-1-starts_on": "2026-02-02", "edit-1-name": "Away"})
-    bad = client.post(url, {"action": "edit", "round": 1, "edit-1-starts_on": "someday"})
+    client.post(action_url(competition, "edit_round", 1), {"edit-1-starts_on": "2026-02-02", "edit-1-name": "Away"})
+    bad = client.post(action_url(competition, "edit_round", 1), {"edit-1-starts_on": "someday"})
     assert bad.status_code == 422 and "Enter a valid date" in bad.content.decode()
-    client.post(url, {"action": "publish", "round": 1})
+    client.post(action_url(competition, "publish_round", 1))
     round_.refresh_from_db()
     assert (round_.starts_on, round_.name, round_.is_published) == (date(2026, 2, 2), "Away", True)
 

@@ -43,8 +43,9 @@ def paired(django_capture_on_commit_callbacks, competition) -> Round:
     return round_
 
 
-def manage_url(competition: Competition) -> str:
-    return f"/clubs/{competition.club.slug}/{competition.slug}/rounds/1/manage/"
+def manage_url(competition: Competition, button: str = "manage") -> str:
+    """Round 1's page, or the URL its ``button`` posts to."""
+    return f"/clubs/{competition.club.slug}/{competition.slug}/rounds/1/{button}/"
 
 
 def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
@@ -56,7 +57,7 @@ def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_
     assert "visitors cannot see this round until the competition is published" in page
     assert "Publish Round 1 and the competition" in page
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(manage_url(competition), {"action": "publish"}, follow=True)
+        response = client.post(manage_url(competition, "publish"), follow=True)
     text = response.content.decode()
     assert "Round 1 is published, but Tuesday League is still a draft: visitors cannot see the round" in text
     competition.refresh_from_db()
@@ -72,7 +73,7 @@ def test_point17_the_round_and_its_competition_are_published_together(
     paired(django_capture_on_commit_callbacks, competition)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(manage_url(competition), {"action": "publish_both"}, follow=True)
+        response = client.post(manage_url(competition, "publish-with-competition"), follow=True)
     assert "Round 1 is published: its pairings are public." in response.content.decode()
     competition.refresh_from_db()
     assert competition.published and competition.rounds.get(number=1).is_published

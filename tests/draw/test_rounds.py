@@ -112,6 +112,10 @@ def manage_url(competition, number) -> str:
     return reverse("round_manage", args=[competition.club.slug, competition.slug, number])
 
 
+def round_action_url(name, competition, number) -> str:
+    return reverse(f"round_{name}", args=[competition.club.slug, competition.slug, number])
+
+
 def status_url(competition, number) -> str:
     return reverse("round_pairing_status", args=[competition.club.slug, competition.slug, number])
 
@@ -140,19 +144,19 @@ def test_organiser_pairs_reviews_edits_and_publishes_a_swiss_round(client, club,
 
     page = client.get(manage_url(competition, 1))
     assert page.status_code == 200 and "Pair round 1" in page.content.decode()
-    page = post(manage_url(competition, 1), {"action": "pair"}).content.decode()
+    page = post(round_action_url("pair", competition, 1)).content.decode()
     round_one = Round.objects.get(competition=competition, number=1)
     assert round_one.status == Round.DRAFT and round_one.pairing_state == Round.DONE
     assert len(matches_of(round_one)) == 3 and len(bye_names(round_one)) == 1
     assert "Draft pairings" in page and "Bye: counts as a win" in page and "Publish Round 1" in page
     assert all(m.first_dealer == 0 and m.table for m in matches_of(round_one))
 
-    post(manage_url(competition, 1), {"action": "publish"})
+    post(round_action_url("publish", competition, 1))
     round_one.refresh_from_db()
     assert round_one.is_published and round_one.published_at is not None
     finish_round(round_one)
 
-    post(manage_url(competition, 2), {"action": "pair"})
+    post(round_action_url("pair", competition, 2))
     round_two = Round.objects.get(competition=competition, number=2)
     first_round = names(round_one)
     assert not names(round_two) & first_round, "a Swiss round repeated a pairing"
@@ -162,7 +166,7 @@ def test_organiser_pairs_reviews_edits_and_publishes_a_swiss_round(client, club,
     # swap to make a rematch of round 1: the page warns
     old = next(m for m in matches_of(round_one) if slot_of(round_two, m.side_a).startswith("m"))
     first, second = opponent_slot(round_two, old.side_a), slot_of(round_two, old.side_b)
-    page = post(manage_url(competition, 2), {"action": "swap", "first": first, "second": second}).content.decode()
+    page = post(round_action_url("swap", competition, 2), {"first": first, "second": second}).content.decode()
     assert "the pairings now break" in page.lower()
     assert 'id="warnings"' in page and "warning-rematch" in page
     assert "Changed by hand" in page
@@ -170,15 +174,15 @@ def test_organiser_pairs_reviews_edits_and_publishes_a_swiss_round(client, club,
 
     # edit a match's sides back (any two entrants): still a draft, then publish
     match = matches_of(round_two)[0]
-    post(manage_url(competition, 2), {"action": "edit", "match": match.pk, "side_a": match.side_b_id,
-                                      "side_b": match.side_a_id})
+    post(round_action_url("edit_match", competition, 2), {"match": match.pk, "side_a": match.side_b_id,
+                                                          "side_b": match.side_a_id})
     swapped = Match.objects.get(pk=match.pk)
     assert (swapped.side_a_id, swapped.side_b_id) == (match.side_b_id, match.side_a_id)
     assert client.get(public_url(competition, 2)).status_code == 302  # the organiser is sent to the draft page
     client.logout()
     assert client.get(public_url(competition, 2)).status_code == 404
     client.force_login(organiser)
-    post(manage_url(competition, 2), {"action": "publish"})
+    post(round_action_url("publish", competition, 2))
     client.logout()
     page = client.get(public_url(competition, 2)).content.decode()
     assert swapped.side_a_name in page and "Table" in page and 'round-print.css" media="print"' in page
@@ -276,7 +280,7 @@ def test_a_round_cannot_be_paired_again_once_a_hand_is_entered(client, club, org
     client.force_login(organiser)
     page = client.get(manage_url(competition, 1)).content.decode()
     assert "cannot be paired again" in page and 'id="pair-button"' not in page
-    page = post(manage_url(competition, 1), {"action": "pair"}).content.decode()
+    page = post(round_action_url("pair", competition, 1)).content.decode()
     assert "cannot be paired again" in page
     assert Match.objects.filter(pk=match.pk).exists()
 
@@ -649,7 +653,7 @@ def test_only_the_clubs_organisers_manage_rounds(client, club, actor, django_cap
             assert "/accounts/login/" in response["Location"]
     for number, action in ((2, "pair"), (1, "unpublish"), (1, "swap")):
         with django_capture_on_commit_callbacks(execute=True):
-            response = client.post(manage_url(competition, number), {"action": action})
+            response = client.post(round_action_url(action, competition, number))
         assert response.status_code == expected
     assert (Round.objects.count(), Round.objects.get(pk=round_one.pk).status) == before
     # the published round is public to all of them

@@ -54,7 +54,7 @@ def test_the_worker_pairs_a_round_and_the_page_sees_it_done(celery_worker_proces
 
     # pairing again through the page: a new version, done by the worker, replacing the draft
     before = set(matches.values_list("id", flat=True))
-    client.post(reverse("round_manage", args=[competition.club.slug, competition.slug, 1]), {"action": "pair"})
+    client.post(reverse("round_pair", args=[competition.club.slug, competition.slug, 1]))
     wait_for(lambda: Round.objects.get(pk=round_.pk).pairing_version == 2 and finished(round_.pk), timeout=90,
              what="the second pairing")
     round_.refresh_from_db()

@@ -165,7 +165,7 @@ def test_the_organiser_is_told_why_a_partly_drafted_round_stays_a_draft_and_visi
     waiting = page[page.index('id="waiting-tie-2"'):]
     assert "Semi-final 2: Winner of Quarter-final 3 v Winner of Quarter-final 4" in waiting
     assert 'id="publish-button"' not in page, "no publish button while a tie waits"
-    page = client.post(manage_url(competition, 2), {"action": "publish"}, follow=True).content.decode()
+    page = client.post(reverse("round_publish", args=[club.slug, competition.slug, 2]), follow=True).content.decode()
     assert "still waits for the winners" in page
     semis.refresh_from_db()
     assert not semis.is_published

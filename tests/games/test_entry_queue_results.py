@@ -252,10 +252,10 @@ def test_totals_refused_on_arrival_say_why(scene):
     assert match.result_level == "hand"
 
 
-def test_the_clear_action_is_still_the_plain_form(scene):
+def test_the_clear_button_is_still_the_plain_form(scene):
     client, match = client_of(scene["scorekeeper"]), scene["match"]
     record_match_totals(match, games_a=2, games_b=0, user=scene["organiser"])
-    response = client.post(totals_url(match), {"action": "clear"}, **QUEUE)
+    response = client.post(reverse("match_match_totals_clear", args=[match.pk]), {}, **QUEUE)
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.result_level == "hand"

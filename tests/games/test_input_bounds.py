@@ -170,14 +170,14 @@ def test_point4_a_huge_seed_on_the_entries_page_is_a_form_error(client, organise
     club = organiser.club_roles.get().club
     competition = make_competition(club=club, published=False, entrants=1)
     client.force_login(organiser)
-    url = reverse("competition_entries", args=[club.slug, competition.slug])
     pair = make_partnership(club=club)
-    response = client.post(url, {"action": "add", "partnership": pair.pk, "seed": "99999999999999999999999"})
+    add = reverse("competition_entry_add", args=[club.slug, competition.slug])
+    response = client.post(add, {"partnership": pair.pk, "seed": "99999999999999999999999"})
     assert response.status_code == 422
     assert "from 1 to 10,000" in str(response.context["add_form"].errors["seed"])
     entry = competition.entries.get()
-    response = client.post(url, {"action": "arrange", f"seed_{entry.pk}": "99999999999999999999999",
-                                 f"group_{entry.pk}": ""})
+    arrange = reverse("competition_entries_arrange", args=[club.slug, competition.slug])
+    response = client.post(arrange, {f"seed_{entry.pk}": "99999999999999999999999", f"group_{entry.pk}": ""})
     assert response.status_code == 422 and f"seed_{entry.pk}" in response.context["arrange_form"].errors
     assert competition.entries.count() == 1 and competition.entries.get().seed is None
 

@@ -371,7 +371,7 @@ def test_match_totals_page(client, scene, commit):
     assert commit(client.post, url, {"games_a": 2, "games_b": 1, "chalks_a": 35, "chalks_b": 30}).status_code == 302
     match = fresh(match)
     assert (match.winner, match.chalks_a, match.result_level) == ("a", 35, "match")
-    assert commit(client.post, url, {"action": "clear"}).status_code == 302
+    assert commit(client.post, reverse("match_match_totals_clear", args=[match.pk]), {}).status_code == 302
     assert fresh(match).result_level == "hand"
 
 
@@ -400,7 +400,7 @@ def test_forfeit_page_is_for_organisers(client, scene, commit):
     assert response.status_code == 422 and "field-errors" in block(page(response), "outcome")
     assert commit(client.post, url, {"outcome": "forfeit_a"}).status_code == 302
     assert (fresh(match).winner, fresh(match).status) == ("b", "complete")
-    assert commit(client.post, url, {"action": "clear"}).status_code == 302
+    assert commit(client.post, reverse("match_forfeit_clear", args=[match.pk]), {}).status_code == 302
     assert fresh(match).outcome == "played"
 
 

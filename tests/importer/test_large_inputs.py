@@ -268,11 +268,12 @@ def test_point11_the_entries_page_is_paginated_searchable_and_types_names_past_a
     assert add.count("<option") < 10 and 'type="text" name="player_one"' in add  # names typed, not 400 options
     assert len(html) < 200_000
     assert client.get(url, {"q": "Pair 11"}).content.decode().count('<tr id="entry-') == 10  # Pair 110 … 119
-    response = client.post(url, {"action": "add", "player_one": "Entrant 00300", "player_two": "entrant 00301",
+    add = reverse("competition_entry_add", args=[club.slug, league.slug])
+    response = client.post(add, {"player_one": "Entrant 00300", "player_two": "entrant 00301",
                                  "pair_name": "Typed Pair"})
     assert response.status_code == 302, response.content.decode()[-3000:]
     assert Entry.objects.filter(competition=league, partnership__name="Typed Pair").exists()
-    wrong = client.post(url, {"action": "add", "player_one": "Nobody At All", "player_two": "Entrant 00302"})
+    wrong = client.post(add, {"player_one": "Nobody At All", "player_two": "Entrant 00302"})
     assert wrong.status_code == 422 and "no player called “Nobody At All”" in wrong.content.decode()
 
 

@@ -57,7 +57,7 @@ def test_the_people_page_says_accounts_come_from_the_administrator_and_every_lin
     page = client.get(url).content.decode()
     _says_how_accounts_are_made(page)
     assert _links_open(client, page)
-    refused = client.post(url, {"action": "organiser", "organiser-username": "nobody"})
+    refused = client.post(reverse("club_organiser_add", args=[club.slug]), {"organiser-username": "nobody"})
     assert refused.status_code == 422
     field = re.search(r'id="f-organiser-username".*?</div>', refused.content.decode(), re.S).group(0)
     assert "nobody" in field
@@ -70,7 +70,7 @@ def test_linking_a_players_login_to_an_unknown_username_says_what_to_do(client, 
     page = client.get(url).content.decode()
     _says_how_accounts_are_made(page)
     assert _links_open(client, page)
-    refused = client.post(url, {"action": "login", "username": "nobody"})
+    refused = client.post(reverse("club_player_link_login", args=[club.slug, player.pk]), {"username": "nobody"})
     assert refused.status_code == 422
     _says_how_accounts_are_made(re.search(r'id="f-username".*?</div>', refused.content.decode(), re.S).group(0))
 

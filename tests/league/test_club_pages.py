@@ -51,43 +51,45 @@ def test_only_the_clubs_organisers_open_its_people(client):
 
 def test_details_and_organisers(client, organiser):
     club, user = organiser
-    url = reverse("club_people", args=[club.slug])
-    assert client.post(url, {"action": "club", "club-name": "Arima Social", "club-town": "Arima"}).status_code == 302
+    save = reverse("club_save", args=[club.slug])
+    assert client.post(save, {"club-name": "Arima Social", "club-town": "Arima"}).status_code == 302
     club.refresh_from_db()
     assert (club.name, club.town) == ("Arima Social", "Arima")
-    response = client.post(url, {"action": "organiser", "organiser-username": "nobody-here"})
+    add = reverse("club_organiser_add", args=[club.slug])
+    response = client.post(add, {"organiser-username": "nobody-here"})
     assert response.status_code == 422
     assert "nobody has the username" in block(response.content.decode(), "organiser-username")
     other = make_user("deb")
-    assert client.post(url, {"action": "organiser", "organiser-username": "DEB"}).status_code == 302
+    assert client.post(add, {"organiser-username": "DEB"}).status_code == 302
     assert ClubRole.objects.filter(club=club, user=other).exists()
-    response = client.post(url, {"action": "remove_organiser", "user": str(user.pk)}, follow=True)
+    response = client.post(reverse("club_organiser_remove", args=[club.slug, user.pk]), follow=True)
     assert "cannot remove yourself" in response.content.decode()
-    assert client.post(url, {"action": "remove_organiser", "user": str(other.pk)}).status_code == 302
+    assert client.post(reverse("club_organiser_remove", args=[club.slug, other.pk])).status_code == 302
     assert not ClubRole.objects.filter(club=club, user=other).exists()
 
 
 def test_players_made_edited_and_linked(client, organiser):
     club, _ = organiser
     url = reverse("club_people", args=[club.slug])
-    made = client.post(url, {"action": "player", "player-name": "Ann Lee", "player-nickname": "Tiny"})
+    add = reverse("club_player_add", args=[club.slug])
+    made = client.post(add, {"player-name": "Ann Lee", "player-nickname": "Tiny"})
     assert made.status_code == 302
     ann = Player.objects.get(name="Ann Lee", home_club=club)
-    response = client.post(url, {"action": "player", "player-name": "ann lee"})
+    response = client.post(add, {"player-name": "ann lee"})
     assert response.status_code == 422
     assert "already has a player" in block(response.content.decode(), "player-name")
     assert "Ann Lee" in client.get(url).content.decode()
-    page_url = reverse("club_player", args=[club.slug, ann.pk])
-    assert client.post(page_url, {"action": "details", "name": "Ann Lee-Chin", "nickname": ""}).status_code == 302
+    save = reverse("club_player_save", args=[club.slug, ann.pk])
+    assert client.post(save, {"name": "Ann Lee-Chin", "nickname": ""}).status_code == 302
     ann.refresh_from_db()
     assert (ann.name, ann.nickname) == ("Ann Lee-Chin", "")
     login = make_user("annlee")
-    assert client.post(page_url, {"action": "login", "username": "annlee"}).status_code == 302
+    link = reverse("club_player_link_login", args=[club.slug, ann.pk])
+    assert client.post(link, {"username": "annlee"}).status_code == 302
     ann.refresh_from_db()
     assert ann.user == login
     bob = make_player("Bob", club=club)
-    response = client.post(reverse("club_player", args=[club.slug, bob.pk]), {"action": "login",
-                                                                               "username": "annlee"})
+    response = client.post(reverse("club_player_link_login", args=[club.slug, bob.pk]), {"username": "annlee"})
     assert response.status_code == 422 and "already linked to Ann Lee-Chin" in response.content.decode()
 
 
@@ -100,8 +102,7 @@ def test_a_merge_keeps_every_result_of_both_records(client, organiser):
     pair = Partnership.objects.create(club=club, player_one=duplicate, player_two=partner)
     rivals = Partnership.objects.create(club=club, player_one=other, player_two=make_player("Eve", club=club))
     match = make_match(league, side_a=pair, side_b=rivals)
-    response = client.post(reverse("club_player", args=[club.slug, keep.pk]), {"action": "merge_confirm",
-                                                                                "duplicate": duplicate.pk})
+    response = client.post(reverse("club_player_merge", args=[club.slug, keep.pk]), {"duplicate": duplicate.pk})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=duplicate.pk).exists()
     pair.refresh_from_db()

@@ -227,8 +227,8 @@ def test_the_entries_page_sends_an_invitation_for_another_clubs_pair_and_lists_i
     pair = rivals["pairs"][0]
     shown = Competition.objects.create(club=rivals["club"], name="Rivals Cup", slug="cup", published=True)
     Entry.objects.create(competition=shown, partnership=pair)  # public, so the entries page offers it
-    url = reverse("competition_entries", args=[host.slug, league.slug])
-    response = client.post(url, {"action": "add", "partnership": pair.pk}, follow=True)
+    response = client.post(reverse("competition_entry_add", args=[host.slug, league.slug]), {"partnership": pair.pk},
+                           follow=True)
     page = response.content.decode()
     assert "an invitation is sent" in page and 'id="invitations"' in page
     assert not Entry.objects.filter(competition=league).exists()

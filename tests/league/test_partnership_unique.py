@@ -50,16 +50,15 @@ def test_point17_the_service_refuses_the_same_players_under_another_name(world):
 def test_point17_the_entries_page_names_the_existing_partnership(client, world):
     competition = make_competition(club=world["club"])
     client.force_login(world["organiser"])
-    url = f"/clubs/{world['club'].slug}/{competition.slug}/entries/"
-    response = client.post(url, {"action": "add", "player_one": world["bob"].pk, "player_two": world["ann"].pk,
-                                 "pair_name": "Tigers"})
+    url = f"/clubs/{world['club'].slug}/{competition.slug}/entries/new/"
+    response = client.post(url, {"player_one": world["bob"].pk, "player_two": world["ann"].pk, "pair_name": "Tigers"})
     assert response.status_code == 422
     errors = response.context["add_form"].errors
     assert "pair_name" in errors and "“Lions”" in errors["pair_name"][0], errors
     assert "are already a partnership" in response.content.decode()
     assert Partnership.objects.count() == 1 and not Entry.objects.filter(competition=competition).exists()
     # the same players without a name: the existing partnership is entered
-    response = client.post(url, {"action": "add", "player_one": world["bob"].pk, "player_two": world["ann"].pk})
+    response = client.post(url, {"player_one": world["bob"].pk, "player_two": world["ann"].pk})
     assert response.status_code == 302
     assert Entry.objects.get(competition=competition).partnership == world["lions"]
     assert Partnership.objects.count() == 1

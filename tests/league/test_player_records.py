@@ -23,8 +23,8 @@ def organiser(client):
 
 
 def add_player(client, club, name: str, **extra):
-    return client.post(reverse("club_people", args=[club.slug]),
-                       {"action": "player", "player-name": name, "player-nickname": "", **extra})
+    return client.post(reverse("club_player_add", args=[club.slug]),
+                       {"player-name": name, "player-nickname": "", **extra})
 
 
 @pytest.mark.parametrize("name", ["anil  ramdass", "ANIL   RAMDASS", "Ànil Rāmdass"])
@@ -46,11 +46,10 @@ def test_a_rename_to_a_name_like_another_players_asks_to_confirm(client, organis
     club, _ = organiser
     make_player("Anil Ramdass", club=club)
     other = make_player("Bob", club=club)
-    url = reverse("club_player", args=[club.slug, other.pk])
-    response = client.post(url, {"action": "details", "name": "anil ramdáss", "nickname": ""})
+    url = reverse("club_player_save", args=[club.slug, other.pk])
+    response = client.post(url, {"name": "anil ramdáss", "nickname": ""})
     assert response.status_code == 422 and "looks like Anil Ramdass" in response.content.decode()
-    assert client.post(url, {"action": "details", "name": "anil ramdáss", "nickname": "",
-                             "confirm_similar": "on"}).status_code == 302
+    assert client.post(url, {"name": "anil ramdáss", "nickname": "", "confirm_similar": "on"}).status_code == 302
     other.refresh_from_db()
     assert other.name == "anil ramdáss"
 
@@ -75,8 +74,9 @@ def test_a_player_with_no_result_is_deleted_and_one_with_results_is_not(client, 
     spare = make_player("Typo Name", club=club)
     url = reverse("club_player", args=[club.slug, spare.pk])
     assert "Delete Typo Name" in client.get(url).content.decode()
-    assert client.post(url, {"action": "delete"}).status_code == 422  # the box not ticked
-    response = client.post(url, {"action": "delete", "confirm": "on"})
+    delete = reverse("club_player_delete", args=[club.slug, spare.pk])
+    assert client.post(delete, {}).status_code == 422  # the box not ticked
+    response = client.post(delete, {"confirm": "on"})
     assert response.status_code == 302 and not Player.objects.filter(pk=spare.pk).exists()
 
     played = make_player("Ann", club=club)
@@ -85,7 +85,7 @@ def test_a_player_with_no_result_is_deleted_and_one_with_results_is_not(client, 
     url = reverse("club_player", args=[club.slug, played.pk])
     page = client.get(url).content.decode()
     assert "It cannot be deleted" in page and "merge the record into another instead" in page
-    response = client.post(url, {"action": "delete", "confirm": "on"})
+    response = client.post(reverse("club_player_delete", args=[club.slug, played.pk]), {"confirm": "on"})
     assert response.status_code == 422 and Player.objects.filter(pk=played.pk).exists()
     assert "plays in 1 partnership" in response.content.decode()
 
@@ -100,14 +100,13 @@ def test_a_merge_says_what_will_move_and_waits_for_the_confirmation(client, orga
     league.name = "Monday League"
     league.save()
     make_match(league, side_a=pair)
-    url = reverse("club_player", args=[club.slug, keep.pk])
-    response = client.post(url, {"action": "merge", "duplicate": duplicate.pk})
+    response = client.post(reverse("club_player_merge_plan", args=[club.slug, keep.pk]), {"duplicate": duplicate.pk})
     assert response.status_code == 200 and Player.objects.filter(pk=duplicate.pk).exists()
     page = response.content.decode()
     confirm = page[page.index('id="merge-confirm"'):page.index("</form>", page.index('id="merge-confirm"'))]
     assert "1 partnership(s) of ann baptiste become Ann Baptiste" in confirm
     assert "Monday League" in confirm and "Annie" in confirm and "is deleted" in confirm
-    response = client.post(url, {"action": "merge_confirm", "duplicate": duplicate.pk})
+    response = client.post(reverse("club_player_merge", args=[club.slug, keep.pk]), {"duplicate": duplicate.pk})
     assert response.status_code == 302 and not Player.objects.filter(pk=duplicate.pk).exists()
     pair.refresh_from_db()
     assert pair.player_one_id == keep.pk

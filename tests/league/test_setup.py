@@ -82,6 +82,12 @@ def entries_url(competition: Competition) -> str:
     return reverse("competition_entries", args=[competition.club.slug, competition.slug])
 
 
+def entry_url(button: str, entry: Entry) -> str:
+    """The URL a row's button of the entries page posts to (withdraw, reinstate, remove)."""
+    competition = entry.competition
+    return reverse(f"competition_entry_{button}", args=[competition.club.slug, competition.slug, entry.pk])
+
+
 def edit_url(competition: Competition) -> str:
     return reverse("competition_edit", args=[competition.club.slug, competition.slug])
 
@@ -264,8 +270,11 @@ def test_only_the_clubs_organisers_set_up_its_competitions(client, world, actor)
     entries_before = Entry.objects.count()
     for (page, url), expected in zip(SETUP_PAGES.items(), EXPECTED[actor], strict=True):
         for method in ("get", "post"):
-            body = {"action": "add", "partnership": make_partnership(club=world["club"]).pk} if method == "post" else {}
-            response = getattr(client, method)(url(world), body)
+            if method == "post":  # the entries page's add form posts to a view of its own
+                target = url(world).replace("/entries/", "/entries/new/")
+                response = client.post(target, {"partnership": make_partnership(club=world["club"]).pk})
+            else:
+                response = client.get(url(world))
             if expected == "login":
                 assert response.status_code == 302 and "/accounts/login/" in response["Location"], (page, method)
             elif expected == 200 and method == "post":
@@ -415,52 +424,53 @@ def test_the_entries_page_adds_seeds_withdraws_and_reinstates(client, world):
     page = text(client.get(url))
     assert "No round is paired yet" in page and 'name="player_two"' in page
     existing = make_partnership(club=world["club"], name="Smokey & Bunty")
-    assert client.post(url, {"action": "add", "partnership": existing.pk, "seed": 1}).status_code == 302
+    add = reverse("competition_entry_add", args=[competition.club.slug, competition.slug])
+    assert client.post(add, {"partnership": existing.pk, "seed": 1}).status_code == 302
     one, two = make_player("Ann"), make_player("Bea")
-    response = client.post(url, {"action": "add", "player_one": one.pk, "player_two": two.pk, "group": "A"},
-                           follow=True)
+    response = client.post(add, {"player_one": one.pk, "player_two": two.pk, "group": "A"}, follow=True)
     assert "Ann &amp; Bea is entered." in text(response)
     made = Entry.objects.get(competition=competition, partnership__player_one=one)
     assert (made.group, made.partnership.player_two) == ("A", two)
 
-    response = client.post(url, {"action": "add"})
+    response = client.post(add, {})
     assert response.status_code == 422
     assert "choose a partnership, or the players of a new one" in field_block(text(response), "partnership")
-    response = client.post(url, {"action": "add", "player_one": one.pk})
+    response = client.post(add, {"player_one": one.pk})
     assert "choose the partner" in field_block(text(response), "player_two")
 
     rows = list(competition.entries.order_by("id"))
-    arrange = {"action": "arrange"}
+    arranging = reverse("competition_entries_arrange", args=[competition.club.slug, competition.slug])
+    arrange = {}
     for n, entry in enumerate(rows, start=1):
         arrange[f"seed_{entry.pk}"], arrange[f"group_{entry.pk}"] = n, ""
     arrange[f"seed_{rows[-1].pk}"] = 1  # the same seed as the first
-    response = client.post(url, arrange)
+    response = client.post(arranging, arrange)
     assert response.status_code == 422
     page = text(response)
     row = page[page.index(f'id="entry-{rows[-1].pk}"'):]
     assert "seed 1 is also" in row[:row.index("</tr>")]
     arrange[f"seed_{rows[-1].pk}"] = 4
-    assert client.post(url, arrange).status_code == 302
+    assert client.post(arranging, arrange).status_code == 302
     assert [e.seed for e in competition.entries.order_by("id")] == [1, 2, 3, 4]
 
     paired_round(competition, 1)
     page = text(client.get(url))
     assert "plays from round 2" in page and "Add a late entrant" in page
     late = make_partnership(club=world["club"])
-    response = client.post(url, {"action": "add", "partnership": late.pk}, follow=True)
+    response = client.post(add, {"partnership": late.pk}, follow=True)
     assert "a late entry: it plays from round 2" in text(response)
     assert Entry.objects.get(competition=competition, partnership=late).joined_round == 2
 
     target = rows[0]
-    response = client.post(url, {"withdraw": target.pk}, follow=True)
+    response = client.post(entry_url("withdraw", target), follow=True)
     assert "has withdrawn; its results stand" in text(response)
     target.refresh_from_db()
     assert target.withdrawn and target.withdrawn_after_round == 1
     assert "withdrawn</span> after round 1" in text(response)
-    client.post(url, {"reinstate": target.pk})
+    client.post(entry_url("reinstate", target))
     target.refresh_from_db()
     assert not target.withdrawn
-    assert client.post(url, {"withdraw": 999999}).status_code == 404
+    assert client.post(url.replace("/entries/", "/entries/999999/withdraw/")).status_code == 404
 
 
 def test_a_team_is_made_and_edited_through_the_pages(client, world):

@@ -201,7 +201,7 @@ def test_after_pair_the_message_says_the_draft_is_ready_when_the_task_has_run(cl
     organiser = make_organiser(club, make_user("olive"))
     competition = competition_of(club, planned_rounds=3)
     client.force_login(organiser)
-    html = client.post(reverse("round_manage", args=args(competition, 1)), {"action": "pair"}, follow=True)
+    html = client.post(reverse("round_pair", args=args(competition, 1)), follow=True)
     html = html.content.decode()
     assert Round.objects.get(competition=competition, number=1).pairing_state == Round.DONE
     shown = messages_of(html)
@@ -222,7 +222,7 @@ def test_after_pair_a_failed_pairing_is_an_error_message(client, monkeypatch):
 
     monkeypatch.setattr(run, "run_pairing", fail)
     client.force_login(organiser)
-    html = client.post(reverse("round_manage", args=args(competition, 1)), {"action": "pair"}, follow=True)
+    html = client.post(reverse("round_pair", args=args(competition, 1)), follow=True)
     shown = messages_of(html.content.decode())
     assert 'class="message error"' in shown and "Pairing failed: nobody left to pair" in shown
     assert "appears here when it is ready" not in shown
@@ -232,7 +232,7 @@ def test_after_pair_a_queued_pairing_says_the_draft_is_on_its_way(client, world)
     """The task has not run yet (a worker would run it): the message says so, and the page says it runs."""
     competition = competition_of(world["club"], planned_rounds=3)
     client.force_login(world["organiser"])
-    html = client.post(reverse("round_manage", args=args(competition, 1)), {"action": "pair"}, follow=True)
+    html = client.post(reverse("round_pair", args=args(competition, 1)), follow=True)
     html = html.content.decode()  # the test's transaction holds the task back: the round is still queued
     assert Round.objects.get(competition=competition, number=1).pairing_state == Round.QUEUED
     assert "Pairing Round 1: the draft appears here when it is ready." in messages_of(html)
@@ -278,9 +278,10 @@ def test_a_swap_of_a_place_with_itself_or_with_nothing_is_refused(client, draft)
     html = client.get(url).content.decode()
     first, _ = selected(html[html.index('id="swap-form"'):], "first")
 
-    response = client.post(url, {"action": "swap", "first": first, "second": first}, follow=True)
+    swap = reverse("round_swap", args=args(competition, 1))
+    response = client.post(swap, {"first": first, "second": first}, follow=True)
     assert "Choose two different places to swap." in messages_of(response.content.decode())
-    response = client.post(url, {"action": "swap", "first": first, "second": ""}, follow=True)
+    response = client.post(swap, {"first": first, "second": ""}, follow=True)
     assert "Choose the place to swap it with." in messages_of(response.content.decode())
     assert sorted(Match.objects.filter(round=round_).values_list("pk", "side_a_id", "side_b_id")) == before
 
@@ -292,7 +293,7 @@ def test_the_side_boxes_start_on_choose_and_an_empty_side_is_refused_by_name(cli
     form = form[form.index('id="edit-form"'):]
     assert selected(form, "side_a")[0] == "" and selected(form, "side_b")[0] == ""
     match = Match.objects.filter(round=round_).first()
-    response = client.post(url, {"action": "edit", "match": match.pk, "side_a": "", "side_b": match.side_a_id},
-                           follow=True)
+    response = client.post(reverse("round_edit_match", args=args(competition, 1)),
+                           {"match": match.pk, "side_a": "", "side_b": match.side_a_id}, follow=True)
     assert "Choose side A." in messages_of(response.content.decode())
     assert Match.objects.get(pk=match.pk).side_b_id == match.side_b_id  # unchanged

@@ -99,7 +99,8 @@ def test_who_may_do_what(client, world, actor, action, expected):
         return
     if action == "manage":
         target = reverse("match_manage", args=[world["match"].pk])
-        got, posted = client.get(target), client.post(target, {"action": "add", "username": "uma"})
+        adding = reverse("match_scorekeeper_add", args=[world["match"].pk])
+        got, posted = client.get(target), client.post(adding, {"username": "uma"})
         changed = ("uma" in counts(world)[3])
     elif action == "enter":
         target = url(world, token, "enter")

@@ -430,18 +430,19 @@ def test_organiser_assigns_scorekeepers_and_revokes_and_renews_the_link(client, 
     url = reverse("match_manage", args=[match.pk])
     page = text(client.get(url))
     assert match.entry_token in page and "sam" in page
-    assert "no user is called" in text(post(url, {"action": "add", "username": "nobody"}))
-    post(url, {"action": "add", "username": "rita"})
+    add = reverse("match_scorekeeper_add", args=[match.pk])
+    assert "no user is called" in text(post(add, {"username": "nobody"}))
+    post(add, {"username": "rita"})
     assert set(match.scorekeepers.values_list("username", flat=True)) == {"sam", "rita"}
-    post(url, {"action": "remove", "user": scene["scorekeeper"].pk})
+    post(reverse("match_scorekeeper_remove", args=[match.pk, scene["scorekeeper"].pk]), {})
     assert list(match.scorekeepers.values_list("username", flat=True)) == ["rita"]
     old = match.entry_token
-    post(url, {"action": "revoke"})
+    post(reverse("match_link_revoke", args=[match.pk]), {})
     client.logout()
     assert client.get(reverse("token_enter", args=[old])).status_code == 404  # as an unknown link
     client.force_login(scene["organiser"])
     assert "revoked" in text(client.get(url))
-    post(url, {"action": "renew"})
+    post(reverse("match_link_renew", args=[match.pk]), {})
     match.refresh_from_db()
     assert match.entry_token != old and not match.entry_token_revoked
     client.logout()

@@ -115,13 +115,14 @@ def test_the_api_and_the_entries_page_set_a_division(client):
     client.force_login(organiser)
     url = reverse("competition_entries", args=[competition.club.slug, competition.slug])
     assert f'name="division_{entry.pk}"' in client.get(url).content.decode()
-    response = client.post(url, {"action": "arrange", f"seed_{entry.pk}": "", f"group_{entry.pk}": "",
-                                 f"division_{entry.pk}": "Championship"})
+    slugs = [competition.club.slug, competition.slug]
+    response = client.post(reverse("competition_entries_arrange", args=slugs), {
+        f"seed_{entry.pk}": "", f"group_{entry.pk}": "", f"division_{entry.pk}": "Championship"})
     assert response.status_code == 302
     entry.refresh_from_db()
     assert entry.division == "Championship"
-    response = client.post(url, {"action": "add", "partnership": make_partnership(club=competition.club).pk,
-                                 "division": "<b>Bad</b>\x00"})
+    response = client.post(reverse("competition_entry_add", args=slugs), {
+        "partnership": make_partnership(club=competition.club).pk, "division": "<b>Bad</b>\x00"})
     assert response.status_code == 422 and 'id="f-division"' in response.content.decode()
 
 
