@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from draw.fixtures import add_bye, add_fixture, add_round
+from draw.models import Bye, Round
 from games.models import Match
-from league.models import Bye, Competition, Entry, Round
+from league.models import Competition, Entry
 from tests.draw.test_fixture_list import manual
 from tests.draw.test_rounds import competition_of, pair
 from tests.factories import make_club, make_organiser, make_user
