@@ -7,7 +7,7 @@ Nothing here knows a rule of the game; every module of the app that changes resu
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal, overload
 
 from engine.errors import FieldError
 from games.models import SIDE_A, SIDE_B, Match, ResultVersion, TeamMatch
@@ -39,6 +39,10 @@ def check_not_held(match: Match, action: str, *, user: Any = None, holder: Any =
 
 
 # ----------------------------------------------------------------------------- counts typed in
+@overload
+def whole_number(field: str, value: Any, *, allow_none: Literal[False] = ...) -> int: ...
+@overload
+def whole_number(field: str, value: Any, *, allow_none: bool) -> int | None: ...
 def whole_number(field: str, value: Any, *, allow_none: bool = False) -> int | None:
     """``value`` when it is a whole number (0 or more), else ``EntryError`` on ``field``; ``None`` passes
     with ``allow_none``.

@@ -63,7 +63,7 @@ def form_status(*forms_shown: forms.Form | None) -> int:
     return 422 if any(form is not None and form.is_bound and form.errors for form in forms_shown) else 200
 
 
-def add_setup_error(form: forms.Form, error: SetupError, aliases: dict[str, str] | None = None) -> None:
+def add_setup_error(form: forms.BaseForm, error: SetupError, aliases: dict[str, str] | None = None) -> None:
     """Put a service's error next to the form's field of that name (or an alias), else at the form's top."""
     field = (aliases or {}).get(error.field, error.field)
     form.add_error(field if field in form.fields else None, error.reason)
