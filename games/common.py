@@ -100,7 +100,11 @@ def author_name(user: Any, given: str = "") -> str:
 def record_version(*, match: Match | None = None, team_match: TeamMatch | None = None, action: str, user: Any,
                    label: str, reason: str = "", data: dict | None = None) -> ResultVersion:
     """Keep one change to a result with who, when and why (and log it to ``games.results``)."""
-    subject = f"match {match.pk}" if match is not None else f"team match {team_match.pk}"
+    if match is not None:
+        subject = f"match {match.pk}"
+    else:
+        assert team_match is not None  # a version is of a match or of a team match
+        subject = f"team match {team_match.pk}"
     audit.info("%s: %s by %s%s %s", subject, action, label, f" ({reason})" if reason else "", data or "")
     return ResultVersion.objects.create(match=match, team_match=team_match, action=action, data=data or {},
                                         author=signed_in(user), author_label=label, reason=str(reason or "")[:300])

@@ -6,6 +6,8 @@ happen, and the views decide who may do what.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -67,8 +69,8 @@ class HandConflictSerializer(ErrorsSerializer):
 
 
 class HandVersionSerializer(serializers.ModelSerializer):
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
-                                          help_text="The account, or null for the private link")
+    author: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True, help_text="The account, or null for the private link")
 
     class Meta:
         model = HandVersion

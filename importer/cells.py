@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.models import Model
 
 from league.models import validate_plain_text
 
@@ -70,7 +71,7 @@ def shown(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def db_max(model: type, name: str) -> int:
+def db_max(model: type[Model], name: str) -> int:
     """The largest value the database stores in an integer field, on every backend Django supports (SQLite itself
     would take more: the bound is PostgreSQL's)."""
     return BaseDatabaseOperations.integer_field_ranges[model._meta.get_field(name).get_internal_type()][1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from league.entries import SetupError
@@ -53,8 +55,8 @@ class MergeForm(forms.Form):
 
     def __init__(self, *args, player: Player, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["duplicate"].queryset = (Player.objects.filter(home_club=player.home_club_id)
-                                             .exclude(pk=player.pk).order_by("name", "id"))
+        cast(forms.ModelChoiceField, self.fields["duplicate"]).queryset = (
+            Player.objects.filter(home_club=player.home_club_id).exclude(pk=player.pk).order_by("name", "id"))
 
 
 def form_status(*forms_shown: forms.Form | None) -> int:
