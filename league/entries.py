@@ -18,7 +18,7 @@ pairing (``withdrawn_after_round``); the pairing of later rounds leaves withdraw
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import IntegrityError, models, transaction
@@ -44,10 +44,10 @@ __all__ = [
 KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
 KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}
 LOCKED_BY_MATCHES = ("players", "ruleset")
-GROUP_MAX = Entry._meta.get_field("group").max_length
-DIVISION_MAX = Entry._meta.get_field("division").max_length
-PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
-TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+GROUP_MAX = cast(int, Entry._meta.get_field("group").max_length)
+DIVISION_MAX = cast(int, Entry._meta.get_field("division").max_length)
+PARTNERSHIP_NAME_MAX = cast(int, Partnership._meta.get_field("name").max_length)
+TEAM_NAME_MAX = cast(int, Team._meta.get_field("name").max_length)
 
 
 class SetupError(FieldError):

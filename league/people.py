@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -31,9 +32,9 @@ from league.models import (
 from league.services import unique_slug
 from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
-NAME_MAX = Player._meta.get_field("name").max_length
-NICKNAME_MAX = Player._meta.get_field("nickname").max_length
-CLUB_NAME_MAX = Club._meta.get_field("name").max_length
+NAME_MAX = cast(int, Player._meta.get_field("name").max_length)
+NICKNAME_MAX = cast(int, Player._meta.get_field("nickname").max_length)
+CLUB_NAME_MAX = cast(int, Club._meta.get_field("name").max_length)
 CLUBS_PER_DAY = 3  # clubs one account makes in 24 hours: enough for a real organiser, too few to flood the site
 
 
