@@ -21,8 +21,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class GameInline(admin.TabularInline):
     model = Game
     extra = 0
-    fields = readonly_fields = ["number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b",
-                                "winner", "hands_counted"]
+    fields = readonly_fields = ("number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b",
+                                "winner", "hands_counted")
     can_delete = False
     show_change_link = True
 
@@ -47,8 +47,8 @@ class MatchAdmin(admin.ModelAdmin):
 class HandInline(admin.TabularInline):
     model = Hand
     extra = 0
-    fields = readonly_fields = ["number", "mode", "dealer", "points_a", "points_b", "score_a_after", "score_b_after",
-                                "deleted", "void_reason", "version", "entered_by"]
+    fields = readonly_fields = ("number", "mode", "dealer", "points_a", "points_b", "score_a_after", "score_b_after",
+                                "deleted", "void_reason", "version", "entered_by")
     can_delete = False
     show_change_link = True
 
@@ -68,7 +68,7 @@ class GameAdmin(ReadOnlyAdmin):
 class HandVersionInline(admin.TabularInline):
     model = HandVersion
     extra = 0
-    fields = readonly_fields = ["version", "mode", "deleted", "author_label", "reason", "created_at"]
+    fields = readonly_fields = ("version", "mode", "deleted", "author_label", "reason", "created_at")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:

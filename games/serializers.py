@@ -88,13 +88,13 @@ class HandEntrySerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER,
                                       help_text="The hand the scorekeeper believes is next")
     mode = serializers.ChoiceField(choices=Hand.MODES)
-    entry = serializers.DictField(help_text=ENTRY_HELP)
+    entry: serializers.Field = serializers.DictField(help_text=ENTRY_HELP)  # narrowed by games.entry_schema
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)
 
 
 class HandCorrectionSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Hand.MODES, required=False, help_text="Left out: the hand's current mode")
-    entry = serializers.DictField(help_text=ENTRY_HELP)
+    entry: serializers.Field = serializers.DictField(help_text=ENTRY_HELP)  # narrowed by games.entry_schema
     reason = serializers.CharField(max_length=300, help_text="Why the hand is corrected")
     version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text=VERSION_HELP)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)

@@ -6,6 +6,8 @@ checked by the views through ``league.permissions``, and writes go through ``lea
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from engine import Ruleset, RulesetError
@@ -164,7 +166,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ErrorsSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field: DRF's metaclass takes it off the class
 
 
 # ----------------------------------------------------------------------------- invitations between clubs
@@ -174,8 +176,10 @@ class InvitationSerializer(serializers.ModelSerializer):
 
     entrant_name = serializers.CharField(read_only=True)
     competition_name = serializers.CharField(source="competition.name", read_only=True)
-    asked_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    answered_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    asked_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                                                              allow_null=True)
+    answered_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username",
+                                                                                 read_only=True, allow_null=True)
     team_name = serializers.CharField(required=False, allow_blank=True, max_length=120,
                                       help_text="A team competition: the team's name (blank: the club's name)")
 
@@ -192,4 +196,6 @@ class InvitationSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         request = self.context.get("request")
         if request is not None:  # another club's draft partnership is no one else's to name (not even its id)
-            self.fields["partnership"].queryset = visible_partnerships(request.user)
+            # The ignore: djangorestframework-stubs declare RelatedField.queryset as a manager's descriptor.
+            partnership = self.fields["partnership"]
+            partnership.queryset = visible_partnerships(request.user)  # type: ignore[attr-defined]
