@@ -10,6 +10,9 @@ shown on a public page.
 
 from __future__ import annotations
 
+from typing import cast
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -86,7 +89,7 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             messages.success(request, f"{round_} is a draft again: only organisers see it.")
         elif action == "swap":
             page = round_selectors.manage_page(competition, number, with_warnings=False)
-            form = _swap_form(page.slots, request.POST)
+            form: forms.Form = _swap_form(page.slots, request.POST)
             if not form.is_valid():
                 return _form_refused(request, form, back)
             _warned(request, edits.swap_slots(round_, form.cleaned_data["first"], form.cleaned_data["second"],
@@ -140,7 +143,7 @@ def _pairing_requested(request: HttpRequest, round_: Round) -> None:
 def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
     """The swap form with its second box on "choose…", so the two boxes never start on the same place."""
     form = SwapForm(data, slots=slots)
-    form.fields["second"].choices = [("", "choose…"), *slots]
+    cast(forms.ChoiceField, form.fields["second"]).choices = [("", "choose…"), *slots]
     form.fields["first"].error_messages["required"] = "Choose the place to swap."
     form.fields["second"].error_messages["required"] = "Choose the place to swap it with."
     return form

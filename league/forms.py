@@ -59,7 +59,7 @@ class MergeForm(forms.Form):
             Player.objects.filter(home_club=player.home_club_id).exclude(pk=player.pk).order_by("name", "id"))
 
 
-def form_status(*forms_shown: forms.Form | None) -> int:
+def form_status(*forms_shown: forms.BaseForm | None) -> int:
     """A setup page's HTTP status: 422 when a form the organiser sent has errors (shown next to its fields), else
     200."""
     return 422 if any(form is not None and form.is_bound and form.errors for form in forms_shown) else 200
