@@ -10,7 +10,7 @@ shown on a public page.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Literal, cast, overload
 
 from django import forms
 from django.contrib import messages
@@ -110,8 +110,9 @@ def _act(request: HttpRequest, competition: Competition, number: int) -> HttpRes
             form = MatchForm(request.POST)
             if not form.is_valid():
                 return _form_refused(request, form, back)
-            match = _match(round_, form.cleaned_data["match"], teams=competition.entrant_kind == Competition.TEAMS)
-            _warned(request, edits.move_to_bye(round_, match, user=user), f"{match} taken out: both sides sit out.")
+            taken_out = _match(round_, form.cleaned_data["match"], teams=competition.entrant_kind == Competition.TEAMS)
+            _warned(request, edits.move_to_bye(round_, taken_out, user=user),
+                    f"{taken_out} taken out: both sides sit out.")
         elif action == "pair_byes":
             form = PairByesForm(request.POST)
             if not form.is_valid():
@@ -149,7 +150,11 @@ def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
     return form
 
 
-def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
+@overload
+def _match(round_: Round, pk: int, teams: Literal[False] = ...) -> Match: ...
+@overload
+def _match(round_: Round, pk: int, teams: bool) -> Match | TeamMatch: ...
+def _match(round_: Round, pk: int, teams: bool = False) -> Match | TeamMatch:
     match = (TeamMatch if teams else Match).objects.filter(round=round_, pk=pk).select_related("round").first()
     if match is None:
         raise RoundError("match", f"that match is not in {round_}")

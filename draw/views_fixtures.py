@@ -44,7 +44,7 @@ def fixture_list(request: HttpRequest, competition: Competition) -> HttpResponse
             return done
     page_rounds = round_selectors.results_by_round(rounds)
     for item in page_rounds:
-        item.edit_form = edit_forms[item.round.number]
+        item.edit_form = edit_forms[item.round.number]  # type: ignore[attr-defined]  # for the template
     return render(request, "league/setup/fixtures.html", {
         "club": competition.club, "competition": competition, "rounds": page_rounds, "entries": len(entries),
         **forms,
@@ -56,6 +56,7 @@ def _act(request: HttpRequest, competition: Competition, rounds: list[Round], en
     """Do what the POST asks; a redirect when done, None to show the page again with the form's errors."""
     back = redirect("competition_fixture_list", competition.club.slug, competition.slug)
     action = request.POST.get("action", "")
+    form: Any  # the form of the action
     if action == "round":
         form = forms["round_form"] = RoundForm(request.POST, prefix="round")
         if form.is_valid() and _done(form, fixtures.add_round, competition, form.cleaned_data["number"],

@@ -111,7 +111,7 @@ def _act(request, club, action, details, organiser, player) -> HttpResponse | No
 
 
 def _int(text: str | None) -> int:
-    return int(text) if (text or "").isdigit() else 0
+    return int(text) if text is not None and text.isdigit() else 0
 
 
 @organiser_page
@@ -149,9 +149,10 @@ def player_edit(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
             messages.success(request, f"{player.name}'s record is deleted.")
             return redirect("club_people", club.slug)
     except SetupError as error:
-        form = {"details": details, "login": login, "merge": merge, "merge_confirm": merge, "delete": delete}[action]
+        form = {"details": details, "login": login, "merge": merge, "merge_confirm": merge, "delete": delete}[
+            action or ""]  # an error comes from one of these actions
         add_setup_error(form, error)
-        form.asks_to_confirm = isinstance(error, people.SimilarName)
+        form.asks_to_confirm = isinstance(error, people.SimilarName)  # type: ignore[attr-defined]  # for the template
     return render(request, "league/clubs/player.html", {
         "club": club, "player": player, "details": details, "login": login, "merge": merge, "merge_plan": plan,
         "delete": delete, "why_not_deletable": people.why_not_deletable(player),
