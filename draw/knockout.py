@@ -50,8 +50,8 @@ def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) ->
 
 
 def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]:
-    a, b = field_.units(row, "a"), field_.units(row, "b")
-    a, b = (a[0] if a else None), (b[0] if b else None)
+    units_a, units_b = field_.units(row, "a"), field_.units(row, "b")
+    a, b = (units_a[0] if units_a else None), (units_b[0] if units_b else None)
     outcome = row["outcome"] or Match.PLAYED
     if outcome == Match.FORFEIT_A:
         return b, None
@@ -87,9 +87,9 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     else:  # a walkover (the winner withdrew, a double forfeit): the other side goes through on a bye
         _advance_with_walkovers(slots, ties, active, draft)
     if ties == 1 and field_.competition.third_place_match:
-        third = [losers.get(1), losers.get(2)]
-        if all(third) and all(unit in active for unit in third):
-            draft.matches.append(DraftMatch((third[0],), (third[1],), [THIRD_PLACE], position=2, third_place=True))
+        one, two = losers.get(1), losers.get(2)
+        if one and two and one in active and two in active:
+            draft.matches.append(DraftMatch((one,), (two,), [THIRD_PLACE], position=2, third_place=True))
     return ties
 
 
@@ -141,8 +141,10 @@ def _advance_tie(tie: int, a: str | None, b: str | None, active: set[str], draft
     a, b = (a if a in active else None), (b if b in active else None)
     if a and b:
         draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
-    elif a or b:
-        draft.byes.append(DraftBye(a or b, ["bye", "walkover"], position=tie))
+    elif a:
+        draft.byes.append(DraftBye(a, ["bye", "walkover"], position=tie))
+    elif b:
+        draft.byes.append(DraftBye(b, ["bye", "walkover"], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:
