@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from typing import Any
 
@@ -148,7 +148,7 @@ SIDE_VALUES = {"a": {"a", "side a", "home", "team a", "pair a", "1"}, "b": {"b",
                                                                                "pair b", "2"}}
 
 
-def parse_side(text: str, names: dict[str, Iterable[str]]) -> str:
+def parse_side(text: str, names: Mapping[str, Iterable[str]]) -> str:
     """``"A"``/``"home"``/side A's name → ``"a"``; the same for B. ``names`` maps each side to its names."""
     key = normalise(text)
     for side in ("a", "b"):

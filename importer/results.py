@@ -21,7 +21,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -126,7 +126,7 @@ def _without_byes(job: ImportJob, rows: Iterable[Row], byes: list[ByeRow], sides
 
 
 def _read_side(job: ImportJob, row: Row, key: str, sides: PartnershipIndex, club_sides: PartnershipIndex,
-               competition: Competition) -> Partnership | None:
+               competition: Competition | None) -> Partnership | None:
     """The side named by the cell: among the competition's entries first, else among the club's partnerships
     (``games.services.create_match`` then says whether it may play)."""
     text = row[key]
@@ -146,7 +146,7 @@ def _read_common(job: ImportJob, row: Row, match: _Match, sides: PartnershipInde
     assert competition is not None
     match.round = job.cell(row, "round", lambda t: parse_round(t, maximum=db_max(Round, "number")))
     match.date = job.cell(row, "date", parse_date)
-    match.table = job.cell(row, "table", lambda t: check_length(t, Match._meta.get_field("table").max_length), "")
+    match.table = job.cell(row, "table", lambda t: check_length(t, TABLE_MAX), "")
     match.venue = job.cell(row, "venue", lambda t: check_length(t, VENUE_MAX), "")
     for key in ("side_a", "side_b"):
         if job.required(row, key, f"side {key[-1].upper()}"):
@@ -216,6 +216,7 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
                             "chalks_a": chalks_a, "chalks_b": chalks_b}
             if row["winner"] and not match.bad:
                 assert job.competition is not None  # the winner as the services derive it from the games
+                assert games_b is not None  # read with games_a
                 _check_winner(job, row, match, services.format_winner(job.competition, games_a, games_b),
                               f"the games are {games_a}–{games_b}")
         matches.append(match)
@@ -227,7 +228,8 @@ def _match_rows(job: ImportJob, sides: PartnershipIndex, club_sides: Partnership
 MAX_GAMES = db_max(Match, "games_a")
 MAX_CHALKS = db_max(Match, "chalks_a")
 MAX_HANG_JACKS = db_max(Match, "hang_jacks_a")
-VENUE_MAX = Match._meta.get_field("venue").max_length
+VENUE_MAX = cast(int, Match._meta.get_field("venue").max_length)
+TABLE_MAX = cast(int, Match._meta.get_field("table").max_length)
 
 
 def _hang_jacks(text: str) -> int:
@@ -314,7 +316,7 @@ def _same_match(job: ImportJob, row: Row, match: _Match, sides: PartnershipIndex
     first = match.row
     for key in ("side_a", "side_b"):
         if row[key] and match.side_a and match.side_b:
-            side = _read_side(job, row, key, sides, club_sides, job.competition)  # type: ignore[arg-type]
+            side = _read_side(job, row, key, sides, club_sides, job.competition)
             if side is not None and side.pk != getattr(match, key).pk:
                 job.fail(row, key, f"match {row['match']!r} is {match.side_a.display_name} v "
                                    f"{match.side_b.display_name} on line {first.line}")
@@ -338,14 +340,14 @@ def _check_duplicates(job: ImportJob, matches: list[_Match], competition: Compet
     already has a result; a match without a round on a date that already has one between the sides."""
     by_round: dict[tuple, Match] = {}
     by_date: dict[tuple, Match] = {}
-    for stored in Match.objects.filter(competition=competition).select_related("round"):
-        sides = frozenset((stored.side_a_id, stored.side_b_id))
-        if stored.round is not None:
-            by_round[(stored.round.number, sides)] = stored
-        when = timezone.localdate(stored.scheduled_at) if stored.scheduled_at else \
-            (stored.round.starts_on if stored.round else None)
-        if when is not None:
-            by_date[(when, sides)] = stored
+    for existing in Match.objects.filter(competition=competition).select_related("round"):
+        sides = frozenset((existing.side_a_id, existing.side_b_id))
+        if existing.round is not None:
+            by_round[(existing.round.number, sides)] = existing
+        day = timezone.localdate(existing.scheduled_at) if existing.scheduled_at else \
+            (existing.round.starts_on if existing.round else None)
+        if day is not None:
+            by_date[(day, sides)] = existing
     seen: dict[tuple, int] = {}
     for match in matches:
         if match.bad or (match.round is None and match.date is None):

@@ -16,10 +16,11 @@ refusing a file that would store a team match twice, a team twice in a round, or
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -45,7 +46,7 @@ from importer.results import MAX_CHALKS, MAX_HANG_JACKS, _limited, _two_counts, 
 from league.models import Competition, Partnership, Round, Team
 
 MAX_BULLSEYES = db_max(TeamMatch, "bullseyes_a")
-VENUE_MAX = TeamMatch._meta.get_field("venue").max_length
+VENUE_MAX = cast(int, TeamMatch._meta.get_field("venue").max_length)
 DRAW_WORDS = {"draw", "drawn", "d", "tie", "tied", "level", "halved"}
 SERVICE_COLUMNS = {"bullseyes_a": "games_a", "bullseyes_b": "games_b", "team_a": "side_a", "team_b": "side_b",
                    "tables": "table", "number": "games_a", "winner": "games_a", "team_match": "", "match": "",
@@ -137,12 +138,13 @@ def _read_rows(job: ImportJob, teams: _Teams, rows: Any, byes: list[ByeRow]) -> 
             continue
         group_key = ("key", name_key(row["match"])) if row["match"] else \
             ("teams", row["round"], row["date"], name_key(row["side_a"]), name_key(row["side_b"]))
-        match = groups.get(group_key)
-        if match is None:
+        grouped = groups.get(group_key)
+        if grouped is None:
             match = groups[group_key] = _TeamMatch(row, by_tables=True)
             _read_common(job, row, match, teams)
             matches.append(match)
         else:
+            match = grouped
             _same_match(job, row, match, teams)
         match.lines.append(row.line)
         _read_table(job, row, match, teams)
@@ -257,7 +259,7 @@ def _read_table(job: ImportJob, row: Row, match: _TeamMatch, teams: _Teams) -> N
         if not job.required(row, key, f"team {side.upper()}'s pair at the table"):
             ok = False
         elif team is not None:
-            pair = job.cell(row, key, lambda t, team=team: teams.pair(team, t))
+            pair = job.cell(row, key, functools.partial(teams.pair, team))
             setattr(table, f"pair_{side}", pair)
             ok = ok and pair is not None
     totals, ok_scores = _scores(job, row)
@@ -320,16 +322,16 @@ def _check_duplicates(job: ImportJob, matches: list[_TeamMatch], competition: Co
     by_round: dict[tuple, TeamMatch] = {}
     by_date: dict[tuple, TeamMatch] = {}
     playing: dict[tuple[int, int], TeamMatch] = {}
-    for stored in TeamMatch.objects.filter(competition=competition).select_related("round"):
-        teams = frozenset((stored.team_a_id, stored.team_b_id))
-        if stored.round is not None:
-            by_round[(stored.round.number, teams)] = stored
-            playing[(stored.round.number, stored.team_a_id)] = playing[(stored.round.number, stored.team_b_id)] = \
-                stored
-        when = timezone.localdate(stored.scheduled_at) if stored.scheduled_at else \
-            (stored.round.starts_on if stored.round else None)
-        if when is not None:
-            by_date[(when, teams)] = stored
+    for existing in TeamMatch.objects.filter(competition=competition).select_related("round"):
+        teams = frozenset((existing.team_a_id, existing.team_b_id))
+        if existing.round is not None:
+            by_round[(existing.round.number, teams)] = existing
+            number = existing.round.number
+            playing[(number, existing.team_a_id)] = playing[(number, existing.team_b_id)] = existing
+        day = timezone.localdate(existing.scheduled_at) if existing.scheduled_at else \
+            (existing.round.starts_on if existing.round else None)
+        if day is not None:
+            by_date[(day, teams)] = existing
     seen: dict[tuple, int] = {}
     in_round: dict[tuple[int, int], int] = {}
     for match in matches:
@@ -404,7 +406,7 @@ def _store(job: ImportJob, competition: Competition, match: _TeamMatch, rounds: 
     if round_ is not None:
         stored = TeamMatch.objects.filter(competition=competition, round=round_, team_a=match.team_a,
                                           team_b=match.team_b).first()
-    line_up = [(table.pair_a, table.pair_b) for table in match.tables] or None
+    line_up = _line_up(match) or None
     row = match.row
     try:
         if stored is None:
@@ -445,15 +447,21 @@ def _store(job: ImportJob, competition: Competition, match: _TeamMatch, rounds: 
         raise _Failed from None
 
 
+def _line_up(match: _TeamMatch) -> list[tuple[Partnership, Partnership]]:
+    """The pairs at the match's tables: a table is stored with both its pairs (a row without one fails)."""
+    return cast("list[tuple[Partnership, Partnership]]", [(table.pair_a, table.pair_b) for table in match.tables])
+
+
 def _seat(job: ImportJob, stored: TeamMatch, match: _TeamMatch) -> None:
     """The file's line-up for a fixture already stored: seated when it has no tables, else the same pairs."""
     seated = list(stored.table_matches.order_by("table_number"))
     if not seated:
-        services.set_team_tables(stored, [(table.pair_a, table.pair_b) for table in match.tables])
+        services.set_team_tables(stored, _line_up(match))
         return
     by_number = {table.table_number: table for table in seated}
     for table in match.tables:
         there = by_number.get(table.number)
+        assert table.pair_a is not None and table.pair_b is not None  # a table is stored with both its pairs
         if there is None or (there.side_a_id, there.side_b_id) != (table.pair_a.pk, table.pair_b.pk):
             what = f"{there.side_a_name} v {there.side_b_name}" if there else "not there"
             job.fail(table.row, "team_a_pair", f"the team match {stored} is stored with its tables: table "
