@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run demo test lint bench play clean
+.PHONY: run demo test lint typecheck bench play clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 
+# mypy with pyproject's [tool.mypy]: --strict on the engine, the default checks on the apps (django-stubs).
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench_engine.py
 
@@ -45,5 +49,5 @@ play: $(STAMP)
 	$(BIN)/python -m engine play
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -10,7 +10,7 @@ anyone else it does not exist (404). Writing is for the club's organisers. A ref
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -59,7 +59,14 @@ def visible_rounds(user: Any):
     return rounds.filter(Q(status=Round.PUBLISHED) | organised)
 
 
-class CompetitionRoundsActions:
+if TYPE_CHECKING:
+    # the actions go into league.api.CompetitionViewSet
+    from league.api import CompetitionViewSet as ActionsBase
+else:
+    ActionsBase = object
+
+
+class CompetitionRoundsActions(ActionsBase):
     """``/api/competitions/<id>/rounds/``: the competition's rounds (``league.api.CompetitionViewSet`` gives
     ``get_object`` and ``_page_of``)."""
 
@@ -153,7 +160,8 @@ class RoundViewSet(games_api.SameNotFound, mixins.RetrieveModelMixin, viewsets.G
         """Take the bye away: the entrant no longer sits the round out."""
         round_ = self.get_object()
         self._organiser(round_, "take byes away")
-        bye = Bye.objects.filter(round=round_, pk=bye_id).select_related("round").first()
+        # The ignore: the URL always gives bye_id (digits); None would find no bye, a 404 below.
+        bye = Bye.objects.filter(round=round_, pk=bye_id).select_related("round").first()  # type: ignore[misc]
         if bye is None:
             raise NotFound(f"{round_} has no bye {bye_id}")
         fixtures.remove_bye(bye)
@@ -229,6 +237,7 @@ class TeamMatchViewSet(games_api.TeamMatchViewSet):
             team_match = fixtures.add_fixture(data["round"], _entry(competition, "team_a", team=data["team_a"]),
                                               _entry(competition, "team_b", team=data["team_b"]),
                                               venue=data.get("venue", ""), scheduled_at=data.get("scheduled_at"))
+            assert isinstance(team_match, TeamMatch)  # a fixture of two teams
             if data.get("tables") is not None:
                 set_team_tables(team_match, data["tables"])
         return Response(self._detail(team_match), status=201)

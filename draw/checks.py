@@ -4,6 +4,8 @@ the round's own spec, each entrant named.
 
 from __future__ import annotations
 
+from typing import Any
+
 from draw.draft import Draft
 from draw.field import ENTRANT_ID, TEAM_ROW_FIELDS, Field, load_field, team_row, unit_id
 from draw.knockout import advance, first_round_field
@@ -36,7 +38,7 @@ def check_round(round_: Round, field_: Field | None = None) -> list[dict]:
     return [_named(field_, warning) for warning in warnings]
 
 
-def _match_rows(field_: Field, round_: Round) -> list[dict]:
+def _match_rows(field_: Field, round_: Round) -> list[Any]:  # rows of values()
     """The round's matches (or team matches) as values, their sides as ids."""
     if field_.teams:
         return [team_row(row) for row in TeamMatch.objects.filter(round=round_).values(*TEAM_ROW_FIELDS)]

@@ -78,9 +78,10 @@ def move_to_bye(round_: Round, match: Match | TeamMatch, user=None) -> list[dict
         round_ = _editable(round_)
         _no_bracket_edit(round_, "take a tie out of")
         model = TeamMatch if isinstance(match, TeamMatch) else Match
-        match = model.objects.filter(pk=match.pk, round=round_).first()
-        if match is None:
+        found: Match | TeamMatch | None = model.objects.filter(pk=match.pk, round=round_).first()
+        if found is None:
             raise RoundError("match", f"the match is not in {round_}")
+        match = found
         units = _units_of_match(round_, match)
         taken = set(Bye.objects.filter(round=round_).values_list("entry_id", flat=True))
         individual = round_.competition.entrant_kind == Competition.INDIVIDUAL
@@ -117,7 +118,9 @@ def _match_of(round_: Round, one: Entry, two: Entry) -> Match | TeamMatch:
     """A new match (or team match) of two entrants at the round's next table."""
     competition = round_.competition
     if competition.entrant_kind == Competition.TEAMS:
+        assert one.team is not None and two.team is not None  # a team competition's entries
         return create_draft_team_match(competition, round_, one.team, two.team)
+    assert one.partnership is not None and two.partnership is not None  # pairs: individual events have no byes to pair
     table = Match.objects.filter(round=round_).count() + 1
     return create_draft_match(competition, round_, one.partnership, two.partnership, table=str(table),
                               individual=False)
@@ -127,7 +130,7 @@ def edit_pairing(match: Match, side_a: Partnership | None = None, side_b: Partne
                  user=None) -> list[dict]:
     """Set the sides of a draft match to other entered partnerships (nobody else moves: the warnings say who
     is now missing or twice); returns the round's warnings."""
-    if match.round_id is None:
+    if match.round is None:
         raise RoundError("match", "the match is not in a round")
     with transaction.atomic():
         round_ = _editable(match.round)
@@ -181,7 +184,8 @@ def _units_of_match(round_: Round, match: Match | TeamMatch) -> list[str]:
     if competition.entrant_kind == Competition.INDIVIDUAL:
         players = [match.side_a.player_one_id, match.side_a.player_two_id, match.side_b.player_one_id,
                    match.side_b.player_two_id]
-        found = dict(Entry.objects.filter(competition=competition, player_id__in=players)
+        # The ignore: a missing second player (None) matches no entry.
+        found = dict(Entry.objects.filter(competition=competition, player_id__in=players)  # type: ignore[misc]
                      .values_list("player_id", "pk"))
         return [unit_id(found[p]) for p in players if p in found]
     found = dict(Entry.objects.filter(competition=competition, partnership_id__in=[match.side_a_id, match.side_b_id])

@@ -57,8 +57,8 @@ class Field:
     entries: dict[str, Entry]
     unit_of_side: dict[int, str]  # partnership id (pairs) or team id (teams) → entry id
     unit_of_player: dict[int, str]
-    results: list[dict]
-    bye_rows: list[dict]
+    results: list[Any]
+    bye_rows: list[Any]
     ratings: dict[int, float]
     lines: dict[str, Any] = field(default_factory=dict)
     active: list[str] = field(default_factory=list)
@@ -72,19 +72,20 @@ class Field:
         return self.competition.entrant_kind == Competition.TEAMS
 
     # -- sides of a result, as entrant ids (entries) --------------------------------------------------
-    def units(self, row: dict, side: str) -> tuple[str, ...] | None:
+    def units(self, row: dict[str, Any], side: str) -> tuple[str, ...] | None:
         """The entrants of one side of a result row: one entry (pairs, teams), or the two players' entries
         (individual events); None when a side is not an entrant of the competition."""
         if self.individual:
             ids = [self.unit_of_player.get(row[f"side_{side}__player_one_id"]),
                    self.unit_of_player.get(row[f"side_{side}__player_two_id"])]
-            return tuple(ids) if all(ids) else None
+            return tuple(i for i in ids if i) if all(ids) else None
         unit = self.unit_of_side.get(row[f"side_{side}_id"])
         return (unit,) if unit else None
 
     def meetings(self) -> tuple[list[list[str]], list[list[str]]]:
         """(opponents, partners) of every match outside this round, as pairs of entrant ids."""
-        opponents, partners = [], []
+        opponents: list[list[str]] = []
+        partners: list[list[str]] = []
         for row in self.results:
             a, b = self.units(row, "a"), self.units(row, "b")
             if a is None or b is None:
@@ -104,21 +105,21 @@ class Field:
 
     def club(self, unit: str) -> str:
         entry = self.entries[unit]
-        if entry.partnership_id:
+        if entry.partnership is not None:
             partnership = entry.partnership
-            if partnership.club_id:
+            if partnership.club is not None:
                 return partnership.club.name
             one, two = partnership.player_one, partnership.player_two
             if one.home_club_id and (two is None or two.home_club_id == one.home_club_id):
-                return one.home_club.name
+                return one.home_club.name if one.home_club is not None else ""
             return ""
-        if entry.player_id:
-            return entry.player.home_club.name if entry.player.home_club_id else ""
-        return entry.team.club.name if entry.team and entry.team.club_id else ""
+        if entry.player is not None:
+            return entry.player.home_club.name if entry.player.home_club is not None else ""
+        return entry.team.club.name if entry.team and entry.team.club is not None else ""
 
     def rating(self, unit: str) -> float | None:
         entry = self.entries[unit]
-        if entry.partnership_id:
+        if entry.partnership is not None:
             players = [entry.partnership.player_one_id, entry.partnership.player_two_id]
         elif entry.player_id:
             players = [entry.player_id]
@@ -162,7 +163,7 @@ def load_field(competition: Competition, number: int) -> Field:
     return result
 
 
-def _result_rows(competition: Competition, number: int, teams: bool) -> list[dict]:
+def _result_rows(competition: Competition, number: int, teams: bool) -> list[Any]:  # rows of values()
     """The matches (or team matches) before round ``number`` and without a round, as values in round order."""
     before = Q(round__isnull=True) | Q(round__number__lt=number)
     if teams:
@@ -181,7 +182,7 @@ def _ratings(entries: Iterable[Entry], unit_of_player: dict[int, str]) -> dict[i
     """The rating (ordinal) of every player of the entries, by player id."""
     players = set(unit_of_player)
     for entry in entries:
-        if entry.partnership_id:
+        if entry.partnership is not None:
             players.update(p for p in (entry.partnership.player_one_id, entry.partnership.player_two_id) if p)
     return dict(PlayerRating.objects.filter(player_id__in=players).values_list("player_id", "ordinal"))
 
@@ -215,10 +216,11 @@ def settings_for_pairing(competition: Competition):
         return competition_settings(competition, team_ranking=competition.entrant_kind == Competition.TEAMS)
     except StandingsError:
         pass
-    values = {"tiebreaks": tuple(competition.tiebreaks or ()) or ("wins",), "points_win": competition.points_win,
-              "points_draw": competition.points_draw, "points_loss": competition.points_loss,
-              "bye_policy": competition.bye_policy, "bye_score": competition.bye_score or {},
-              "games_to_win": competition.games_to_win()}
+    values: dict[str, Any] = {
+        "tiebreaks": tuple(competition.tiebreaks or ()) or ("wins",), "points_win": competition.points_win,
+        "points_draw": competition.points_draw, "points_loss": competition.points_loss,
+        "bye_policy": competition.bye_policy, "bye_score": competition.bye_score or {},
+        "games_to_win": competition.games_to_win()}
     try:
         return StandingsSettings(**values)
     except StandingsError:

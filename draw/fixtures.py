@@ -15,6 +15,7 @@ the standings, which are refreshed when one is added or removed.
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -90,10 +91,10 @@ def edit_round(round_: Round, *, starts_on: date | None | object = KEEP, name: s
     """Change a round's date or name (any round, published or not: its fixtures stay as they are)."""
     changed = []
     if starts_on is not KEEP:
-        round_.starts_on = starts_on
+        round_.starts_on = cast("date | None", starts_on)
         changed.append("starts_on")
     if name is not KEEP:
-        round_.name = _clean(Round, "name", name)
+        round_.name = _clean(Round, "name", cast(str, name))
         changed.append("name")
     if changed:
         round_.save(update_fields=changed)
@@ -105,10 +106,10 @@ def playing_in_round(round_: Round, entry: Entry) -> str:
     if Bye.objects.filter(round=round_, entry=entry).exists():
         return "a bye"
     if entry.team_id:
-        match = (TeamMatch.objects.filter(round=round_).filter(Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id))
-                 .first())
-        if match is not None:
-            return f"the match {match}"
+        team_match = (TeamMatch.objects.filter(round=round_)
+                      .filter(Q(team_a_id=entry.team_id) | Q(team_b_id=entry.team_id)).first())
+        if team_match is not None:
+            return f"the match {team_match}"
     elif entry.partnership_id:
         match = (Match.objects.filter(round=round_, team_match__isnull=True)
                  .filter(Q(side_a_id=entry.partnership_id) | Q(side_b_id=entry.partnership_id)).first())
@@ -164,8 +165,10 @@ def add_fixture(round_: Round, entry_a: Entry, entry_b: Entry, *, venue: str = "
                 raise RoundError(field, f"{entry.display_name} already has {already} in {round_}: an entrant "
                                         "plays once a round")
         if teams:
+            assert entry_a.team is not None and entry_b.team is not None  # a team competition's entries
             return create_team_match(competition, entry_a.team, entry_b.team, round=round_, venue=venue,
                                      scheduled_at=scheduled_at)
+        assert entry_a.partnership is not None and entry_b.partnership is not None  # a pairs competition's entries
         return create_match(competition=competition, side_a=entry_a.partnership, side_b=entry_b.partnership,
                             round=round_, table=table, venue=venue, scheduled_at=scheduled_at)
 

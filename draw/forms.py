@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, cast
+
 from django import forms
 
 
@@ -10,10 +13,10 @@ class SwapForm(forms.Form):
     first = forms.ChoiceField(label="Swap")
     second = forms.ChoiceField(label="with")
 
-    def __init__(self, *args, slots: list[tuple[str, str]] = (), **kwargs) -> None:
+    def __init__(self, *args: Any, slots: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["first"].choices = list(slots)
-        self.fields["second"].choices = list(slots)
+        cast(forms.ChoiceField, self.fields["first"]).choices = list(slots)
+        cast(forms.ChoiceField, self.fields["second"]).choices = list(slots)
 
     def clean(self):
         data = super().clean()
@@ -27,10 +30,10 @@ class EditForm(forms.Form):
     side_a = forms.TypedChoiceField(label="Side A", coerce=int)
     side_b = forms.TypedChoiceField(label="Side B", coerce=int)
 
-    def __init__(self, *args, entrants: list[tuple[int, str]] = (), **kwargs) -> None:
+    def __init__(self, *args: Any, entrants: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["side_a"].choices = list(entrants)
-        self.fields["side_b"].choices = list(entrants)
+        cast(forms.ChoiceField, self.fields["side_a"]).choices = list(entrants)
+        cast(forms.ChoiceField, self.fields["side_b"]).choices = list(entrants)
 
     def clean(self):
         data = super().clean()

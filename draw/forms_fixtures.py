@@ -4,6 +4,8 @@ name. They check the shape of the input; ``draw.fixtures`` checks the rest and i
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from draw.fixtures import MAX_ROUND
@@ -72,7 +74,7 @@ class FixtureForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["round"] = _rounds(competition, initial=last_round)
         for name in ("entry_a", "entry_b"):
-            self.fields[name].queryset = entries
+            cast(forms.ModelChoiceField, self.fields[name]).queryset = entries
         if competition.entrant_kind == Competition.TEAMS:
             self.fields["entry_a"].label, self.fields["entry_b"].label = "Home team (team A)", "Away team (team B)"
 
@@ -84,7 +86,7 @@ class ByeForm(forms.Form):
     def __init__(self, *args, competition: Competition, entries, last_round: Round | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["round"] = _rounds(competition, initial=last_round)
-        self.fields["entry"].queryset = entries
+        cast(forms.ModelChoiceField, self.fields["entry"]).queryset = entries
 
 
 def active_entries(competition: Competition):

@@ -27,7 +27,7 @@ def stored_ruleset(stored: Any) -> Ruleset:
         return Ruleset()
 
 
-def add_rule_fields(form: forms.Form, stored: Any) -> None:
+def add_rule_fields(form: forms.BaseForm, stored: Any) -> None:
     """The house rules' fields, set to the stored ruleset's values."""
     current = stored_ruleset(stored).to_dict()
     for key, variant in VARIANTS.items():
@@ -54,7 +54,7 @@ def _field(variant, value: Any) -> forms.Field:
     return forms.ChoiceField(choices=choices, required=False, **common)
 
 
-def ruleset_from(form: forms.Form, stored: Any) -> dict[str, Any]:
+def ruleset_from(form: forms.BaseForm, stored: Any) -> dict[str, Any]:
     """The ruleset the fields set, as the competition stores it: the stored dict itself when the rules are the
     same (so that an unchanged form changes nothing), else the differences from the standard game. A refused
     value lands next to its field."""
@@ -77,5 +77,5 @@ def ruleset_from(form: forms.Form, stored: Any) -> dict[str, Any]:
     return rules.overrides()
 
 
-def rule_fields(form: forms.Form) -> list[forms.BoundField]:
+def rule_fields(form: forms.BaseForm) -> list[forms.BoundField]:
     return [form[field_name(key)] for key in VARIANTS]

@@ -5,12 +5,12 @@ seeds and groups, and teams. Forms check the shape of the input; ``league.entrie
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import FieldDoesNotExist
 from django.core.validators import MaxValueValidator
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
@@ -121,7 +121,7 @@ class CompetitionForm(forms.ModelForm):
         self.club = club
         self.fields["slug"].required = False
         self.fields["division_ranking"].required = False  # only a league with divisions needs to say
-        self.fields["planned_rounds"].min_value = 1
+        cast(forms.IntegerField, self.fields["planned_rounds"]).min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
             self.fields[name].widget.attrs["min"] = 1
@@ -168,12 +168,14 @@ class CompetitionForm(forms.ModelForm):
         as the numbers are changed, from the wording in ``data-words`` (the one and the many)."""
         games, target, per_table = (self._number(name) for name in ("match_games", "team_target",
                                                                        "team_games_per_table"))
-        formats = self.fields["match_format"]
-        formats.choices = [(value, match_format_words(value, games)) for value, _ in formats.choices]
+        formats = cast(forms.ChoiceField, self.fields["match_format"])
+        format_choices = cast(list[tuple[str, str]], formats.choices)
+        formats.choices = [(value, match_format_words(value, games)) for value, _ in format_choices]
         formats.widget.attrs["data-words"] = json.dumps(
-            {value: [match_format_words(value, 1), match_format_words(value, "{n}")] for value, _ in formats.choices})
-        modes = self.fields["team_mode"]
-        modes.choices = [(value, team_mode_words(value, target, per_table)) for value, _ in modes.choices]
+            {value: [match_format_words(value, 1), match_format_words(value, "{n}")] for value, _ in format_choices})
+        modes = cast(forms.ChoiceField, self.fields["team_mode"])
+        modes.choices = [(value, team_mode_words(value, target, per_table))
+                         for value, _ in cast(list[tuple[str, str]], modes.choices)]
 
     # --- what the template draws
     def tiebreak_slots(self) -> list[dict[str, Any]]:
@@ -214,6 +216,7 @@ class CompetitionForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         data["bye_score"] = self._bye_score(data)
         data["ruleset"] = ruleset_from(self, self._stored_ruleset)
         if self.errors:
@@ -246,10 +249,10 @@ class CompetitionForm(forms.ModelForm):
         return score
 
     def _post_clean(self) -> None:
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # ModelForm's, missing from django-stubs
         self.instance.bye_score = self.cleaned_data.get("bye_score", self.instance.bye_score)
         self.instance.ruleset = self.cleaned_data.get("ruleset", self.instance.ruleset)
-        for errors in self._errors.values():  # the model's clean() repeats a check of ``clean``: say it once
+        for errors in self.errors.values():  # the model's clean() repeats a check of ``clean``: say it once
             _say_once(errors)
 
     def values(self) -> dict[str, Any]:
@@ -265,7 +268,8 @@ def _model_maximum(name: str) -> int | None:
         field = Competition._meta.get_field(name)
     except FieldDoesNotExist:  # a form-only field (bye_…)
         return None
-    return min((v.limit_value for v in field._validators if isinstance(v, MaxValueValidator)), default=None)
+    own_validators = field._validators  # type: ignore[union-attr]  # the model's own, private: not in the stubs
+    return min((v.limit_value for v in own_validators if isinstance(v, MaxValueValidator)), default=None)
 
 
 def _say_once(errors: Any) -> None:
@@ -306,10 +310,12 @@ class TypedNameChoiceMixin:
     ``find`` looks it up in the same choices."""
 
     what = "one"
+    queryset: Any  # the model choice field's it mixes into
+    help_text: Any
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.typed = self.queryset[:LONG_CHOICES + 1].count() > LONG_CHOICES  # type: ignore[attr-defined]
+        self.typed = self.queryset[:LONG_CHOICES + 1].count() > LONG_CHOICES
         if self.typed:
             self.widget = forms.TextInput(attrs={"autocomplete": "off", "maxlength": 200})
             self.help_text = f"Type the {self.what}'s name (too many to list)."
@@ -350,7 +356,7 @@ class PlayerChoiceField(TypedNameChoiceMixin, forms.ModelChoiceField):
     what = "player"
 
     def label_from_instance(self, obj: Player) -> str:
-        return f"{obj} · {obj.home_club.name}" if obj.home_club_id else str(obj)
+        return f"{obj} · {obj.home_club.name}" if obj.home_club is not None else str(obj)
 
     def find(self, text: str) -> Any:
         return _named(self.queryset, text)
@@ -360,9 +366,7 @@ class PartnershipChoiceField(TypedNameChoiceMixin, forms.ModelChoiceField):
     what = "partnership"
 
     def label_from_instance(self, obj: Partnership) -> str:
-        players = " & ".join(p.name for p in (obj.player_one, obj.player_two) if p is not None)
-        label = f"{obj.name} ({players})" if obj.name else players
-        return f"{label} · {obj.club.name}" if obj.club_id else label
+        return _partnership_label(obj)
 
     def find(self, text: str) -> Any:
         by_name = self.queryset.filter(name__iexact=text)
@@ -375,7 +379,13 @@ class PartnershipChoiceField(TypedNameChoiceMixin, forms.ModelChoiceField):
 
 class PartnershipsField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Partnership) -> str:
-        return PartnershipChoiceField.label_from_instance(self, obj)
+        return _partnership_label(obj)
+
+
+def _partnership_label(obj: Partnership) -> str:
+    players = " & ".join(p.name for p in (obj.player_one, obj.player_two) if p is not None)
+    label = f"{obj.name} ({players})" if obj.name else players
+    return f"{label} · {obj.club.name}" if obj.club is not None else label
 
 
 def partnerships_for(competition: Competition) -> Any:
@@ -409,7 +419,7 @@ class EntryForm(forms.Form):
         kind = competition.entrant_kind
         active = Entry.objects.filter(competition=competition, withdrawn=False)
         if kind == Competition.PAIRS:
-            entered = active.exclude(partnership=None).values("partnership")
+            entered: QuerySet[Entry, Any] = active.exclude(partnership=None).values("partnership")
             self.fields["partnership"] = PartnershipChoiceField(
                 queryset=partnerships_for(competition).exclude(pk__in=entered), required=False,
                 label="An existing partnership", empty_label="— choose —")
@@ -436,6 +446,7 @@ class EntryForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         kind = self.competition.entrant_kind
         if kind == Competition.PAIRS:
             one, two = data.get("player_one"), data.get("player_two")
@@ -526,6 +537,7 @@ class TeamForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         one, two = data.get("player_one"), data.get("player_two")
         if "player_two" in self.fields and (one is None) != (two is None):
             self.add_error("player_two" if two is None else "player_one", "a new pair needs both players")

@@ -52,8 +52,8 @@ def _first_round(field_: Field, plan: Plan, draft: Draft, progress: Progress) ->
 
 
 def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]:
-    a, b = field_.units(row, "a"), field_.units(row, "b")
-    a, b = (a[0] if a else None), (b[0] if b else None)
+    units_a, units_b = field_.units(row, "a"), field_.units(row, "b")
+    a, b = (units_a[0] if units_a else None), (units_b[0] if units_b else None)
     outcome = row["outcome"] or Match.PLAYED
     if outcome == Match.FORFEIT_A:
         return b, None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
@@ -182,8 +183,9 @@ def _require_a_ready_tie(competition: Competition, previous: int) -> None:
 def _open_matches(competition: Competition, numbers: list[int]) -> tuple[QuerySet, tuple[str, str]]:
     """The matches (team matches) of rounds ``numbers`` with no result yet, and their sides' name columns."""
     if competition.entrant_kind == Competition.TEAMS:
-        open_matches = (TeamMatch.objects.filter(competition=competition, round__number__in=numbers)
-                        .filter(Q(outcome="") | Q(outcome=Match.PLAYED)).exclude(status=TeamMatch.COMPLETE))
+        open_matches: QuerySet[Any, Any] = (
+            TeamMatch.objects.filter(competition=competition, round__number__in=numbers)
+            .filter(Q(outcome="") | Q(outcome=Match.PLAYED)).exclude(status=TeamMatch.COMPLETE))
         names = ("team_a_name", "team_b_name")
     else:
         open_matches = (Match.objects.filter(competition=competition, round__number__in=numbers, outcome=Match.PLAYED,
@@ -214,8 +216,7 @@ def _bracket_places(round_: Round) -> set[int]:
     positions.update(TeamMatch.objects.filter(round=round_, third_place=False)
                      .values_list("bracket_position", flat=True))
     positions.update(Bye.objects.filter(round=round_).values_list("bracket_position", flat=True))
-    positions.discard(None)
-    return positions
+    return {position for position in positions if position is not None}
 
 
 def schedule_units(competition: Competition, number: int) -> list[str]:
@@ -228,7 +229,8 @@ def schedule_units(competition: Competition, number: int) -> list[str]:
     if first is not None and scheduled:
         if competition.entrant_kind == Competition.TEAMS:
             by_side = {e.team_id: e.pk for e in entries.values() if e.team_id}
-            sides = TeamMatch.objects.filter(round=first).values_list("team_a_id", "team_b_id")
+            sides: QuerySet[Any, tuple[int, int]] = (TeamMatch.objects.filter(round=first)
+                                                     .values_list("team_a_id", "team_b_id"))
         else:
             by_side = {e.partnership_id: e.pk for e in entries.values() if e.partnership_id}
             sides = Match.objects.filter(round=first, team_match__isnull=True).values_list("side_a_id", "side_b_id")

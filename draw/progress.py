@@ -20,7 +20,7 @@ class Progress:
     def __init__(self, round_id: int, version: int, start: float = 0.0, span: float = 1.0,
                  parent: Progress | None = None) -> None:
         self.round_id, self.version, self.start, self.span = round_id, version, start, span
-        self.root = parent.root if parent else self
+        self.root: Progress = parent.root if parent else self
         self.last = 0.0
         self.label = ""
 

@@ -43,6 +43,7 @@ def run_pairing(round_id: int, version: int) -> dict:
     Round.objects.filter(pk=round_id, pairing_version=version).update(
         pairing_state=Round.RUNNING, pairing_progress=0.0, pairing_message="Reading the field…",
         pairing_heartbeat_at=timezone.now())
+    assert round_ is not None  # a missing round is skipped
     progress = Progress(round_id, version)
     try:
         field_, draft = _compute(round_, progress.part(0.0, 0.9))

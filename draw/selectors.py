@@ -283,7 +283,7 @@ class ManagePage:
 
     @property
     def can_publish(self) -> bool:
-        return (self.is_draft and not self.busy and self.round.pairing_state != Round.FAILED
+        return (self.is_draft and not self.busy and self.round is not None and self.round.pairing_state != Round.FAILED
                 and bool(self.rows or self.byes) and not self.waiting)
 
     @property
@@ -345,7 +345,7 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
                         "side_b__player_one_id": match.side_b.player_one_id,
                         "side_b__player_two_id": match.side_b.player_two_id})
         units = (field_.units(row, "a"), field_.units(row, "b"))
-        scores = tuple(_score(field_, u) if u else "" for u in units)
+        scores = (_score(field_, units[0]) if units[0] else "", _score(field_, units[1]) if units[1] else "")
         page.rows.append(PairingRow(fixture, explain(fixture.flags, field_=field_, units=units,
                                                      competition=competition), scores))
     for bye in Bye.objects.filter(round=round_).select_related(*BYE_RELATED).order_by("id"):
@@ -393,6 +393,7 @@ def _slot_choices(round_: Round, page: ManagePage, individual: bool) -> list[tup
                 choices.append((key, f"{where}: {getattr(holder, f'{slot.prefix}_{slot.side}_name')}"))
         else:
             label = "Sitting out" if individual else "Bye"
+            assert slot.bye is not None  # a slot without a match is a bye
             choices.append((key, f"{label}: {slot.bye.entry.display_name}"))
     tables_order = {key: n for n, key in enumerate(tables)}
 

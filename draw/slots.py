@@ -36,6 +36,7 @@ def slot_key(match: Match | TeamMatch | None = None, side: str = "", seat: int =
     if bye is not None:
         return f"y{bye.pk}"
     letter = "t" if isinstance(match, TeamMatch) else "m"
+    assert match is not None  # a slot is a bye's or a match's
     return f"{letter}{match.pk}-{side}{seat or ''}"
 
 

@@ -54,6 +54,7 @@ def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
     created = []
     for planned in draft.matches:
         team_a, team_b = (field_.entries[units[0]].team for units in (planned.a, planned.b))
+        assert team_a is not None and team_b is not None  # a team competition's entries are teams
         team_match = create_draft_team_match(round_.competition, round_, team_a, team_b)
         team_match.pairing_flags = with_third_place(planned.flags, planned.third_place)
         team_match.bracket_position, team_match.group = planned.position, planned.group

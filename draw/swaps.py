@@ -15,7 +15,7 @@ from games.models import Match, TeamMatch
 from league.models import Competition, Entry
 
 
-def _entry_of_slot(slot: Slot, entries_by_side: dict[int, Entry]) -> Entry:
+def _entry_of_slot(slot: Slot, entries_by_side: dict[int | None, Entry]) -> Entry:
     if slot.bye is not None:
         return slot.bye.entry
     entry = entries_by_side.get(getattr(slot.holder, f"{slot.prefix}_{slot.side}_id"))
@@ -29,6 +29,7 @@ def _put(slot: Slot, entry: Entry) -> None:
         slot.bye.entry = entry
         return
     side = entry.team if slot.team_match is not None else entry.partnership
+    assert side is not None  # an entry of the competition's kind
     setattr(slot.holder, f"{slot.prefix}_{slot.side}", side)
     setattr(slot.holder, f"{slot.prefix}_{slot.side}_name", getattr(side, "display_name", None) or side.name)
 
@@ -61,7 +62,7 @@ def swap_entrants(round_: Round, first: Slot, second: Slot) -> set:
     return touched
 
 
-def _entries_by_side(round_: Round, first: Slot, second: Slot) -> dict[int, Entry]:
+def _entries_by_side(round_: Round, first: Slot, second: Slot) -> dict[int | None, Entry]:
     """The competition's entries by team (a team that has its tables set cannot move) or by partnership."""
     competition = round_.competition
     if competition.entrant_kind != Competition.TEAMS:
@@ -116,6 +117,7 @@ def swap_players(round_: Round, first: Slot, second: Slot) -> set:
                 raise RoundError("slot", f"{incoming} is not entered")
             slot.bye.entry = entry
             continue
+        assert slot.match is not None  # a slot without a bye is a match's
         key = (slot.match.pk, slot.side)
         if key not in sides:
             partnership = getattr(slot.match, f"side_{slot.side}")

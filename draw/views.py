@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Literal, cast, overload
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -207,13 +209,17 @@ def _pairing_requested(request: HttpRequest, round_: Round) -> None:
 def _swap_form(slots: list[tuple[str, str]], data=None) -> SwapForm:
     """The swap form with its second box on "choose…", so the two boxes never start on the same place."""
     form = SwapForm(data, slots=slots)
-    form.fields["second"].choices = [("", "choose…"), *slots]
+    cast(forms.ChoiceField, form.fields["second"]).choices = [("", "choose…"), *slots]
     form.fields["first"].error_messages["required"] = "Choose the place to swap."
     form.fields["second"].error_messages["required"] = "Choose the place to swap it with."
     return form
 
 
-def _match(round_, pk: int, teams: bool = False) -> Match | TeamMatch:
+@overload
+def _match(round_: Round, pk: int, teams: Literal[False] = ...) -> Match: ...
+@overload
+def _match(round_: Round, pk: int, teams: bool) -> Match | TeamMatch: ...
+def _match(round_: Round, pk: int, teams: bool = False) -> Match | TeamMatch:
     match = (TeamMatch if teams else Match).objects.filter(round=round_, pk=pk).select_related("round").first()
     if match is None:
         raise RoundError("match", f"that match is not in {round_}")

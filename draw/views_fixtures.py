@@ -64,7 +64,7 @@ def _page(request: HttpRequest, competition: Competition, bound: dict[str, Any] 
         edit_forms = {number: edited if form.prefix == edited.prefix else form for number, form in edit_forms.items()}
     page_rounds = round_selectors.results_by_round(rounds)
     for item in page_rounds:
-        item.edit_form = edit_forms[item.round.number]
+        item.edit_form = edit_forms[item.round.number]  # type: ignore[attr-defined]  # for the template
     return render(request, "league/setup/fixtures.html", {
         "club": competition.club, "competition": competition, "rounds": page_rounds, "entries": len(entries),
         **forms,

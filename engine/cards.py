@@ -121,7 +121,7 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (self.index,))
 
 

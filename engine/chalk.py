@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.cards import CARDS, FULL_PACK, JACK, SUIT_MASKS, TEN, Card, game_count, mask_of
 from engine.errors import IllegalActionError, InvalidCardError, RecordError, RulesetError
@@ -136,8 +136,10 @@ def score_entry(entry: ChalkEntry) -> dict[str, Any]:
     effect = penalty_effect(entry.penalty, entry.ruleset) if entry.penalty is not None else None
     tally = _Tally(entry.ruleset.target, entry.score_before)
     if state is None:
+        assert effect is not None  # only a misdeal has no hand state, and a misdeal is a penalty
         return _misdeal_result(entry, tally.penalise(effect), effect)
-    tally = replace(tally, score=tuple(state.score), points=tuple(state.points), winner=state.winner)
+    tally = replace(tally, score=(state.score[0], state.score[1]), points=(state.points[0], state.points[1]),
+                    winner=state.winner)
     if effect is not None:
         tally = tally.penalise(effect)
     game_team = _game_team(entry)
@@ -213,7 +215,8 @@ def _kicks(value: Any) -> tuple[Card, ...]:
 def _beg(value: Any) -> str | None:
     if value is not None and value not in BEGS:
         raise RecordError("beg", f"must be one of {', '.join(BEGS)}, got {value!r}")
-    return value
+    beg: str | None = value
+    return beg
 
 
 def _holding(value: Any, path: str) -> Holding | None:
@@ -393,6 +396,7 @@ def _why_no_more_kicks(state: HandState) -> str:
 def _why_decided(state: HandState) -> str:
     if state.redeal:
         return "the hand is a redeal and no card is played"
+    assert state.winner is not None  # called only for a hand decided before any card was played
     if state.beg == "give":
         return f"the beg point took {side(state.winner)} to the target before any card was played"
     return f"the kick {CARDS[state.kicks[-1]]} took {side(state.winner)} to the target before any card was played"
@@ -527,6 +531,7 @@ def _check_game(entry: ChalkEntry, kicked: int) -> None:
                                          f"({PACK_COUNT} less the kicks)")
     scorer = game_team((a, b), entry.dealer, entry.players, rules)
     if a != b and game.team != scorer:
+        assert scorer is not None  # unequal counts give Game to a team
         raise RecordError("game.team", f"{side(scorer)} counted more ({a} to {b}), so {side(scorer)} "
                                        "has Game")
     if a == b and game.team is not None and game.team != scorer:
@@ -608,8 +613,8 @@ def _result(entry: ChalkEntry, state: HandState, tally: _Tally, effect: PenaltyE
         jack=None if jack is None else JackResult(jack.team, jack_points(jack.hang, entry.ruleset), jack.hang),
         game=None if game is None else GameResult(_game_team(entry), game.counts),
         played=(),
-        points=tuple(tally.points),
-        score_after=tuple(tally.score),
+        points=(tally.points[0], tally.points[1]),
+        score_after=(tally.score[0], tally.score[1]),
         winner=tally.winner,
         penalty=None if effect is None else {**effect.to_dict(), "game_withheld": withheld},
     ).to_dict()
@@ -620,12 +625,13 @@ def _misdeal_result(entry: ChalkEntry, tally: _Tally, effect: PenaltyEffect) -> 
     return ChalkResult(
         trump=None, kick_points=(0, 0), beg_points=(0, 0), redeal=effect.next_dealer == entry.dealer,
         high=None, low=None, jack=None, game=None, played=(),
-        points=tuple(tally.points), score_after=tuple(tally.score), winner=tally.winner,
+        points=(tally.points[0], tally.points[1]), score_after=(tally.score[0], tally.score[1]),
+        winner=tally.winner,
         penalty={**effect.to_dict(), "game_withheld": False},
     ).to_dict()
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

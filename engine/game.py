@@ -70,7 +70,7 @@ class GameState:
             self._finish_hand()
 
     @classmethod
-    def new(cls, players: int = 4, ruleset: Ruleset | dict | None = None, seed: int | None = None,
+    def new(cls, players: int = 4, ruleset: Ruleset | dict[str, Any] | None = None, seed: int | None = None,
             dealer: int | None = None) -> GameState:
         """Start a game; the first dealer is chosen by the ruleset's ``first_dealer`` (R3) unless given."""
         if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
@@ -118,6 +118,7 @@ class GameState:
             bit = _BITS[card.index] if card is not None else 0
             turn = hand.turn
             if legal & bit and (seat is None or seat == turn):
+                assert card is not None  # bit is 0 for an action without a card
                 index = card.index
                 hands = hand.hands
                 hands[turn] ^= bit
@@ -246,7 +247,8 @@ def next_dealer(players: int, dealer: int, result: dict[str, Any]) -> int:
     """
     penalty = result.get("penalty")
     if penalty and penalty.get("next_dealer") is not None:
-        return penalty["next_dealer"]
+        chosen: int = penalty["next_dealer"]
+        return chosen
     if result.get("redeal"):
         return dealer
     return (dealer + 1) % players
@@ -301,7 +303,7 @@ def shuffled_from_the_end(rng: random.Random) -> Iterator[int]:
     True
     """
     pack = list(range(52))
-    randbelow = rng._randbelow
+    randbelow = rng._randbelow  # type: ignore[attr-defined]  # the private draw shuffle() makes, not in typeshed
     for i in range(51, 0, -1):
         j = randbelow(i + 1)
         pack[i], pack[j] = pack[j], pack[i]

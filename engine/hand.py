@@ -21,7 +21,7 @@ import functools
 import random
 import struct
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -263,7 +263,7 @@ class HandState:
         hands: Sequence[Iterable[Card | str]],
         kick: Card | str,
         stock: Iterable[Card | str] = (),
-        ruleset: Ruleset | dict | None = None,
+        ruleset: Ruleset | dict[str, Any] | None = None,
         score: Sequence[int] = (0, 0),
     ) -> HandState:
         """Like the constructor, with cards or card texts."""
@@ -669,7 +669,7 @@ class HandState:
         self.turn = self.leader = leader
         return played
 
-    def playout_random(self, rand) -> None:
+    def playout_random(self, rand: Callable[[], float]) -> None:
         """Play the rest of the hand with uniformly random legal cards (``rand()`` in [0, 1) picks the
         k-th lowest legal card, k = int(rand() * count), drawn only when there is a choice once the
         current trick is complete).
@@ -1111,7 +1111,7 @@ class SeatView:
             raise EngineError(f"seat: must be {seat_index_range(state.players)}, got {seat!r}")
         self.seat = seat
         self.legal = state.legal_actions() if state.turn == seat else []
-        self._state = state
+        self._state: HandState | None = state
         views = state._views
         if views is None:
             state._views = [_weak(self)]
@@ -1145,8 +1145,9 @@ class SeatView:
     def seat_of_play(self, n: int) -> int:
         """The seat that played the n-th card of the hand."""
         trick_no, pos = divmod(n, self.players)
-        leader = self.tricks[trick_no][0] if trick_no < len(self.tricks) else self.leader
-        return (leader + pos) % self.players
+        leader: int = self.tricks[trick_no][0] if trick_no < len(self.tricks) else self.leader
+        seat: int = (leader + pos) % self.players
+        return seat
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -142,7 +142,7 @@ def most_hang_jacks_in_game(ruleset: Ruleset = DEFAULT_RULESET) -> int:
     return min((ruleset.target - 1) // ruleset.hang_jack_points + 1, by_high)
 
 
-def check_game_result(ruleset: Ruleset, *, winner: int, score: Sequence[int] | None = None,
+def check_game_result(ruleset: Ruleset, *, winner: int, score: Sequence[int | None] | None = None,
                       hang_jacks: Sequence[int] = (0, 0)) -> None:
     """Check that a game's result could happen: ``winner`` (team 0 or 1), each team's hang jacks, and the final
     chalks ``score`` when they were kept. The winner reached the target (R24) — a game lost on a renege penalty
@@ -186,7 +186,7 @@ reaching the target (a game lost on a renege penalty: leave the chalks out)
 
 # ----------------------------------------------------------------------------- a match
 def check_match_totals(ruleset: Ruleset, *, games: Sequence[int], hang_jacks: Sequence[int] = (0, 0),
-                       chalks: Sequence[int] | None = None) -> None:
+                       chalks: Sequence[int | None] | None = None) -> None:
     """Check that a match's (or a team match's) totals could happen: ``games`` won by each team (bullseyes, so
     ``sum(games)`` games were played), each team's hang jacks over them, and its chalks over them when kept.
     Whether the games make a finished match is the competition's format, not a rule of the game: the caller

@@ -30,12 +30,12 @@ def whole_number(text: object, *, max_digits: int = MAX_DIGITS) -> int | None:
     return int(text)
 
 
-def natural_key(text: str) -> tuple:
+def natural_key(text: str) -> tuple[str | tuple[int, str], ...]:
     """A sort key that puts "Table 9" before "Table 10": the runs of ASCII digits compared as numbers (by their
     length without leading zeros, then their digits: no ``int()``, whatever their length), the rest without
     regard to case. A text part and a number part alternate, so any two keys compare."""
     parts = DIGITS.split(text)
-    key: list = [parts[0].casefold()]
+    key: list[str | tuple[int, str]] = [parts[0].casefold()]
     for run, part in zip(DIGITS.findall(text), parts[1:], strict=True):
         digits = run.lstrip("0")
         key += [(len(digits), digits), part.casefold()]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard, cast
 
 from engine.cards import Card
 from engine.errors import EngineError, InvalidCardError, RecordError
@@ -202,7 +202,7 @@ def effects_under_each_setting(penalty: Penalty, ruleset: Ruleset | None = None)
     if penalty.variant is None:
         return {ALL_SETTINGS: penalty_effect(penalty, rules)}
     return {
-        value: penalty_effect(penalty, replace(rules, **{penalty.variant: value}))
+        value: penalty_effect(penalty, replace(rules, **{penalty.variant: cast(Any, value)}))
         for value in CHOICES[penalty.variant]
     }
 
@@ -303,5 +303,5 @@ def _check_team(team: Any, field: str) -> None:
         raise EngineError(f"{field}: must be 0 (side A) or 1 (side B), got {team!r}")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

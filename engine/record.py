@@ -16,7 +16,7 @@ engine.errors.RecordError: plays[1]: KH is not a legal play for seat 1: trump wa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
@@ -179,20 +179,22 @@ def _replay_plays(state: HandState, plays: Any) -> None:
         indices = list(map(_INDEX_OF, plays))
     except (KeyError, TypeError):
         lookup = _CARD_INDEX.get
-        indices = [lookup(text) if text.__class__ is str else None for text in plays]
-        n = indices.index(None)
+        found = [lookup(text) if text.__class__ is str else None for text in plays]
+        n = found.index(None)
         raise RecordError(f"plays[{n}]", _not_a_card(plays[n])) from None
     played = state.play_cards(indices)
     if played < len(indices):
         if state.phase != PLAY:
             raise RecordError(f"plays[{played}]", f"the hand is over after {played} cards; nothing more is played")
-        raise RecordError(f"plays[{played}]", state._why_card_illegal(state.turn, indices[played]))
+        refused = state._why_card_illegal(state.turn, indices[played])
+        assert refused is not None  # play_cards stopped at a card the state refuses
+        raise RecordError(f"plays[{played}]", refused)
     if state.phase == PLAY:
         needed = state.hand_size * state.players
         raise RecordError("plays", f"{len(plays)} cards, the hand needs {needed} (every card is played)")
 
 
-def check_score_before(value: Any, ruleset: Ruleset) -> list[int]:
+def check_score_before(value: Any, ruleset: Ruleset) -> Sequence[int]:
     """The teams' points before a hand: two whole numbers, each below the target."""
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)):

@@ -140,12 +140,13 @@ def hand_result(trump: Suit | None, kick_points: tuple[int, int], beg_points: tu
     >>> hand_result(*args) == HandResult(*args), type(hand_result(*args)) is HandResult
     (True, True)
     """
-    result = _HandResultSlots()
+    result: Any = _HandResultSlots()  # Any: HandResult's fields, set on an object that is not one yet
     result.trump, result.kick_points, result.beg_points, result.redeal = trump, kick_points, beg_points, redeal
     result.high, result.low, result.jack, result.game = high, low, jack, game
     result.played, result.points, result.score_after, result.winner = played, points, score_after, winner
     result.__class__ = HandResult
-    return result
+    hand: HandResult = result
+    return hand
 
 
 @dataclass(frozen=True, slots=True)

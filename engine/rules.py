@@ -69,7 +69,7 @@ class Ruleset:
         return sorted(f.name for f in fields(cls))
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None, path: str = "ruleset") -> Ruleset:
+    def from_dict(cls, data: object, path: str = "ruleset") -> Ruleset:
         """Build a ruleset from variant overrides; unknown keys and bad values raise ``RulesetError``."""
         if data is None or (data.__class__ is dict and not data):  # a record's empty overrides: the common case
             return DEFAULT_RULESET

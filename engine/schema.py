@@ -24,7 +24,7 @@ from engine import chalk, record
 from engine.cards import _PARSE_CACHE as CARD_TEXTS
 from engine.cards import CARDS, RANK_LETTERS, SUIT_LETTERS
 from engine.hand import HAND_SIZE, RUN_SIZE
-from engine.penalties import KINDS, ExposedCard, Misdeal, Renege
+from engine.penalties import KINDS, ExposedCard, Misdeal, Penalty, Renege
 from engine.rules import BOOLEANS, CHOICES, DEFAULT_RULESET, POINT_KEYS, Ruleset
 
 CONTEXT_FIELDS = ("players", "dealer", "score_before", "ruleset")
@@ -106,8 +106,9 @@ PENALTY_FIELDS: dict[str, Schema] = {
     "card": card_schema("The exposed card"),
     "dealer": {**SEAT, "description": "The hand's dealer (it must be the hand's own)"},
 }
-PENALTY_SAMPLES = {Renege.kind: Renege(team=0), ExposedCard.kind: ExposedCard(seat=0, card=CARDS[0]),
-                   Misdeal.kind: Misdeal(dealer=0)}
+PENALTY_SAMPLES: dict[str, Penalty] = {Renege.kind: Renege(team=0),
+                                       ExposedCard.kind: ExposedCard(seat=0, card=CARDS[0]),
+                                       Misdeal.kind: Misdeal(dealer=0)}
 PENALTY_REQUIRED = {Renege.kind: ["kind", "team", "trump_honour"], ExposedCard.kind: ["kind", "seat", "card"],
                     Misdeal.kind: ["kind"]}
 

@@ -78,7 +78,7 @@ def play_from_views(game: GameState, made: list[Bot], pickers: list[Any], rng: r
             apply(made[seat & 1].choose(SeatView(hand, seat), rng), seat)
 
 
-def _play_one(args: tuple) -> dict[str, Any]:
+def _play_one(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_game(*args)
 
 

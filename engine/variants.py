@@ -49,7 +49,8 @@ class Variant:
         return POINT_KEYS[self.key]
 
     def choice_words(self, value: Any) -> str:
-        return dict(self.choices).get(value, str(value))
+        words: str = dict(self.choices).get(value, str(value))
+        return words
 
     def in_force(self, value: Any) -> str:
         """The rule in force with ``value``, as one sentence for a page."""

@@ -21,9 +21,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class GameInline(admin.TabularInline):
     model = Game
     extra = 0
-    fields = ["number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b", "winner",
-              "hands_counted"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "first_dealer", "score_a", "score_b", "hang_jacks_a", "hang_jacks_b",
+                                "winner", "hands_counted")
     can_delete = False
     show_change_link = True
 
@@ -48,9 +47,8 @@ class MatchAdmin(admin.ModelAdmin):
 class HandInline(admin.TabularInline):
     model = Hand
     extra = 0
-    fields = ["number", "mode", "dealer", "points_a", "points_b", "score_a_after", "score_b_after", "deleted",
-              "void_reason", "version", "entered_by"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "mode", "dealer", "points_a", "points_b", "score_a_after", "score_b_after",
+                                "deleted", "void_reason", "version", "entered_by")
     can_delete = False
     show_change_link = True
 
@@ -70,8 +68,7 @@ class GameAdmin(ReadOnlyAdmin):
 class HandVersionInline(admin.TabularInline):
     model = HandVersion
     extra = 0
-    fields = ["version", "mode", "deleted", "author_label", "reason", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("version", "mode", "deleted", "author_label", "reason", "created_at")
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:

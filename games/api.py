@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import Http404
 from django.urls import NoReverseMatch, reverse
@@ -178,7 +178,7 @@ def entry_page_url(request: Request, match: Match) -> str:
 
 def refusal(error: EntryError) -> Response:
     """The service's refusal in the API's error shape; a hand whose number is taken comes with the stored hand."""
-    body = errors(error.field, error.reason)
+    body: dict[str, Any] = errors(error.field, error.reason)
     if isinstance(error, DuplicateHandError) and error.existing is not None:
         body["hand"] = HandSerializer(error.existing).data
     return Response(body, status=409 if error.conflict else 400)
@@ -251,6 +251,7 @@ class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet)
     def retrieve(self, request: Request, pk: str | None = None) -> Response:
         """The match with its games, every hand and the running totals, the score, and the next hand."""
         upcoming = upcoming_hand(self.get_object())
+        assert pk is not None  # a detail route: get_object found it
         sheet = match_sheet(int(pk))
         return Response(MatchDetailSerializer(sheet, context={"request": request, "next_hand": upcoming}).data)
 
@@ -609,7 +610,14 @@ class HandViewSet(SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewS
         return Response(HandVersionSerializer(versions, many=True).data)
 
 
-class CompetitionMatchesActions:
+if TYPE_CHECKING:
+    # the actions go into league.api.CompetitionViewSet
+    from league.api import CompetitionViewSet as ActionsBase
+else:
+    ActionsBase = object
+
+
+class CompetitionMatchesActions(ActionsBase):
     """``/api/competitions/<id>/matches/``: an action of the competitions' API (``league.api.CompetitionViewSet``,
     which gives ``get_object`` and ``_page_of``), joined to it in ``config.api_urls``."""
 

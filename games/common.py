@@ -7,7 +7,7 @@ Nothing here knows a rule of the game; every module of the app that changes resu
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal, overload
 
 from engine.errors import FieldError
 from games.choices import ResultAction
@@ -40,6 +40,10 @@ def check_not_held(match: Match, action: str, *, user: Any = None, holder: Any =
 
 
 # ----------------------------------------------------------------------------- counts typed in
+@overload
+def whole_number(field: str, value: Any, *, allow_none: Literal[False] = ...) -> int: ...
+@overload
+def whole_number(field: str, value: Any, *, allow_none: bool) -> int | None: ...
 def whole_number(field: str, value: Any, *, allow_none: bool = False) -> int | None:
     """``value`` when it is a whole number (0 or more), else ``EntryError`` on ``field``; ``None`` passes
     with ``allow_none``.
@@ -97,7 +101,11 @@ def author_name(user: Any, given: str = "") -> str:
 def record_version(*, match: Match | None = None, team_match: TeamMatch | None = None, action: ResultAction,
                    user: Any, label: str, reason: str = "", data: dict | None = None) -> ResultVersion:
     """Keep one change to a result with who, when and why (and log it to ``games.results``)."""
-    subject = f"match {match.pk}" if match is not None else f"team match {team_match.pk}"
+    if match is not None:
+        subject = f"match {match.pk}"
+    else:
+        assert team_match is not None  # a version is of a match or of a team match
+        subject = f"team match {team_match.pk}"
     audit.info("%s: %s by %s%s %s", subject, action, label, f" ({reason})" if reason else "", data or "")
     return ResultVersion.objects.create(match=match, team_match=team_match, action=action, data=data or {},
                                         author=signed_in(user), author_label=label, reason=str(reason or "")[:300])

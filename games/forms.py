@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -39,7 +39,7 @@ JACK_CHOICES = [("a", "Jack A"), ("b", "Jack B"), ("hang_a", "Hang Jack → A"),
 GAME_CHOICES = [("a", "A"), ("b", "B"), ("tie", "Tie"), ("", "Nobody")]
 PENALTY_CHOICES = [("", "None"), ("renege", "Renege"), ("misdeal", "Misdeal")]
 TEAM = {"a": 0, "b": 1}
-SIDE = {0: "a", 1: "b"}
+SIDE: dict[Any, str] = {0: "a", 1: "b"}  # looked up with whatever a stored entry holds
 
 
 def _ruleset_of(match: Match | None) -> Ruleset:
@@ -86,7 +86,13 @@ class SideChoiceField(forms.ChoiceField):
         super().__init__(choices=choices, required=False, **kwargs)
 
 
-class EngineErrorsMixin:
+if TYPE_CHECKING:
+    FormMixinBase = forms.BaseForm  # the mixins below only go into forms
+else:
+    FormMixinBase = object
+
+
+class EngineErrorsMixin(FormMixinBase):
     """Puts a ``games.common.EntryError`` next to the field it names, or at the top of the form."""
 
     def add_entry_error(self, error: Any) -> None:
@@ -116,7 +122,7 @@ class DealerField(forms.TypedChoiceField):
                         for index, name in enumerate(names)]
 
 
-class DealerMixin:
+class DealerMixin(FormMixinBase):
     """Adds the ``dealer`` field, its seats named after the match's players, and ``dealer_shown``: the dealer the
     page showed, so that only a dealer the scorekeeper changed counts as a deal out of turn (a page left open
     while the deal moved on, or a correction that leaves the dealer as it was, gives none)."""
@@ -172,9 +178,9 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
         if match is not None:
             names = {"a": match.side_a_name, "b": match.side_b_name}
             for name in ("high", "low", "game", "renege_side"):
-                field = self.fields[name]
+                field = cast(forms.ChoiceField, self.fields[name])
                 field.choices = [(value, f"{label} · {names[value]}" if value in names else label)
-                                 for value, label in field.choices]
+                                 for value, label in cast(list[tuple[str, str]], field.choices)]
         ruleset = _ruleset_of(match)
         players = match.competition.players if match is not None else 2
         self.runs = kicks_in_hand(players, ruleset) - 1  # the table size and rules decide (R9, R12)
@@ -198,6 +204,7 @@ class ChalkEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         if NOBODY in (data.get("high"), data.get("low")) and not data.get("no_trump") \
                 and data.get("penalty") != "misdeal":
             self.add_error("no_trump", "you chose Nobody for High or Low: tick the box to confirm that no trump "
@@ -311,6 +318,7 @@ class RecordEntryForm(DealerMixin, EngineErrorsMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         upload = data.get("record_file")
         text = data.get("record") or ""
         if upload is not None:

@@ -5,7 +5,7 @@ match's totals and line-ups. A ``games.common.EntryError`` of the services is sh
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 
@@ -15,13 +15,19 @@ MAX_BOX = 99_999
 """The largest count a results box takes: above any match's chalks under any sensible ruleset."""
 
 
+if TYPE_CHECKING:
+    FormMixinBase = forms.BaseForm  # the mixins below only go into forms
+else:
+    FormMixinBase = object
+
+
 def _count(label: str, *, required: bool = True, initial: int | None = None) -> forms.IntegerField:
     """A count on paper; the competition's rules bound it further (``games.checks`` says why)."""
     return forms.IntegerField(label=label, min_value=0, max_value=MAX_BOX, required=required, initial=initial,
                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 
 
-class ServiceErrorsMixin:
+class ServiceErrorsMixin(FormMixinBase):
     """Puts a ``games.common.EntryError`` next to the field it names (``tables[0].side_a`` → ``table_1_a``), or at
     the top of the form."""
 
@@ -36,14 +42,15 @@ class ServiceErrorsMixin:
             self.add_error(None, error.reason)
 
 
-class SidesMixin:
+class SidesMixin(FormMixinBase):
     """Labels ``a``/``b`` choices and fields with the sides' names; an empty hang jacks box reads as none."""
 
     def name_sides(self, name_a: str, name_b: str) -> None:
         names = {"a": name_a, "b": name_b}
         for name, field in self.fields.items():
             if isinstance(field, forms.ChoiceField) and name in ("winner",):
-                field.choices = [(value, names.get(value, label)) for value, label in field.choices]
+                field.choices = [(value, names.get(value, label))
+                                 for value, label in cast(list[tuple[str, str]], field.choices)]
             elif name.endswith("_a") or name.endswith("_b"):
                 field.label = f"{field.label} · {names[name[-1]]}"
 
@@ -99,7 +106,8 @@ class ForfeitForm(ServiceErrorsMixin, forms.Form):
             labels = {Match.FORFEIT_A: f"{match.side_a_name} did not play: {match.side_b_name} wins",
                       Match.FORFEIT_B: f"{match.side_b_name} did not play: {match.side_a_name} wins",
                       Match.DOUBLE_FORFEIT: "Neither side played"}
-            self.fields["outcome"].choices = [(value, labels[value]) for value, _ in self.fields["outcome"].choices]
+            outcome = cast(forms.ChoiceField, self.fields["outcome"])
+            outcome.choices = [(value, labels[value]) for value, _ in cast(list[tuple[str, str]], outcome.choices)]
 
 
 class TeamTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
@@ -118,30 +126,34 @@ class TeamTotalsForm(ServiceErrorsMixin, SidesMixin, forms.Form):
             self.name_sides(team_match.team_a_name, team_match.team_b_name)
 
 
+class _PairChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return obj.display_name
+
+
 class TeamMatchForm(ServiceErrorsMixin, forms.Form):
     """A team match: the two teams, the round, and a pair of each team at each of the competition's tables, or
     no line-ups at all (set later, or never when only the totals are kept)."""
 
-    team_a = forms.ModelChoiceField(queryset=None, label="Team A")
-    team_b = forms.ModelChoiceField(queryset=None, label="Team B")
-    round = forms.ModelChoiceField(queryset=None, required=False, label="Round")
+    team_a: forms.ModelChoiceField[Any] = forms.ModelChoiceField(queryset=None, label="Team A")
+    team_b: forms.ModelChoiceField[Any] = forms.ModelChoiceField(queryset=None, label="Team B")
+    round: forms.ModelChoiceField[Any] = forms.ModelChoiceField(queryset=None, required=False, label="Round")
 
     def __init__(self, *args: Any, competition: Any, **kwargs: Any) -> None:
         from league.models import Partnership
 
         super().__init__(*args, **kwargs)
         self.competition = competition
-        self.fields["team_a"].queryset = competition.teams.order_by("name")
-        self.fields["team_b"].queryset = competition.teams.order_by("name")
-        self.fields["round"].queryset = competition.rounds.order_by("number")
+        cast(forms.ModelChoiceField, self.fields["team_a"]).queryset = competition.teams.order_by("name")
+        cast(forms.ModelChoiceField, self.fields["team_b"]).queryset = competition.teams.order_by("name")
+        cast(forms.ModelChoiceField, self.fields["round"]).queryset = competition.rounds.order_by("number")
         pairs = (Partnership.objects.filter(teams__competition=competition).distinct()
                  .select_related("player_one", "player_two").order_by("name", "id"))
         self.tables = competition.team_tables
         for number in range(1, self.tables + 1):
             for side in ("a", "b"):
-                field = forms.ModelChoiceField(queryset=pairs, required=False,
-                                               label=f"Table {number} · pair of team {side.upper()}")
-                field.label_from_instance = lambda pair: pair.display_name
+                field = _PairChoiceField(queryset=pairs, required=False,
+                                         label=f"Table {number} · pair of team {side.upper()}")
                 self.fields[f"table_{number}_{side}"] = field
 
     @property
@@ -150,6 +162,7 @@ class TeamMatchForm(ServiceErrorsMixin, forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         names = [f"table_{n}_{side}" for n in range(1, self.tables + 1) for side in ("a", "b")]
         given = [name for name in names if data.get(name) is not None]
         if given and len(given) < len(names) and not any(name in self.errors for name in names):

@@ -14,7 +14,7 @@ A hand entered as chalk totals has no record and so no replay (``ReplayUnavailab
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine import HandState, RecordError, replay_record
 from engine.cards import CARD_NAMES, Card
@@ -304,9 +304,10 @@ def build_record_replay(record: dict[str, Any], stored_result: Any, *, where: st
     if state.result() != result:  # the engine's contract; never a traceback on the page if it were broken
         raise ReplayUnavailable(f"{where}: its step-by-step replay does not end where its record does.")
 
-    score_before = tuple(final.score_before)
+    score_before = (final.score_before[0], final.score_before[1])
     target = final.ruleset.target
-    row = awards_of() if awards_of is not None else hand_row(_RecordOnly(record, stored, number), [], game_points)
+    row = awards_of() if awards_of is not None else hand_row(
+        cast(Hand, _RecordOnly(record, stored, number)), [], game_points)  # what hand_row reads of a Hand
     scoring = _scoring(row, result, score_before, target)
     game = result.get("game")
     return Replay(
@@ -337,7 +338,7 @@ def _scoring(row: Any, result: dict[str, Any], score_before: tuple[int, int], ta
     ``games.scoresheet.hand_row``), each with the score after it and the line at which the winner reached the
     target (the engine's ``count_in_order``)."""
     score, points = [score_before[0], score_before[1]], [0, 0]
-    winner = None
+    winner: int | None = None
     lines = []
     played = bool(result.get("tricks"))
     for key, category, rule in SCORING_ORDER:

@@ -57,8 +57,8 @@ def why_closed(match: Match) -> str:
     games are over, or the match is won."""
     if match.outcome != Match.PLAYED:
         return f"the match was recorded as a forfeit ({match.get_outcome_display().lower()})"
-    if match.team_match_id is not None:
-        team = match.team_match
+    team = match.team_match
+    if team is not None:
         if team.status == TeamMatch.COMPLETE:
             return f"the team match {team} is over"
         return f"table {match.table_number} has played its {team.games_per_table} games"

@@ -25,7 +25,7 @@ MATCH_RELATED = ("competition__club", "round", "side_a__player_one", "side_a__pl
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-BEG_LABELS = {"stand": "stood", "give": "gave one", "run": "ran the pack"}
+BEG_LABELS: dict[Any, str] = {"stand": "stood", "give": "gave one", "run": "ran the pack"}
 
 
 # ----------------------------------------------------------------------------- cards, seats
@@ -47,7 +47,8 @@ def seat_names(match: Match, players: int) -> list[str]:
     if players == 2:
         return [a.player_one.name, b.player_one.name]
     return [a.player_one.name, b.player_one.name,
-            a.player_two.name if a.player_two_id else "", b.player_two.name if b.player_two_id else ""]
+            a.player_two.name if a.player_two is not None else "",
+            b.player_two.name if b.player_two is not None else ""]
 
 
 def dealer_label(names: list[str], seat: int) -> str:
@@ -203,7 +204,7 @@ def hand_row(hand: Hand, names: list[str], game_points: int, winner_side: str = 
         corrected=any(line.action == "corrected" for line in history),
         won_game=winner_side,
         history=history,
-        beg_choice=entry.get("beg") if entry.get("beg") in BEG_LABELS else "",
+        beg_choice=entry["beg"] if entry.get("beg") in BEG_LABELS else "",
     )
 
 

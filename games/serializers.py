@@ -6,6 +6,8 @@ happen, and the views decide who may do what.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
@@ -68,8 +70,8 @@ class HandConflictSerializer(ErrorsSerializer):
 
 
 class HandVersionSerializer(serializers.ModelSerializer):
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
-                                          help_text="The account, or null for the private link")
+    author: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True, help_text="The account, or null for the private link")
 
     class Meta:
         model = HandVersion
@@ -87,13 +89,13 @@ class HandEntrySerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER,
                                       help_text="The hand the scorekeeper believes is next")
     mode = serializers.ChoiceField(choices=Hand.MODES)
-    entry = serializers.DictField(help_text=ENTRY_HELP)
+    entry: serializers.Field = serializers.DictField(help_text=ENTRY_HELP)  # narrowed by games.entry_schema
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)
 
 
 class HandCorrectionSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Hand.MODES, required=False, help_text="Left out: the hand's current mode")
-    entry = serializers.DictField(help_text=ENTRY_HELP)
+    entry: serializers.Field = serializers.DictField(help_text=ENTRY_HELP)  # narrowed by games.entry_schema
     reason = serializers.CharField(max_length=300, help_text="Why the hand is corrected")
     version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text=VERSION_HELP)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, help_text=DEALER_HELP)

@@ -127,7 +127,9 @@ def settle_match(match_id: int) -> Match:
     The totals kept on the match (games, chalks, hang jacks) are summed from the games (or recorded). A forfeit
     completes the match for the side present. A table of a team match does not apply the competition's match
     format: ``games.teams.settle_team_match`` decides it with the team match, in the same transaction."""
-    return _settle(match_id).match
+    settled = _settle(match_id)
+    assert settled.match is not None  # _settle always gives its match
+    return settled.match
 
 
 def settle_backlog(competition_id: int, match_id: int | None = None, version: int | None = None) -> Settled:
@@ -145,7 +147,8 @@ def settle_backlog(competition_id: int, match_id: int | None = None, version: in
     failed: dict[int, Exception] = {}
     touched = _settle_pair_matches(competition_id, others, failed)
     touched = _settle_team_tables(competition_id, others) or touched
-    others.pop(match_id, None)
+    if match_id is not None:
+        others.pop(match_id, None)
     result = Settled(first.match, first.recomputed, list(others.values()), first.rated_result_touched or touched)
     if failed:
         raise SettleFailed(result, failed)
@@ -189,6 +192,7 @@ def _settle_one_by_one(ids: list[int], failed: dict[int, Exception]) -> tuple[li
             continue
         touched = settled.rated_result_touched or touched
         if settled.recomputed:
+            assert settled.match is not None  # _settle always gives its match
             batch.append(settled.match)
     return batch, touched
 
@@ -202,6 +206,7 @@ def _settle_team_tables(competition_id: int, settled: dict[int, Match]) -> bool:
     for table_id in tables:
         result = _settle(table_id, version=0)
         if result.recomputed:
+            assert result.match is not None  # _settle always gives its match
             settled[table_id] = result.match
         touched = touched or result.rated_result_touched
     return touched
@@ -309,9 +314,9 @@ def _decide(match: Match) -> bool:
     if match.outcome != Match.PLAYED:
         match.winner = FORFEIT_WINNER[match.outcome]
         return True
-    if match.team_match_id is not None:
+    team = match.team_match
+    if team is not None:
         match.winner = ""  # the team match decides its tables
-        team = match.team_match
         return team.mode == Competition.TEAM_FIXED and match.games_a + match.games_b >= team.games_per_table
     match.winner = format_winner(match.competition, match.games_a, match.games_b)
     return bool(match.winner)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, F, Max, Sum
@@ -46,14 +48,14 @@ def sheet_sections(match: Match, *, can_enter: bool) -> list[SafeString]:
     return [mark_safe(made.get(game.pk) or kept[keys[game.pk]]) for game in games]
 
 
-def _render(match: Match, games: list[Game], names: list[str], can_enter: bool) -> dict[int, str]:
+def _render(match: Match, games: Sequence[Game], names: list[str], can_enter: bool) -> dict[int, str]:
     if not games:
         return {}
     hands = defaultdict(list)
     for hand in Hand.objects.filter(game__in=games).order_by("number").prefetch_related("versions"):
         hands[hand.game_id].append(hand)
     game_points = match.competition.engine_ruleset().game_points
-    made = {}
+    made: dict[int, str] = {}
     for game in games:
         game.match = match
         rows = [hand_row(hand, names, game_points, game_won_by(hand)) for hand in hands[game.pk]]
@@ -62,7 +64,7 @@ def _render(match: Match, games: list[Game], names: list[str], can_enter: bool) 
     return made
 
 
-def _key(match: Match, game: Game, names: list[str], can_enter: bool) -> str:
+def _key(match: Match, game: Any, names: list[str], can_enter: bool) -> str:  # a Game with the hand annotations
     shown = [getattr(game, name) for name in SHOWN_GAME_FIELDS]
     shown += [game.hand_count, game.hands_changed.isoformat() if game.hands_changed else "", game.hand_versions,
               game.hand_scores, match.side_a_name,
@@ -75,6 +77,6 @@ def _template() -> str:
     """The section template's own text, so that a new version of it is never answered with the old HTML."""
     global _template_digest
     if _template_digest is None:
-        source = get_template(SECTION_TEMPLATE).template.source
+        source = get_template(SECTION_TEMPLATE).template.source  # type: ignore[attr-defined]  # Django's backend
         _template_digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     return _template_digest

@@ -150,6 +150,7 @@ def check_table_games(match: Match, winners: list[str], *, correcting: bool) -> 
     """Games entered at a table (``winners`` in order, the new or corrected one included) fit the team match:
     fixed — no more than the table's games; race — none after a team reached the target."""
     team_match = match.team_match
+    assert team_match is not None  # a table of a team match
     if team_match.mode == Competition.TEAM_FIXED:
         if len(winners) > team_match.games_per_table:
             raise EntryError("number", f"each table plays {team_match.games_per_table} games: there is no game "
@@ -170,6 +171,7 @@ def check_table_totals(match: Match, games_a: int, games_b: int) -> None:
     """A table's recorded totals fit the team match: fixed — all the table's games; race — the team's
     bullseyes do not pass the target."""
     team_match = match.team_match
+    assert team_match is not None  # a table of a team match
     if team_match.mode == Competition.TEAM_FIXED:
         if games_a + games_b != team_match.games_per_table:
             raise EntryError("games_a", f"each table plays {team_match.games_per_table} games, not "
@@ -296,7 +298,7 @@ def _settle_tables(team_match: TeamMatch, tables: list[Match]) -> None:
     team_match.save()
 
 
-def _count_race(team_match: TeamMatch, by_id: dict[int, _Table], won: list[Game]) -> tuple[int, int, str]:
+def _count_race(team_match: TeamMatch, by_id: dict[int, _Table], won: Sequence[Game]) -> tuple[int, int, str]:
     """Count the games ``won`` at the tables in the order they were won, up to the one that decides the race
     (the tables' recorded totals, which carry no time, first); returns the bullseyes and the winner so far."""
     a = sum(t.games[SIDE_A] for t in by_id.values())
@@ -312,7 +314,7 @@ def _count_race(team_match: TeamMatch, by_id: dict[int, _Table], won: list[Game]
     return a, b, decided
 
 
-def _count_fixed(team_match: TeamMatch, by_id: dict[int, _Table], won: list[Game], *,
+def _count_fixed(team_match: TeamMatch, by_id: dict[int, _Table], won: Sequence[Game], *,
                  tables_seated: int) -> tuple[int, int, str]:
     """Count the games ``won`` at each table up to its ``games_per_table``; returns the bullseyes and the winner
     (decided once every table has played its games)."""
@@ -337,14 +339,14 @@ def _write_team_totals(team_match: TeamMatch, tables: list[_Table], bullseyes_a:
     team_match.hang_jacks_b = sum(t.hang_jacks[SIDE_B] for t in tables)
 
 
-def _won_order(game: Game) -> tuple:
+def _won_order(game: Any) -> tuple[int, float, int]:  # a Game annotated with won_at
     """Entered games (no time) in the order entered, then the games won hand by hand by their winning hand."""
     if game.won_at is None:
         return (0, 0.0, game.pk)
     return (1, game.won_at.timestamp(), game.pk)
 
 
-def _write_table(team_match: TeamMatch, table: _Table, *, over: bool, started: bool, games: list[Game]) -> None:
+def _write_table(team_match: TeamMatch, table: _Table, *, over: bool, started: bool, games: Sequence[Game]) -> None:
     match = table.match
     fixed_done = team_match.mode == Competition.TEAM_FIXED and table.counted >= team_match.games_per_table
     complete = over or fixed_done

@@ -83,6 +83,7 @@ def entry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             response["Referrer-Policy"] = "same-origin"
             return response
         else:
+            assert pk is not None  # the URL gives a pk or a token
             match = sheets.match_for_pages(pk)
             if match is None:
                 raise Http404("No such match.")
@@ -329,6 +330,7 @@ def hand_edit(request: HttpRequest, access: EntryAccess, hand_pk: int) -> HttpRe
         form = RecordCorrectionForm(initial={"record": json.dumps(hand.entry, indent=2), "version": hand.version,
                                              "dealer": hand.dealer, "dealer_shown": hand.dealer}, match=match)
     else:
+        assert initial is not None  # not as JSON: a chalk entry, read into the form's fields
         form = ChalkCorrectionForm(initial={**initial, "version": hand.version, "dealer": hand.dealer,
                                             "dealer_shown": hand.dealer}, match=match)
     names = sheets.seat_names(match, match.competition.players)

@@ -322,8 +322,8 @@ def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _planned_games(match: Match, competition: Competition) -> int:
     """The games a sheet has room for: the most the match can take."""
-    if match.team_match_id is not None:
-        team = match.team_match
+    team = match.team_match
+    if team is not None:
         return team.games_per_table if team.mode == Competition.TEAM_FIXED else 3
     if competition.match_format == Competition.BEST_OF:
         return competition.match_games

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.models import Model
 
 from league.models import validate_plain_text
 
@@ -70,7 +71,7 @@ def shown(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def db_max(model: type, name: str) -> int:
+def db_max(model: type[Model], name: str) -> int:
     """The largest value the database stores in an integer field, on every backend Django supports (SQLite itself
     would take more: the bound is PostgreSQL's)."""
     return BaseDatabaseOperations.integer_field_ranges[model._meta.get_field(name).get_internal_type()][1]
@@ -147,7 +148,7 @@ SIDE_VALUES = {"a": {"a", "side a", "home", "team a", "pair a", "1"}, "b": {"b",
                                                                                "pair b", "2"}}
 
 
-def parse_side(text: str, names: dict[str, Iterable[str]]) -> str:
+def parse_side(text: str, names: Mapping[str, Iterable[str]]) -> str:
     """``"A"``/``"home"``/side A's name → ``"a"``; the same for B. ``names`` maps each side to its names."""
     key = normalise(text)
     for side in ("a", "b"):

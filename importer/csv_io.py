@@ -194,7 +194,7 @@ def import_csv(*, club: Club, kind: str, data: Source, competition: Competition 
                                                 "table's (columns table, team_a_pair, team_b_pair, games_a, games_b)")
             return report
         report.level = TABLE_LEVEL if any(normalise(h) in PAIR_HEADERS for h in table.header) else MATCH_LEVEL
-        columns = TEAM_COLUMNS
+        columns: tuple[Column, ...] = TEAM_COLUMNS
     elif kind == RESULTS:
         report.level = GAME_LEVEL if any(normalise(h) in GAME_HEADERS for h in table.header) else MATCH_LEVEL
         columns = GAME_COLUMNS if report.level == GAME_LEVEL else MATCH_COLUMNS

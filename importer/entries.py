@@ -10,9 +10,10 @@ file, after it commits.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 
@@ -23,7 +24,7 @@ from importer.reading import HEADER_LINE, Row
 from league import entries as setup
 from league.models import Club, Competition, Partnership, Player, Team
 
-TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+TEAM_NAME_MAX = cast(int, Team._meta.get_field("name").max_length)
 
 
 def _side_of(job: ImportJob, row: Row, partnerships: PartnershipIndex) -> tuple[Partnership | None, str]:
@@ -62,7 +63,7 @@ class _Team:
     club: Club
     row: Row
     partnerships: list[Partnership] = field(default_factory=list)
-    rows: dict[int, Row] = field(default_factory=dict)  # partnership pk → its row
+    rows: dict[int | None, Row] = field(default_factory=dict)  # partnership pk → its row
     division: str = ""
 
 
@@ -159,9 +160,9 @@ def import_entries(job: ImportJob) -> None:
         if entrant is None or group is None or division is None:
             continue
         kind = {"team": "team", "player": "player"}.get(column, "partnership")
-        made = job.setup_call(row, {**ENTRY_FIELDS, kind: column}, lambda c=competition, e=entrant, k=kind, s=seed,
-                              g=group, d=division: setup.enter(competition=c, seed=s, group=g or "",
-                                                               division=d or "", refresh=False, **{k: e}))
+        made = job.setup_call(row, {**ENTRY_FIELDS, kind: column},
+                              functools.partial(setup.enter, competition=competition, seed=seed, group=group or "",
+                                                division=division or "", refresh=False, **{kind: entrant}))
         if made is not None:
             job.stored(made, row)
             job.report.count("entries")

@@ -12,7 +12,7 @@ import csv
 import io
 import json
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from django.db.models import F
 from django.utils import timezone
@@ -43,7 +43,7 @@ def write_rows(rows: Iterable[Iterable[Any]], out: TextIO | None = None, *, bom:
     if bom:
         buffer.write(UTF8_BOM)
     csv.writer(buffer, lineterminator="\r\n").writerows([escape_cell(cell) for cell in row] for row in rows)
-    return "" if out is not None else buffer.getvalue()  # type: ignore[union-attr]
+    return "" if out is not None else cast(io.StringIO, buffer).getvalue()
 
 
 def _metric_text(value: Any) -> Any:
@@ -66,8 +66,8 @@ def _figure(value: Any) -> Any:
 def standings_table(competition: Competition) -> list[list[Any]]:
     """The standings as rows of cells, the header first: the common columns, each tiebreak metric of the
     competition not among them (from ``StandingRow.metrics``), then withdrawn and coarse."""
-    rows = StandingRow.objects.filter(competition=competition, section="")  # not a team league's per-pair lines
-    rows = list(rows.select_related("partnership__player_one", "partnership__player_two", "team", "player")
+    lines = StandingRow.objects.filter(competition=competition, section="")  # not a team league's per-pair lines
+    rows = list(lines.select_related("partnership__player_one", "partnership__player_two", "team", "player")
                 .order_by("group", "division", "rank", "id"))
     tiebreaks = [key for key in (competition.tiebreaks or []) if isinstance(key, str)]
     metrics = [key for key in dict.fromkeys(tiebreaks) if key not in COVERED_METRICS]
@@ -100,10 +100,10 @@ def results_table(competition: Competition, *, include_drafts: bool = False) -> 
     match has a venue (always for team competitions). Draft rounds only with ``include_drafts`` (organisers)."""
     if competition.entrant_kind == Competition.TEAMS:
         return _team_results_table(competition, include_drafts=include_drafts)
-    matches = Match.objects.filter(competition=competition, team_match__isnull=True)
+    shown = Match.objects.filter(competition=competition, team_match__isnull=True)
     if not include_drafts:
-        matches = matches.filter(published_round_filter())
-    matches = list(matches.select_related("round")
+        shown = shown.filter(published_round_filter())
+    matches = list(shown.select_related("round")
                    .order_by(F("round__number").asc(nulls_last=True), "table_number", "id"))
     venues = any(match.venue for match in matches)
     rows: list[tuple[tuple, list[Any]]] = []

@@ -66,7 +66,8 @@ class PartnershipIndex:
         for partnership in partnerships:
             for text in {partnership.name, partnership.display_name} - {""}:
                 self.by_name[name_key(text)][partnership.pk] = partnership
-            players = [partnership.player_one] + ([partnership.player_two] if partnership.player_two_id else [])
+            two = partnership.player_two
+            players = [partnership.player_one] + ([two] if two is not None else [])
             for key in _player_keys(players):
                 self.by_players[key][partnership.pk] = partnership
 

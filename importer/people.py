@@ -8,7 +8,9 @@ one row at a time.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from typing import cast
 
 from importer.cells import check_length, check_plain_text, name_key
 from importer.job import ImportJob
@@ -18,8 +20,8 @@ from league.models import Club, Player
 from league.permissions import is_organiser
 
 STORE_BATCH = 2000  # players written at once
-NAME_MAX = Player._meta.get_field("name").max_length
-NICKNAME_MAX = Player._meta.get_field("nickname").max_length
+NAME_MAX = cast(int, Player._meta.get_field("name").max_length)
+NICKNAME_MAX = cast(int, Player._meta.get_field("nickname").max_length)
 
 
 class _NameLines:
@@ -95,8 +97,8 @@ def import_partnerships(job: ImportJob) -> None:
         name = job.cell(row, "name", check_plain_text, "")  # its length: new_partnership's rule
         if one is None or (row["player_two"] and two is None) or name is None:
             continue
-        made = job.setup_call(row, {}, lambda one=one, two=two, name=name: setup.new_partnership(
-            club=job.club, player_one=one, player_two=two, name=name))
+        made = job.setup_call(row, {}, functools.partial(setup.new_partnership, club=job.club, player_one=one,
+                                                         player_two=two, name=name))
         if made is not None:
             job.stored(made, row)
             job.report.count("partnerships")

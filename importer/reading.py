@@ -17,7 +17,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, cast
 
 from django.core.files import File
 
@@ -79,7 +79,7 @@ def _binary(data: Source) -> BinaryIO:
     if isinstance(data, bytes | bytearray | memoryview):
         return io.BytesIO(data)
     if isinstance(data, File):  # an upload: its file itself (a BytesIO, or a temporary file on disk)
-        data = data.file
+        data = cast(BinaryIO, data.file)
     if hasattr(data, "seek") and hasattr(data, "read"):
         data.seek(0)
         return data  # type: ignore[return-value]

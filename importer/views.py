@@ -7,6 +7,8 @@ The work is in ``importer.csv_io``; these views check who may do it and shape th
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -71,7 +73,8 @@ class ImportForm(forms.Form):
 
     def __init__(self, *args, club: Club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["competition"].queryset = Competition.objects.filter(club=club).order_by("-created_at", "name")
+        cast(forms.ModelChoiceField, self.fields["competition"]).queryset = (
+            Competition.objects.filter(club=club).order_by("-created_at", "name"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -22,7 +22,7 @@ import logging
 import math
 import threading
 from datetime import timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
@@ -157,7 +157,7 @@ class TokenView(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [LoginRateThrottle]
 
-    def throttled(self, request: Request, wait: float | None) -> None:
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
         reason = "too many sign-in attempts from your address"
         if wait is not None:
             reason += f": try again in {wait_text(wait)}"

@@ -13,7 +13,7 @@ from league.models import Club, Competition, EntryInvitation, InvitationState, P
 def partnership_clubs(partnership: Partnership) -> list[int]:
     """The clubs a partnership belongs to: its own club, then its players' home clubs (no repeats, no ``None``)."""
     found = [partnership.club_id, partnership.player_one.home_club_id,
-             partnership.player_two.home_club_id if partnership.player_two_id else None]
+             partnership.player_two.home_club_id if partnership.player_two is not None else None]
     return list(dict.fromkeys(club for club in found if club is not None))
 
 
@@ -49,7 +49,11 @@ def missing_consent(competition: Competition, *, partnership: Partnership | None
     entrant = {"partnership": partnership} if partnership is not None else {"player": player}
     if accepted(competition, **entrant):
         return None
-    name = partnership.display_name if partnership is not None else player.name
+    if partnership is not None:
+        name = partnership.display_name
+    else:
+        assert player is not None  # other_club found the club of one of them
+        name = player.name
     return (f"{name} plays for {club.name}: invite them instead; they are entered once {club.name}'s organisers "
             "or the players themselves accept")
 

@@ -18,7 +18,7 @@ pairing (``withdrawn_after_round``); the pairing of later rounds leaves withdraw
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import IntegrityError, models, transaction
@@ -44,10 +44,10 @@ __all__ = [
 KNOCKOUTS = (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT)
 KIND_FIELD = {Competition.PAIRS: "partnership", Competition.TEAMS: "team", Competition.INDIVIDUAL: "player"}
 LOCKED_BY_MATCHES = ("players", "ruleset")
-GROUP_MAX = Entry._meta.get_field("group").max_length
-DIVISION_MAX = Entry._meta.get_field("division").max_length
-PARTNERSHIP_NAME_MAX = Partnership._meta.get_field("name").max_length
-TEAM_NAME_MAX = Team._meta.get_field("name").max_length
+GROUP_MAX = cast(int, Entry._meta.get_field("group").max_length)
+DIVISION_MAX = cast(int, Entry._meta.get_field("division").max_length)
+PARTNERSHIP_NAME_MAX = cast(int, Partnership._meta.get_field("name").max_length)
+TEAM_NAME_MAX = cast(int, Team._meta.get_field("name").max_length)
 
 
 class SetupError(FieldError):
@@ -96,7 +96,7 @@ def check_competition(values: Mapping[str, Any], instance: Competition | None = 
             return values[name]
         if instance is not None:
             return getattr(instance, name)
-        return Competition._meta.get_field(name).get_default()
+        return cast(models.Field, Competition._meta.get_field(name)).get_default()
 
     _check_bounds(values)
     system, kind, players = get("system"), get("entrant_kind"), get("players")
@@ -277,6 +277,7 @@ def _check_players_free(competition: Competition, partnership: Partnership) -> N
              .filter(Q(partnership__player_one__in=players) | Q(partnership__player_two__in=players))
              .select_related("partnership__player_one", "partnership__player_two").first())
     if clash is not None:
+        assert clash.partnership is not None  # the entries asked for have a partnership
         shared = players & _players_of(clash.partnership)
         name = Player.objects.get(pk=min(shared)).name
         raise SetupError("partnership", f"{name} already plays in {clash.partnership.display_name}", clash=clash)
@@ -309,7 +310,8 @@ def enter(*, competition: Competition, partnership: Partnership | None = None, t
     if existing is not None and not existing.withdrawn:
         raise SetupError(wanted, f"{existing.display_name} is already entered", clash=existing)
     if existing is None and wanted != "team":  # a team's club said yes when the team was made (create_team)
-        refused = missing_consent(competition, **{wanted: entrant})
+        entrant_of: dict[str, Any] = {wanted: entrant}  # a partnership or a player: not a team
+        refused = missing_consent(competition, **entrant_of)
         if refused:
             raise NeedsInvitation(wanted, refused)
     _check_seed_free(competition, seed, existing, "seed")
@@ -353,7 +355,7 @@ def reinstate(*, entry: Entry) -> Entry:
     """Take a withdrawal back: the entrant is paired again from the next round that is paired."""
     if not entry.withdrawn:
         raise SetupError("entry", f"{entry.display_name} has not withdrawn")
-    if entry.partnership_id is not None:
+    if entry.partnership is not None:
         _check_players_free(entry.competition, entry.partnership)
     with transaction.atomic():
         entry.withdrawn, entry.withdrawn_after_round = False, None
@@ -445,7 +447,7 @@ def _check_group_count(competition: Competition, new: set[str], entry: Entry | N
                                 f"({', '.join(sorted(groups))})")
 
 
-def _entries_by_id(competition: Competition, ids: Iterable[int | Entry]) -> dict[int, Entry]:
+def _entries_by_id(competition: Competition, ids: Iterable[int]) -> dict[int, Entry]:
     wanted = {getattr(key, "pk", key) for key in ids}
     found = {entry.pk: entry for entry in Entry.objects.filter(competition=competition, pk__in=wanted)
              .select_related("partnership__player_one", "partnership__player_two", "team", "player")}
@@ -455,21 +457,21 @@ def _entries_by_id(competition: Competition, ids: Iterable[int | Entry]) -> dict
     return found
 
 
-def set_seeds(*, competition: Competition, seeds: Mapping[int | Entry, int | None]) -> list[Entry]:
+def set_seeds(*, competition: Competition, seeds: Mapping[Any, int | None]) -> list[Entry]:
     """Give entries their seeds (entry or entry id → a seed from 1, or None for unseeded). Two entries may
     not share a seed; an error names the field ``seed_<entry id>``."""
     return arrange(competition=competition, seeds=seeds)
 
 
-def set_groups(*, competition: Competition, groups: Mapping[int | Entry, str]) -> list[Entry]:
+def set_groups(*, competition: Competition, groups: Mapping[Any, str]) -> list[Entry]:
     """Put entries in groups (entry or entry id → a group name, "" for none); no more groups than the
     competition's ``group_count`` when it has one. An error names the field ``group_<entry id>``."""
     return arrange(competition=competition, groups=groups)
 
 
-def arrange(*, competition: Competition, seeds: Mapping[int | Entry, int | None] | None = None,
-            groups: Mapping[int | Entry, str] | None = None,
-            divisions: Mapping[int | Entry, str] | None = None) -> list[Entry]:
+def arrange(*, competition: Competition, seeds: Mapping[Any, int | None] | None = None,
+            groups: Mapping[Any, str] | None = None,
+            divisions: Mapping[Any, str] | None = None) -> list[Entry]:
     """Seeds, groups and divisions together, checked as a whole and saved in one go (see :func:`set_seeds`,
     :func:`set_groups`); returns the entries changed."""
     seeds = {getattr(key, "pk", key): value for key, value in (seeds or {}).items()}
@@ -541,7 +543,7 @@ def partnerships_of(player_one: Player, player_two: Player | None = None) -> Any
 
 def already_partners(existing: Partnership) -> str:
     """Why a partnership of these players cannot be made again: it names the one there is."""
-    if existing.player_two_id is None:
+    if existing.player_two is None:
         players = f"{existing.player_one.name} already has a partnership"
     else:
         players = f"{existing.player_one.name} & {existing.player_two.name} are already a partnership"
@@ -647,7 +649,8 @@ def _check_team(competition: Competition, name: str, partnerships: list[Partners
             seen[player] = partnership
     clash = (Team.partnerships.through.objects
              .filter(team__competition=competition, partnership__in=[p.pk for p in partnerships])
-             .exclude(team_id=getattr(team, "pk", None)).select_related("team").first())
+             .exclude(team_id=getattr(team, "pk", None)).select_related("team")  # type: ignore[misc]  # None: no team
+             .first())
     if clash is not None:
         other = next(p for p in partnerships if p.pk == clash.partnership_id)
         raise SetupError("partnerships", f"{other.display_name} already plays for {clash.team.name}", item=other,
@@ -677,16 +680,16 @@ def edit_team(*, team: Team, name: str | None = None, club: Club | None | object
     """Rename a team, change its club or its pairs (its results stand)."""
     competition = team.competition
     chosen = list(partnerships) if partnerships is not None else list(team.partnerships.all())
-    new_club = team.club if club is ... else club
+    new_club = team.club if club is ... else cast("Club | None", club)
     name = _check_team(competition, team.name if name is None else name, chosen, team=team, club=new_club)
     if club is not ... and getattr(club, "pk", None) != team.club_id:
-        refused = missing_team_consent(competition, club, team.name)
+        refused = missing_team_consent(competition, new_club, team.name)
         if refused:
             raise NeedsInvitation("club", refused)
     with transaction.atomic():
         team.name = name
         if club is not ...:
-            team.club = club
+            team.club = new_club
         team.save()
         if partnerships is not None:
             team.partnerships.set(chosen)

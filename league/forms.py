@@ -3,6 +3,8 @@ the invitations to other clubs (``league.invitations`` checks those)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from league.entries import SetupError
@@ -54,8 +56,8 @@ class MergeForm(forms.Form):
 
     def __init__(self, *args, player: Player, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["duplicate"].queryset = (Player.objects.filter(home_club=player.home_club_id)
-                                             .exclude(pk=player.pk).order_by("name", "id"))
+        cast(forms.ModelChoiceField, self.fields["duplicate"]).queryset = (
+            Player.objects.filter(home_club=player.home_club_id).exclude(pk=player.pk).order_by("name", "id"))
 
 
 class TeamInvitationForm(forms.Form):
@@ -84,7 +86,7 @@ def form_status(*forms_shown: forms.Form | None) -> int:
     return 422 if any(form is not None and form.is_bound and form.errors for form in forms_shown) else 200
 
 
-def add_setup_error(form: forms.Form, error: SetupError, aliases: dict[str, str] | None = None) -> None:
+def add_setup_error(form: forms.BaseForm, error: SetupError, aliases: dict[str, str] | None = None) -> None:
     """Put a service's error next to the form's field of that name (or an alias), else at the form's top."""
     field = (aliases or {}).get(error.field, error.field)
     form.add_error(field if field in form.fields else None, error.reason)

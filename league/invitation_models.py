@@ -68,9 +68,9 @@ class EntryInvitation(models.Model):
 
     @property
     def entrant_name(self) -> str:
-        if self.partnership_id:
+        if self.partnership is not None:
             return self.partnership.display_name
-        if self.player_id:
+        if self.player is not None:
             return self.player.name
         return self.team_name
 

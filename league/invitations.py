@@ -13,7 +13,7 @@ answered, cancelled or already waiting, an entrant already entered) is a conflic
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -35,7 +35,7 @@ from league.models import (
 )
 from league.permissions import is_organiser
 
-TEAM_NAME_MAX = EntryInvitation._meta.get_field("team_name").max_length
+TEAM_NAME_MAX = cast(int, EntryInvitation._meta.get_field("team_name").max_length)
 
 
 class InvitationConflict(SetupError):
@@ -81,7 +81,11 @@ def _entrant_checked(competition: Competition, partnership: Partnership | None, 
         if partnership is not None:
             entries._check_partnership(competition, partnership)
         invited = other_club(competition, partnership=partnership, player=player)
-        name = partnership.display_name if partnership is not None else player.name
+        if partnership is not None:
+            name = partnership.display_name
+        else:
+            assert player is not None  # given is the one asked for
+            name = player.name
         if invited is None:
             raise SetupError(wanted, f"{name} is {competition.club.name}'s or a guest: enter them directly")
         entered = Entry.objects.filter(competition=competition, withdrawn=False, **{wanted: given}).first()
@@ -97,7 +101,7 @@ def _entrant_checked(competition: Competition, partnership: Partnership | None, 
 # ----------------------------------------------------------------------------- answering
 def entrant_players(invitation: EntryInvitation) -> list[int]:
     """The players the invitation names (a team's players choose nothing: its club answers)."""
-    if invitation.partnership_id:
+    if invitation.partnership is not None:
         partnership = invitation.partnership
         return [partnership.player_one_id] + ([partnership.player_two_id] if partnership.player_two_id else [])
     return [invitation.player_id] if invitation.player_id else []

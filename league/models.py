@@ -106,7 +106,7 @@ class Partnership(models.Model):
     def display_name(self) -> str:
         if self.name:
             return self.name
-        names = [self.player_one.name] + ([self.player_two.name] if self.player_two_id else [])
+        names = [self.player_one.name] + ([self.player_two.name] if self.player_two is not None else [])
         return " & ".join(names)
 
     def __str__(self) -> str:

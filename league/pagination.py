@@ -37,7 +37,7 @@ def paginate(request: HttpRequest, items: QuerySet | Sequence[Any], *, per_page:
     range or not a number), with ``links`` to its neighbours, ``previous_url`` and ``next_url`` (on ``path``
     when given: a page shown again after a form's POST to another URL links to the page's own)."""
     paginator = Paginator(items, per_page)
-    page = paginator.get_page(request.GET.get(param, "")[:12])
+    page: Any = paginator.get_page(request.GET.get(param, "")[:12])  # a Page, given the attributes set below
 
     def url(number: int) -> str:
         query = request.GET.copy()
@@ -45,8 +45,8 @@ def paginate(request: HttpRequest, items: QuerySet | Sequence[Any], *, per_page:
         return f"{path}?{query.urlencode()}"
 
     page.param = param
-    page.links = [PageLink(None, "") if number == Paginator.ELLIPSIS else PageLink(number, url(number),
-                                                                                      number == page.number)
+    page.links = [PageLink(number, url(number), number == page.number) if isinstance(number, int)
+                  else PageLink(None, "")  # Paginator.ELLIPSIS
                   for number in paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1)]
     page.previous_url = url(page.previous_page_number()) if page.has_previous() else ""
     page.next_url = url(page.next_page_number()) if page.has_next() else ""

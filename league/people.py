@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -21,9 +22,9 @@ from league.models import Club, ClubRole, Competition, Entry, Partnership, Playe
 from league.services import unique_slug
 from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
-NAME_MAX = Player._meta.get_field("name").max_length
-NICKNAME_MAX = Player._meta.get_field("nickname").max_length
-CLUB_NAME_MAX = Club._meta.get_field("name").max_length
+NAME_MAX = cast(int, Player._meta.get_field("name").max_length)
+NICKNAME_MAX = cast(int, Player._meta.get_field("nickname").max_length)
+CLUB_NAME_MAX = cast(int, Club._meta.get_field("name").max_length)
 CLUBS_PER_DAY = 3  # clubs one account makes in 24 hours: enough for a real organiser, too few to flood the site
 
 
@@ -59,7 +60,7 @@ def _club_name(name: str, club: Club | None = None) -> str:
     name = plain_name(name, "name", "a club's name", CLUB_NAME_MAX)
     if not name:
         raise SetupError("name", "give the club's name")
-    if Club.objects.filter(name__iexact=name).exclude(pk=getattr(club, "pk", None)).exists():
+    if Club.objects.filter(name__iexact=name).exclude(pk=getattr(club, "pk", None)).exists():  # type: ignore[misc]
         raise SetupError("name", f"there is already a club called {name}")
     return name
 
@@ -103,7 +104,8 @@ def _player_fields(name: str, nickname: str) -> tuple[str, str]:
 
 
 def _check_name_free(club: Club, name: str, player: Player | None = None) -> None:
-    taken = Player.objects.filter(home_club=club, name__iexact=name).exclude(pk=getattr(player, "pk", None)).first()
+    others = Player.objects.filter(home_club=club, name__iexact=name)
+    taken = others.exclude(pk=getattr(player, "pk", None)).first()  # type: ignore[misc]  # None: a new player
     if taken is not None:
         raise SetupError("name", f"{club.name} already has a player called {taken.name}: give a different name "
                                  "(or merge the two records)")
@@ -125,7 +127,7 @@ def name_key(name: str) -> str:
 def similar_player(club: Club, name: str, player: Player | None = None) -> Player | None:
     """The club's player whose name is written like ``name`` but for case, spaces or accents, if any."""
     key = name_key(name)
-    others = Player.objects.filter(home_club=club).exclude(pk=getattr(player, "pk", None))
+    others = Player.objects.filter(home_club=club).exclude(pk=getattr(player, "pk", None))  # type: ignore[misc]
     found = next((pk for pk, other in others.values_list("pk", "name").iterator() if name_key(other) == key), None)
     return None if found is None else Player.objects.get(pk=found)
 
@@ -149,7 +151,7 @@ def create_player(*, club: Club, name: str, nickname: str = "", confirmed: bool 
 
 def edit_player(*, player: Player, name: str, nickname: str = "", confirmed: bool = False) -> Player:
     name, nickname = _player_fields(name, nickname)
-    if player.home_club_id:
+    if player.home_club is not None:
         _check_name_free(player.home_club, name, player)
         if name_key(name) != name_key(player.name):
             _check_not_similar(player.home_club, name, player, confirmed)
@@ -249,7 +251,9 @@ def _check_merge(keep: Player, duplicate: Player) -> None:
                                       "they are two players")
     both = Entry.objects.filter(player=keep, competition__entries__player=duplicate).select_related("competition")
     if both.exists():
-        raise SetupError("duplicate", f"both are entered in {both.first().competition.name}")
+        entered = both.first()
+        assert entered is not None  # it exists
+        raise SetupError("duplicate", f"both are entered in {entered.competition.name}")
     pairs = Q(entries__partnership__player_one=keep) | Q(entries__partnership__player_two=keep)
     shared = (Entry.objects.filter(Q(partnership__player_one=duplicate) | Q(partnership__player_two=duplicate))
               .filter(competition__in=Competition.objects.filter(pairs)).select_related("competition").first())

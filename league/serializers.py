@@ -164,7 +164,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ErrorsSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field: DRF's metaclass takes it off the class
 
 
 # ----------------------------------------------------------------------------- invitations between clubs
@@ -195,4 +195,6 @@ class InvitationSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         request = self.context.get("request")
         if request is not None:  # another club's draft partnership is no one else's to name (not even its id)
-            self.fields["partnership"].queryset = visible_partnerships(request.user)
+            # The ignore: djangorestframework-stubs declare RelatedField.queryset as a manager's descriptor.
+            partnership = self.fields["partnership"]
+            partnership.queryset = visible_partnerships(request.user)  # type: ignore[attr-defined]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.db import transaction
 from django.utils.text import slugify
 
@@ -41,7 +43,7 @@ SEASON_FIELDS = ("players", "ruleset", "match_format", "match_games", "system", 
                  "planned_rounds", "avoid_same_club", "tiebreaks", "points_win", "points_draw", "points_loss",
                  "bye_policy", "bye_score", "division_ranking", "third_place_match", "group_count",
                  "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table")
-SEASON_MAX = Competition._meta.get_field("season").max_length
+SEASON_MAX = cast(int, Competition._meta.get_field("season").max_length)  # a CharField's: never None
 
 
 def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
@@ -71,7 +73,8 @@ def copy_to_new_season(*, competition: Competition, season: str, name: str = "",
 def _copy_entrants(old: Competition, new: Competition) -> None:
     """The old season's entrants, entered again; another club's are invited again instead (their yes was to the
     old season), and enter once that club or the players accept."""
-    teams, invited = {}, []
+    teams: dict[int | None, Team] = {}
+    invited = []
     for team in old.teams.prefetch_related("partnerships").select_related("club"):
         if other_club(new, team_club=team.club) is not None:
             invited.append(EntryInvitation(competition=new, club=team.club, team_name=team.name))

@@ -13,7 +13,7 @@ def stamp_request(get_response: Callable[[HttpRequest], HttpResponse]) -> Callab
     version (``live.notices``), so a page drops only the renderings that it already shows."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        request.live_version = time.time_ns()
+        request.live_version = time.time_ns()  # type: ignore[attr-defined]  # our own mark on the request
         return get_response(request)
 
     return middleware

@@ -58,16 +58,16 @@ class LivePage:
 
 
 def _by_slugs(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
-    return competition_by_slugs(kwargs.get("club_slug"), kwargs.get("competition_slug")), None
+    return competition_by_slugs(kwargs.get("club_slug", ""), kwargs.get("competition_slug", "")), None
 
 
 def _sheet(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
-    match = Match.objects.select_related("competition", "round").filter(pk=kwargs.get("pk")).first()
+    match = Match.objects.select_related("competition", "round").filter(pk=kwargs.get("pk", 0)).first()
     return (match.competition if match else None), match
 
 
 def _team_match(kwargs: dict[str, Any]) -> tuple[Competition | None, Match | None]:
-    team_match = TeamMatch.objects.select_related("competition").filter(pk=kwargs.get("pk")).first()
+    team_match = TeamMatch.objects.select_related("competition").filter(pk=kwargs.get("pk", 0)).first()
     return (team_match.competition if team_match else None), None
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import prefetch_related_objects
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
@@ -12,8 +14,14 @@ from league.serializers import ErrorsSerializer
 from standings import selectors
 from standings.serializers import StandingRowSerializer
 
+if TYPE_CHECKING:
+    # the actions go into league.api.CompetitionViewSet
+    from rest_framework.generics import GenericAPIView as ActionsBase
+else:
+    ActionsBase = object
 
-class CompetitionStandingsActions:
+
+class CompetitionStandingsActions(ActionsBase):
     @extend_schema(responses={200: StandingRowSerializer(many=True), 404: ErrorsSerializer})
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None) -> Response:

@@ -88,7 +88,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import ClassVar, TypeVar
+from typing import ClassVar, TypeGuard, TypeVar
 
 from engine.errors import FieldError
 from engine.numbers import natural_key
@@ -550,7 +550,7 @@ def validate_tiebreaks(keys: Sequence[str]) -> tuple[str, ...]:
     return keys
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -861,7 +861,8 @@ def _rank(members: list[RankingLine], tiebreaks: Sequence[Metric]) -> list[tuple
         if all(len(block) == 1 for block in blocks):
             break
         blocks = [part for block in blocks for part in (metric.split(block) if len(block) > 1 else [block])]
-    ranked, position = [], 1
+    ranked: list[tuple[int, RankingLine]] = []
+    position = 1
     for block in blocks:
         ranked.extend((position, line) for line in block)
         position += len(block)
@@ -896,7 +897,7 @@ def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[
     tiebreaks = [METRICS[key] for key in validate_tiebreaks(settings.tiebreaks)]  # checked again: still registered
     table = _count(entrants, results, byes, settings)
     computed = tuple((key, metric.value) for key, metric in METRICS.items())
-    groups: dict[str, list[RankingLine]] = {}
+    groups: dict[tuple[str, str], list[RankingLine]] = {}
     for totals in table.values():
         values = {key: value(totals, table) for key, value in computed}
         entrant = totals.entrant

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F, Q
@@ -54,7 +55,7 @@ BETA = SIGMA / 2
 TAU = MU / 300  # openskill's default dynamics: sigma never quite settles, so form can still show
 BASE, SCALE, Z = 1500.0, 24.0, 3.0  # displayed rating = BASE + SCALE * (mu - Z * sigma)
 WIN_A, WIN_B, DRAW = "a", "b", "d"
-RANKS = {WIN_A: [1, 2], WIN_B: [2, 1], DRAW: [1, 1]}
+RANKS: dict[str, list[float]] = {WIN_A: [1, 2], WIN_B: [2, 1], DRAW: [1, 1]}
 LABEL_LENGTH = 200  # RatingPoint.label
 BATCH = 2000
 DELETE_BATCH = 500  # ids a DELETE … WHERE id IN (…) takes (well under SQLite's bound on parameters)
@@ -136,7 +137,7 @@ def rate_history(matches: Iterable[RatedMatch]) -> tuple[dict[PlayerId, Rating],
     and return every player's final rating and the rating of each player after each of their matches,
     in history order (side A's players, then side B's, within a match)."""
     model = rating_model()
-    current: dict[PlayerId, object] = {}
+    current: dict[PlayerId, Any] = {}  # openskill's ratings
     played: dict[PlayerId, int] = {}
     points: list[RatingPointData] = []
     for sequence, match in enumerate(matches, start=1):

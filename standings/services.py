@@ -3,7 +3,7 @@ stored as ``StandingRow`` rows, rewritten by ``refresh_standings`` under the com
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -48,7 +48,7 @@ def standings_rows(competition_id: int) -> list[dict]:
     ``standings.metrics``: partnerships, teams (then per-pair statistics of the tables), or players. Matches and
     byes of draft rounds are not counted: the rows are the same for the organisers and the public."""
     competition = Competition.objects.get(pk=competition_id)
-    entries = list(Entry.objects.filter(competition_id=competition_id)
+    entries: list[Any] = list(Entry.objects.filter(competition_id=competition_id)
                    .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
     matches = [m for m in results_for_standings(competition_id) if _begun(m)]
@@ -112,8 +112,8 @@ CHALK_COLUMNS = ("chalks_for", "chalks_against")
 def _rows(entrants, results, byes, settings, key: str, section: str = "") -> list[dict]:
     rows = []
     for line in standings.compute_standings(entrants, results, byes, settings):
-        metrics = line.metrics
-        columns = {name: exact_decimal(metrics[name]) for name in COLUMNS}
+        metrics: Mapping[str, float | None] = line.metrics
+        columns: dict[str, Decimal | None] = {name: exact_decimal(line.metrics[name]) for name in COLUMNS}
         if not line.chalks_kept:
             columns.update(dict.fromkeys(CHALK_COLUMNS))
             metrics = {name: None if name.startswith("chalk") else value for name, value in metrics.items()}

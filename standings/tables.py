@@ -180,9 +180,9 @@ def _cell(row: StandingRow, column: Column) -> str:
 
 
 def _players(row: StandingRow) -> list[tuple[str, int]]:
-    if row.player_id is not None:
-        return [(row.player.name, row.player_id)]
-    if row.partnership_id is not None:
+    if row.player is not None:
+        return [(row.player.name, row.player.pk)]
+    if row.partnership is not None:
         pair = row.partnership
         return [(player.name, player.pk) for player in (pair.player_one, pair.player_two) if player is not None]
     return []

@@ -88,7 +88,7 @@ def _line(team_match: TeamMatch, team: Team) -> TeamMatchLine:
                          _result(team_match, "b"))
 
 
-def _standing_lines(teams: list[Team]) -> tuple[dict[int, StandingRow], dict[int, int]]:
+def _standing_lines(teams: list[Team]) -> tuple[dict[int | None, StandingRow], dict[int, int]]:
     """Each team's ranking line, and the size of each of their competitions' fields."""
     ranking = StandingRow.objects.filter(section=StandingsSection.RANKING)
     rows = {row.team_id: row for row in ranking.filter(team__in=teams)}

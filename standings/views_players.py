@@ -240,7 +240,7 @@ def _match_line(match: Match, player_id: int) -> MatchLine:
     if player_id not in (mine.player_one_id, mine.player_two_id):
         mine, theirs, side = theirs, mine, "b"
     partner = mine.player_two if mine.player_one_id == player_id else mine.player_one
-    opponents = [theirs.player_one] + ([theirs.player_two] if theirs.player_two_id else [])
+    opponents = [theirs.player_one] + ([theirs.player_two] if theirs.player_two is not None else [])
     name = match.side_b_name if side == "a" else match.side_a_name
     if name == " & ".join(opponent.name for opponent in opponents):
         name = ""  # the players' names say it all

@@ -106,6 +106,7 @@ def close_act_connections() -> None:
         with contextlib.suppress(threading.BrokenBarrierError):
             everyone.wait(timeout=5)
 
+    assert pool is not None  # it has threads
     for done in [pool.submit(close) for _ in range(threads)]:
         done.result(timeout=10)
 
@@ -126,7 +127,7 @@ class ActToAsync(SyncToAsync):
         close_old_connections()
         if connection.connection is not None and not connection.errors_occurred \
                 and time.monotonic() - getattr(_last_used, "at", float("-inf")) < FRESH_SECONDS:
-            connection.health_check_done = True
+            connection.health_check_done = True  # type: ignore[attr-defined]  # Django's own flag, not in the stubs
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
@@ -153,7 +154,7 @@ RATE_LIMIT, RATE_WINDOW = 20, 10.0  # messages, seconds
 CLOSE_LOGGED_OUT, CLOSE_RATE, CLOSE_TOO_BIG = 4001, 4029, 4009
 BEAT_WAIT = 2.0  # seconds a heartbeat's send to the channel layer may take before the layer is taken for down
 
-_held: Counter[tuple[int, int]] = Counter()
+_held: Counter[tuple[int, int | None]] = Counter()
 """This process's open sockets per (table, seat): the seats its heartbeat vouches for. Whether a seat's player is
 present is the database's count (``Seat.connected``), over every process, never this one's."""
 _heartbeat: asyncio.Task | None = None

@@ -55,6 +55,7 @@ class CreateTableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean gives back cleaned_data
         players, seat = data.get("players"), data.get("seat")
         if players is not None and seat is not None and seat >= players:
             self.add_error("seat", f"at {players} players choose seat 1 to {players}")

@@ -11,7 +11,7 @@ same statements, made once. What they return equals what ``Table.objects.select_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -38,7 +38,7 @@ def _columns(model: type[Model], alias: str) -> _Columns:
         found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         if found:
             converters.append((index, column, found))
-    return _Columns(", ".join(f"{quote(alias)}.{quote(field.column)}" for field in fields),
+    return _Columns(", ".join(f"{quote(alias)}.{quote(cast(str, field.column))}" for field in fields),
                     [field.attname for field in fields], converters)
 
 
@@ -78,11 +78,12 @@ def _make() -> _Statements:
     table, seat, user = _columns(Table, "t"), _columns(Seat, "s"), _columns(user_model, "u")
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     seat_table, user_table = quote(Seat._meta.db_table), quote(user_model._meta.db_table)
-    seat_user, user_pk = quote(Seat._meta.get_field("user").column), quote(user_model._meta.pk.column)
+    seat_user = quote(Seat._meta.get_field("user").column)
+    user_pk = quote(cast(str, user_model._meta.pk.column))  # a concrete field's column: never None
     return _Statements(
         table, seat, user,
         f"SELECT {table.sql} FROM {quote(Table._meta.db_table)} {quote('t')} "
-        f"WHERE {quote('t')}.{quote(Table._meta.pk.column)} = %s{lock}",
+        f"WHERE {quote('t')}.{quote(cast(str, Table._meta.pk.column))} = %s{lock}",
         f"SELECT {seat.sql}, {user.sql} FROM {seat_table} {quote('s')} LEFT OUTER JOIN {user_table} {quote('u')} "
         f"ON {quote('s')}.{seat_user} = {quote('u')}.{user_pk} "
         f"WHERE {quote('s')}.{quote(Seat._meta.get_field('table').column)} = %s",

@@ -44,25 +44,26 @@ def revoke_seat_link(table: Table | int, seat: Any, user: Any) -> Seat:
 def _change(table: Table | int, seat: Any, user: Any, *, revoked: bool) -> Seat:
     table_id = table if isinstance(table, int) else table.pk
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()  # as every change of the table
-        if table is None:
+        locked = Table.objects.select_for_update().filter(pk=table_id).first()  # as every change of the table
+        if locked is None:
             raise TableError("table", f"there is no table {table_id}")
-        if table.kind != Table.FIXTURE:
+        if locked.kind != Table.FIXTURE:
             raise TableError("table", "only a league fixture's seat links are renewed or revoked here")
-        match = Match.objects.select_related("competition").get(pk=table.match_id)
+        assert locked.match_id is not None  # a fixture's table has its match
+        match = Match.objects.select_related("competition").get(pk=locked.match_id)
         if not can_enter_hands(user, match):
             raise TableError("match", NOT_ALLOWED)
-        if table.status not in OPEN:
-            raise TableError("table", f"the table is {table.get_status_display().lower()}: its links no longer "
+        if locked.status not in OPEN:
+            raise TableError("table", f"the table is {locked.get_status_display().lower()}: its links no longer "
                                       "open a seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-            raise TableError("seat", f"must be a seat from 1 to {table.players}, got {seat!r}")
-        row = Seat.objects.select_for_update().get(table=table, index=seat)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < locked.players:
+            raise TableError("seat", f"must be a seat from 1 to {locked.players}, got {seat!r}")
+        row = Seat.objects.select_for_update().get(table=locked, index=seat)
         old_token = row.seat_token
         row.seat_token = new_table_token()  # the old link finds no seat any more (page and socket)
         row.link_revoked = revoked
         row.save(update_fields=["seat_token", "link_revoked"])
-        group = seat_group(table.pk, row.index)  # the sockets opened with the old link close once this commits
+        group = seat_group(locked.pk, row.index)  # the sockets opened with the old link close once this commits
         transaction.on_commit(lambda: _close_sockets(group, old_token))
     return row
 

@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, F, IntegerField, Q, Value, When
@@ -106,7 +106,7 @@ def _publish(table: Table, hand: TableHand | None = None, state: HandState | Non
     rows = [seats[index] for index in sorted(seats)] if seats is not None and len(seats) == table.players else None
 
     def committed() -> None:
-        if kept is not None:
+        if kept is not None and hand is not None:  # kept only with its hand
             live.remember(table_id, version, hand, kept, copy=False)
         views = all_views(table, hand=hand, state=kept, seats=rows) if kept is not None and rows is not None \
             else None
@@ -320,7 +320,7 @@ def end_fixture(table: Table | int, user) -> Table:
         table = _locked(table)
         if table.kind != Table.FIXTURE:
             raise TableError("table", "only a league fixture's online play is ended this way")
-        match = Match.objects.select_related("competition").get(pk=table.match_id)
+        match = Match.objects.select_related("competition").get(pk=_match_id(table))
         if not is_organiser(user, match.competition.club_id):
             raise TableError("match", "only the club's organisers may end online play of a match")
         if table.status not in OPEN:
@@ -385,7 +385,7 @@ def _end_with_match(table_id: int) -> None:
         table = _locked(table_id)
         if table.status not in OPEN:
             return
-        match = Match.objects.select_related("competition").get(pk=table.match_id)
+        match = Match.objects.select_related("competition").get(pk=_match_id(table))
         _finish(table, match)
         _touch(table, timezone.now())
         table.save()
@@ -465,7 +465,7 @@ def _deal_game(table: Table, game_number: int, dealer: int, now: datetime) -> tu
 
 def _deal_fixture(table: Table, now: datetime) -> tuple[TableHand | None, HandState | None]:
     """The match's next hand, where the sheet says it is: its game, dealer and score before it."""
-    match = Match.objects.select_related("competition").get(pk=table.match_id)
+    match = Match.objects.select_related("competition").get(pk=_match_id(table))
     if match.status == Match.COMPLETE:
         return _finish(table, match)
     target = next_hand(match)
@@ -522,10 +522,17 @@ def _end_hand(table: Table, hand: TableHand, state: HandState, now: datetime) ->
     return _deal(table, next_dealer(table.players, hand.dealer, result), table.score, now)
 
 
+def _match_id(table: Table) -> int:
+    """The match of a fixture's table (the callers have checked that it is one)."""
+    assert table.match_id is not None  # a fixture's table has its match
+    return table.match_id
+
+
 def _store_in_match(table: Table, hand: TableHand) -> Hand:
     """The hand's record entered in the match as a scorekeeper's would be (``games.services.enter_hand``)."""
-    match = Match.objects.get(pk=table.match_id)
+    match = Match.objects.get(pk=_match_id(table))
     target = next_hand(match)
+    assert hand.record is not None  # an ended hand has its record
     entry = {key: value for key, value in hand.record.items() if key != "ruleset"}  # the match fills it in
     try:
         return enter_hand(match=match, number=target.number, mode=Hand.RECORD, entry=entry,
@@ -537,7 +544,7 @@ def _store_in_match(table: Table, hand: TableHand) -> Hand:
 def _sheet_moved_on(table: Table, error: TableError) -> tuple[None, None]:
     """The match's sheet no longer takes the table's hand (the match ended or changed meanwhile): the hand stays
     at the table (its record kept), the table stops and says why."""
-    match = Match.objects.select_related("competition").get(pk=table.match_id)
+    match = Match.objects.select_related("competition").get(pk=_match_id(table))
     if match.status == Match.COMPLETE:
         return _finish(table, match)
     _stop(table, Table.CLOSED, f"Online play stopped: the match's scoresheet changed outside the table "
@@ -638,14 +645,15 @@ def _save_play(table: Table, logged: TableAction) -> None:
         logged.save(force_insert=True)
         table.save(update_fields=_PLAY_FIELDS)
         return
-    log_fields = [TableAction._meta.get_field(name) for name in
-                  ("table", "seq", "hand", "seat", "action", "action_id", "by", "created_at")]
-    play_fields = [Table._meta.get_field(name) for name in _PLAY_FIELDS]
+    # Any: concrete fields with their columns (get_field may also give a relation's other end, never here)
+    log_fields: list[Any] = [TableAction._meta.get_field(name) for name in
+                             ("table", "seq", "hand", "seat", "action", "action_id", "by", "created_at")]
+    play_fields: list[Any] = [Table._meta.get_field(name) for name in _PLAY_FIELDS]
     quote = connection.ops.quote_name
     sql = (f"WITH logged AS (INSERT INTO {quote(TableAction._meta.db_table)} "
            f"({', '.join(quote(f.column) for f in log_fields)}) VALUES ({', '.join(['%s'] * len(log_fields))})) "
            f"UPDATE {quote(Table._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in play_fields)} "
-           f"WHERE {quote(Table._meta.pk.column)} = %s")
+           f"WHERE {quote(cast(str, Table._meta.pk.column))} = %s")
     params = [field.get_db_prep_save(getattr(logged, field.attname), connection) for field in log_fields]
     params += [field.get_db_prep_save(getattr(table, field.attname), connection) for field in play_fields]
     with connection.cursor() as cursor:
@@ -684,6 +692,7 @@ def _apply(table: Table, row: Seat | int, action_text: Any, action_id: str, by: 
     if state.phase is OVER:
         logged.save(force_insert=True)
         result = state.result()
+        assert hand is not None  # the state of a hand comes with it
         hand, state = _end_hand(table, hand, state, now)
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
         table.save()
@@ -768,6 +777,7 @@ def play_due(table_id: int, now: datetime | None = None) -> Outcome | None:
                 return None
             by = TableAction.COVER
         hand, state = live.current(table)
+        assert state is not None  # a seat has the turn: a hand is in play
         kind = row.bot or COVER_BOT
         action = choose_move(kind, state.view(row.index))
         return _apply(table, row, str(action), "", by, now, seats=seats, hand=hand, state=state)
@@ -1013,15 +1023,16 @@ def all_views(table: Table, readers: list[int | None] | None = None, *, hand: Ta
     readers = list(range(table.players)) + [None] if readers is None else readers
     if state is None or hand is None:
         hand, state = live.current(table)
-    seats, info = seats_info(table, seats), table_info(table)
+    seat_frames, info = seats_info(table, seats), table_info(table)
     extra = None
     if state is not None:
+        assert hand is not None  # a state comes with its hand
         # the result of the hand before the current one (or of the current one once over): tricks and points, no
         # unplayed card
         last_result = hand.result if hand.result is not None else live.result_before(table, hand)
         extra = {"game_score": list(table.score), "target": live.table_ruleset(table).target,
                  "hand_number": hand.number, "game_number": table.game_number, "last_result": last_result}
-    return {reader: {"version": table.version, "view": _hand_view(state, reader, extra), "seats": seats,
+    return {reader: {"version": table.version, "view": _hand_view(state, reader, extra), "seats": seat_frames,
                      "table": info} for reader in readers}
 
 
@@ -1031,6 +1042,7 @@ def _hand_view(state: HandState | None, reader: int | None, extra: dict | None) 
     view = SeatView(state, reader if reader is not None else 0).to_dict()
     if reader is None:
         view.update(seat=None, hand=[], legal=[])
+    assert extra is not None  # all_views gives it with every state
     view.update(extra)
     return view
 

@@ -95,7 +95,7 @@ def start_with_the_server() -> bool:
         return False
     reactor = sys.modules.get("twisted.internet.reactor")
     loop = getattr(reactor, "_asyncioEventloop", None)
-    if loop is None:
+    if reactor is None or loop is None:
         return False
     reactor.callWhenRunning(loop.call_soon, ensure_running)
     return True

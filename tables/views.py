@@ -228,7 +228,7 @@ def table_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                                    "until it ends, then it can be replayed.")
     match = fixture_match(table)
     names = seat_names(table, match)
-    if hand.stored_hand_id is not None:  # a fixture's hand: its number on the match's sheet
+    if hand.stored_hand is not None:  # a fixture's hand: its number on the match's sheet
         in_game = hand.stored_hand.number
     else:
         in_game = TableHand.objects.filter(table=table, game_number=hand.game_number, number__lte=hand.number).count()

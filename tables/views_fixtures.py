@@ -86,11 +86,11 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
     table)."""
     if request.method == "POST":
         try:
-            table = services.open_fixture(match, request.user)
+            opened = services.open_fixture(match, request.user)
         except services.TableError as error:
             messages.error(request, error.reason)
         else:
-            messages.success(request, f"Table {table.pk} is open for this match: hand out the seats' links, then "
+            messages.success(request, f"Table {opened.pk} is open for this match: hand out the seats' links, then "
                                       "start it when the players are there.")
         return redirect("match_online", pk=match.pk)
     table = services.fixture_table(match)

@@ -115,12 +115,12 @@ def read_draft_tables(pairings: Any) -> list[tuple[tuple[str, str], tuple[str, s
     for k, item in enumerate(pairings):
         if not isinstance(item, dict):
             raise PairingFatalError(f"tables[{k}]", f"must be an object with \"a\" and \"b\", got {describe(item)}")
-        sides = []
+        sides: list[tuple[str, str]] = []
         for side in ("a", "b"):
             value = item.get(side)
             if not isinstance(value, list | tuple) or len(value) != 2:
                 raise PairingFatalError(f"tables[{k}].{side}", f"must be a partnership [id, id], got {describe(value)}")
-            sides.append(tuple(_read_id(v, f"tables[{k}].{side}[{j}]") for j, v in enumerate(value)))
+            sides.append((_read_id(value[0], f"tables[{k}].{side}[0]"), _read_id(value[1], f"tables[{k}].{side}[1]")))
         tables.append((sides[0], sides[1]))
     return tables
 

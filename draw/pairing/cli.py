@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 from draw.pairing import check_pairings, pair
 from draw.pairing.errors import PairingError, PairingFatalError
@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(text: str, what: str) -> object:
+def _load(text: str, what: str) -> Any:
     if not text.strip():
         raise InputError(what, "is empty: a JSON object is expected")
     try:
@@ -76,7 +76,7 @@ def _load(text: str, what: str) -> object:
         raise InputError(what, "is nested too deeply") from None
 
 
-def _read_draft(path: str) -> tuple[object, object]:
+def _read_draft(path: str) -> tuple[Any, Any]:
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()

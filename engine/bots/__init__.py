@@ -43,7 +43,8 @@ def make_bot(name: str, **options: Any) -> Bot:
     registry = _registry()
     if name not in registry:
         raise EngineError(f"bot: unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
-    return registry[name](**options)
+    bot: Bot = registry[name](**options)
+    return bot
 
 
 __all__ = ["Bot", "RandomBot", "make_bot", "BOT_NAMES"]

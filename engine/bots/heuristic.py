@@ -126,6 +126,7 @@ class Table:
     def of(cls, view: SeatView) -> Table:
         legal = 0
         for action in view.legal:
+            assert action.card is not None  # every legal action is a card in play
             legal |= 1 << action.card.index
         players = view.players
         later = [(view.seat + i) % players for i in range(1, players - len(view.trick))]

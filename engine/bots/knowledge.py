@@ -59,7 +59,7 @@ def played_masks(view: SeatView) -> list[int]:
 
 def unseen_mask(view: SeatView) -> int:
     """Cards the seat has not seen: in other hands or still in the pack."""
-    seen = view.hand
+    seen: int = view.hand
     for card in view.plays:
         seen |= 1 << card
     for card in view.kicks:
@@ -177,7 +177,8 @@ def _suit_groups(cards: int, allowed: Sequence[int]) -> list[tuple[list[int], li
     return groups
 
 
-def _try_deal(groups, sizes: Sequence[int], allowed: Sequence[int], rng: random.Random) -> list[int] | None:
+def _try_deal(groups: list[tuple[list[int], list[int]]], sizes: Sequence[int], allowed: Sequence[int],
+              rng: random.Random) -> list[int] | None:
     room = list(sizes)
     dealt = [0] * len(sizes)
     rand = rng.random
@@ -343,7 +344,7 @@ class Determinizer:
 def outcome(state: HandState, team: int, win_weight: float) -> float:
     """A finished hand's value for ``team``: its point lead this hand, plus ``win_weight`` for
     reaching the target first (minus it when the opponents do)."""
-    value = state.points[team] - state.points[1 - team]
+    value: float = state.points[team] - state.points[1 - team]
     if state.winner is not None:
         value += win_weight if state.winner == team else -win_weight
     return value

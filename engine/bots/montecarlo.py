@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from engine.bots.heuristic import JACK_STAKE, HeuristicBot
 from engine.bots.knowledge import Determinizer, outcome
@@ -94,6 +95,7 @@ class MonteCarloBot:
     def rollout(self, state: HandState, action: Action, team: int, rng: random.Random) -> float:
         """Take ``action`` in ``state``, finish the hand, return its value for ``team``."""
         if action.kind == "play":
+            assert action.card is not None  # a play has its card
             state.play_index(action.card.index)
         else:
             state.apply(action)
@@ -107,7 +109,7 @@ class MonteCarloBot:
 
 
 # --------------------------------------------------------------------------- greedy rollouts
-def greedy_playout(state: HandState, rand, epsilon: float = 0.1) -> None:
+def greedy_playout(state: HandState, rand: Callable[[], float], epsilon: float = 0.1) -> None:
     """Finish the hand with a cheap perfect-information greedy policy (each seat sees every
     hand of the sample): hang or save the jack, feed count to a partner sure to win, win a trick
     worth it as cheaply as is safe, else throw the cheapest card; a random legal card with
@@ -124,7 +126,7 @@ def greedy_playout(state: HandState, rand, epsilon: float = 0.1) -> None:
             state.play_index(card)
 
 
-def greedy_cards(state: HandState, rand, epsilon: float) -> list[int]:
+def greedy_cards(state: HandState, rand: Callable[[], float], epsilon: float) -> list[int]:
     """The rest of the hand's plays under the greedy policy, without changing ``state``."""
     players, trump = state.players, state.trump
     orders = _ORDERS[trump]
@@ -162,7 +164,7 @@ def greedy_cards(state: HandState, rand, epsilon: float) -> list[int]:
             return out
 
 
-def _random_bit(mask: int, rand) -> int:
+def _random_bit(mask: int, rand: Callable[[], float]) -> int:
     k = int(rand() * mask.bit_count())
     while k:
         mask &= mask - 1

@@ -7,6 +7,8 @@ unpublished competition (refused, exit code 2). ``--include-drafts`` writes what
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from importer import csv_io
@@ -41,7 +43,7 @@ class Command(BaseCommand):
             raise CommandError(f"--competition: {found.name} is not published, so the public sees nothing of it; "
                                "add --include-drafts to export it as its organisers see it", returncode=BAD_INPUT)
         export = EXPORTS[what]
-        extra = {"include_drafts": True} if include_drafts and what == "results" else {}
+        extra: dict[str, Any] = {"include_drafts": True} if include_drafts and what == "results" else {}
         if file == "-":
             self.stdout.write(export(found, bom=False, **extra), ending="")
             return

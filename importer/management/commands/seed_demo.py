@@ -170,8 +170,8 @@ def wipe_demo() -> str:
 # ----------------------------------------------------------------------------- building
 def build_demo(users: dict[str, Any], log=print) -> str:
     league, knockout = create_structure(users)
-    matches = list(Match.objects.filter(competition=league).select_related("round", "competition")
-                   .order_by("round__number", "id"))
+    matches: list[Any] = list(Match.objects.filter(competition=league).select_related("round", "competition")
+                              .order_by("round__number", "id"))  # Matches, each with its round
     current = ROUNDS_PLAYED + 1
     played = [m for m in matches if m.round.number <= ROUNDS_PLAYED]
     this_round = [m for m in matches if m.round.number == current]
@@ -250,6 +250,7 @@ def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
             invitation = invitations.invite(competition=teams, by=users[ORGANISER], club=clubs[slug],
                                             team_name=clubs[slug].name)
             entry = invitations.accept(invitation=invitation, by=users[ORGANISER])
+            assert entry.team is not None  # a team's entry
             entries.edit_team(team=entry.team, partnerships=pairs[slug][:3])
     return league, knockout
 
@@ -301,6 +302,7 @@ def run_knockout(knockout: Competition, organiser) -> str:
     for match in Match.objects.filter(round=first).select_related("competition").order_by("bracket_position"):
         record_totals(match, rng, organiser)
     semi_finals = knockout.rounds.order_by("-number").first()  # drafted by the pairing task as their ties were decided
+    assert semi_finals is not None  # round 1 at least
     if semi_finals.number == first.number:
         pair_and_publish(knockout, organiser)
     else:
@@ -322,7 +324,8 @@ def run_swiss(organiser) -> str:
 def run_team_league(organiser) -> str:
     """Round 1 of the team league: one team match decided overall (22 bullseyes to 17), one seated."""
     teams = Competition.objects.get(club__slug=TEAMS_CLUB, slug=TEAMS_SLUG)
-    by_club = {team.club.slug: team for team in Team.objects.filter(competition=teams).select_related("club")}
+    by_club = {team.club.slug: team for team in Team.objects.filter(competition=teams).select_related("club")
+               if team.club is not None}
     bamboo, pelican, crossroads = (by_club[slug] for slug in DEMO_CLUB_SLUGS)
     round_ = Round.objects.create(competition=teams, number=1, name="Round 1", status=Round.PUBLISHED,
                                   published_at=timezone.now())

@@ -1,5 +1,5 @@
-"""The examples in draw.pairing's docstrings run (pytest's --doctest-modules only collects under testpaths'
-``tests`` and ``engine``, so they are run from here)."""
+"""Every module of draw.pairing has examples in its docstrings, and they run (pytest's --doctest-modules runs
+them too; this test also refuses a module without any)."""
 
 from __future__ import annotations
 
