@@ -6,8 +6,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers ("auto": one a core); --dist loadfile keeps each test file, and its module-scoped fixtures
+# such as the browser tests' served sites, in one worker.
+WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
+# What the edit loop leaves out: the browser, the services (PostgreSQL, Redis, Celery workers) and the slow tests.
+FAST := not browser and not services and not slow
 
-.PHONY: run demo test lint typecheck bench play clean
+.PHONY: run demo test test-fast lint typecheck bench play clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +37,11 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest
+	$(PYTEST)
+
+# The edit loop: SQLite, tasks in-process, no browser and no slow test (`make test` runs everything).
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u REDIS_URL -u REQUIRE_SERVICES $(PYTEST) -m "$(FAST)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

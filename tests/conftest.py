@@ -8,6 +8,11 @@
 - Celery tasks run eagerly (in-process) in every test, also when ``REDIS_URL`` is set and the settings
   send them to the broker: otherwise a test's tasks would be queued and never run. A test that asks
   for ``celery_worker_process`` gets a real worker on the broker instead, with eager mode off.
+- Under pytest-xdist (``make test`` runs two workers) each worker has its own PostgreSQL test database, task
+  queue, Redis database index and channel-layer prefix, so two workers never take each other's tasks, cached
+  renderings or table events.
+- Hypothesis: the ``quick`` profile by default (few examples, derandomized: the same examples every run);
+  ``HYPOTHESIS_PROFILE=deep`` runs many random examples, to hunt for a counterexample.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -34,6 +40,44 @@ WORKER_VISIBILITY_TIMEOUT = 5  # seconds before a killed worker's unacknowledged
 # (two developers, or CI beside a session) never take each other's tasks or drop each other's database.
 RUN_ID = f"{socket.gethostname()}-{os.getpid()}"
 TEST_QUEUE = f"tests-{RUN_ID}"
+REDIS_DATABASES = 16  # redis-server's default number of database indexes
+
+hypothesis_settings.register_profile("quick", max_examples=40, derandomize=True, database=None)
+hypothesis_settings.register_profile("deep", max_examples=500, database=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def xdist_worker_number() -> int:
+    """0 outside pytest-xdist and on its first worker (gw0), N on worker gwN."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+
+
+def _redis_of_this_worker() -> None:
+    """Worker gwN uses the Redis database index N after REDIS_URL's own (modulo 16), for the broker, the results
+    and the cache; the channel layer, whose pub/sub ignores the index, gets a prefix of this run's own. Set in
+    the settings (read before this file) and in the environment (for the worker and server subprocesses)."""
+    from django.conf import settings
+
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        return
+    if xdist_worker_number():
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(redis_url)
+        index = (int(parts.path.strip("/") or 0) + xdist_worker_number()) % REDIS_DATABASES
+        redis_url = urlunsplit(parts._replace(path=f"/{index}"))
+        os.environ["REDIS_URL"] = redis_url
+        settings.REDIS_URL = settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = redis_url
+        if "LOCATION" in settings.CACHES["default"]:
+            settings.CACHES["default"]["LOCATION"] = redis_url
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"tests-{RUN_ID}"
+    layer = settings.CHANNEL_LAYERS["default"].get("CONFIG")
+    if layer is not None:
+        layer.update(hosts=[redis_url], prefix=os.environ["CHANNEL_LAYER_PREFIX"])
+
+
+_redis_of_this_worker()
 
 
 def services_required() -> bool:

@@ -19,15 +19,18 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 PASSWORD = "pw-for-tests-1"
 FAST_BOTS = 0.05
 """Seconds a bot waits before it moves in these tests (a table's ``bot_pace``; ~1 s for people)."""
+SERVER_START_SECONDS = 90
+"""How long the site's server may take to listen (a few seconds, much more on a loaded machine)."""
 
 
 def free_port() -> int:
@@ -91,13 +94,21 @@ class Site:
             self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
                                              f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
                                             stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+        try:
+            wait_until(self.answers, SERVER_START_SECONDS, f"the server on port {self.port}", interval=0.1)
+        except AssertionError:
+            raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}") from None
+
+    def answers(self) -> bool:
+        """Whether the server accepts a connection (``False`` at once once its process has exited)."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise AssertionError(f"the server exited: {self.log.read_text()[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
 
     def kill(self) -> None:
         if self.process is not None:

@@ -13,6 +13,7 @@ Chromium at 390×844 (fixtures in ``tests/browser/conftest.py``).
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -47,20 +48,37 @@ def play_one_tap(page) -> str | None:
     return None
 
 
+OURS_TO_TAP = "#moves button, #hand.my-turn .hand-card.legal"
+
+
+def wait_for_our_turn(page, ends: float) -> None:
+    """Until a move button or a legal card of ours is shown, or ``ends`` (time.monotonic()) comes."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_selector(OURS_TO_TAP, timeout=max(1.0, (ends - time.monotonic()) * 1000))
+
+
+def wait_taken(page, what: str) -> None:
+    """Until the server took the tap on ``what``: a card leaves the hand, a move button goes."""
+    if len(what) == 2:
+        page.wait_for_function("card => !document.querySelector(`#hand .hand-card[data-card='${card}']`)",
+                               arg=what, timeout=10_000)
+    else:
+        page.wait_for_function("text => ![...document.querySelectorAll('#moves button')]"
+                               ".some(button => button.innerText === text)", arg=what, timeout=10_000)
+
+
 def play_taps(page, count: int, deadline: float = 60.0) -> list[str]:
     """Tap ``count`` times when it is our turn (the bots answer in between)."""
     tapped: list[str] = []
     ends = time.monotonic() + deadline
     while len(tapped) < count and time.monotonic() < ends:
-        page.wait_for_timeout(300)
+        wait_for_our_turn(page, ends)
         what = play_one_tap(page)
         if what is not None:
             tapped.append(what)
-            if len(what) == 2:  # a card: it leaves the hand once the server took it
-                page.wait_for_function(f"!document.querySelector('#hand .hand-card[data-card=\"{what}\"]')",
-                                       timeout=10_000)
-            else:
-                page.wait_for_timeout(500)
+            wait_taken(page, what)
     assert len(tapped) == count, f"only {tapped} were played in {deadline} s"
     return tapped
 
@@ -83,9 +101,12 @@ def test_one_person_and_three_bots_play_by_taps_and_survive_a_restart(browser, s
 
     # a card the rules forbid: the engine's reason, nothing played
     ends = time.monotonic() + 60
-    while time.monotonic() < ends and not page.locator("#hand.my-turn .hand-card:not(.legal)").count():
-        play_one_tap(page)
-        page.wait_for_timeout(300)
+    while time.monotonic() < ends:
+        wait_for_our_turn(page, ends)
+        if page.locator("#hand.my-turn .hand-card:not(.legal)").count():
+            break
+        if (what := play_one_tap(page)) is not None:
+            wait_taken(page, what)
     illegal = page.locator("#hand.my-turn .hand-card:not(.legal)")
     if illegal.count():  # a hand where every card was always legal is possible; then this part is skipped
         cards_before = page.locator("#hand .hand-card").count()

@@ -27,6 +27,7 @@ def test_the_third_place_is_also_a_reason_once():
     assert with_third_place(["float"], False) == ["float"]
 
 
+@pytest.mark.slow  # migrates the schema back and forth
 @pytest.mark.django_db(transaction=True)
 def test_places_kept_in_the_flags_by_the_older_schema_move_into_the_columns_and_back():
     old = migrate(BEFORE)

@@ -9,6 +9,8 @@ import pytest
 
 from engine.record import score_record
 
+pytestmark = pytest.mark.slow  # the engine benchmark
+
 TINY = {"hands": 30, "repeats": 2, "records": 40, "score_repeats": 1, "mc_decisions": 2, "states": 10}
 
 

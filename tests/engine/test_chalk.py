@@ -625,7 +625,7 @@ ENTRY_VALUES = {
 }
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.fixed_dictionaries({}, optional=ENTRY_VALUES))
 def test_r23_any_entry_is_scored_or_refused_with_a_record_error(data):
     try:

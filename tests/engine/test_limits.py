@@ -180,7 +180,7 @@ def _played(draw):
 
 
 @given(overrides=st.sampled_from(RULESETS), players=st.sampled_from([2, 4]), data=st.data())
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 def test_games_chalked_hand_by_hand_stay_within_the_bounds(overrides, players, data):
     rules = Ruleset.from_dict(overrides)
     score, hang, dealer, winner = [0, 0], [0, 0], 0, None

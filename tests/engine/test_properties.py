@@ -18,7 +18,7 @@ from engine.record import score_record
 from engine.rules import Ruleset
 from tests.engine.helpers import assert_view_is_private, json_roundtrip, oracle_legal
 
-PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 GAME_VALUE = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 KICK_TABLES = [
@@ -321,7 +321,7 @@ def test_to_dict_round_trip_mid_hand(setup, stop_after):
     assert restored.result() == hand.result()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from([2, 4]),
     st.integers(0, 2**32 - 1),

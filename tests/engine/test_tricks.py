@@ -16,7 +16,7 @@ from engine.rules import Ruleset
 from engine.tricks import NOT_HELD, beats, highest_trump, illegal_rule, legal_plays, winning_card, winning_position
 from tests.engine.helpers import oracle_legal
 
-PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SPADES, HEARTS, CLUBS = 3, 2, 0
 
 

@@ -41,6 +41,7 @@ def _players_file(rows: int) -> bytes:
 
 
 # ----------------------------------------------------------------------------- size and memory
+@pytest.mark.slow  # a 40,000-row file
 def test_point11_an_import_reads_its_file_as_a_stream(club):
     data = _players_file(40_000)  # ~1 MB: held whole, rows, cells and players took ~60 MB
     tracemalloc.start()
@@ -66,6 +67,7 @@ def test_point11_a_file_over_the_size_limit_is_refused_with_the_limit(club, tmp_
     assert not Player.objects.exists()
 
 
+@pytest.mark.slow  # a large upload
 def test_point11_the_import_page_refuses_a_file_over_its_limit_and_streams_a_large_upload(client, club):
     client.force_login(club.organiser)
     url = reverse("club_import", args=[club.slug])
@@ -208,6 +210,7 @@ def test_point4_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_ser
     assert "14 hang jacks are worth 42 chalks, more than the side's 40" in report.errors[0]["reason"]
 
 
+@pytest.mark.slow  # a benchmark in a subprocess
 def test_point11_the_benchmark_runs_and_prints_its_figures(tmp_path):
     done = subprocess.run([sys.executable, "bench/bench_import.py", "--mb", "0.05", "--entries", "5"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

@@ -37,6 +37,7 @@ def _login(client, username, password):
     return client.post(reverse("login"), {"username": username, "password": password})
 
 
+@pytest.mark.slow  # fifty password checks
 def test_point8_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait(client):
     make_user("ann")
     answers = [_login(client, "ann", f"wrong-{i}").status_code for i in range(50)]
@@ -52,6 +53,7 @@ def test_point8_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait
     assert response["Retry-After"] == "900"
 
 
+@pytest.mark.slow  # many password checks
 def test_point8_a_lockout_is_per_username_and_address_and_a_success_resets_the_count(client):
     make_user("bob")
     make_user("cid")

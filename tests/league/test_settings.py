@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test reads the settings in a fresh interpreter
+
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("DATABASE_URL", "REDIS_URL", "CELERY_VISIBILITY_TIMEOUT", "DJANGO_PRODUCTION", "DJANGO_SECRET_KEY",
         "DJANGO_ALLOWED_HOSTS", "DJANGO_DEBUG", "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_SECURE_SSL_REDIRECT",

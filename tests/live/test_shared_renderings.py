@@ -136,8 +136,9 @@ async def test_a_rendering_that_failed_is_not_shared_and_the_waiting_process_ren
     failing.status = 500
     before = working.calls
     await asyncio.sleep(hub_module.MIN_GAP)  # both may render again at once
+    failed_before = failing.calls
     await notice_to(first)  # the first process claims and starts its rendering
-    await asyncio.sleep(0.05)
+    await until(lambda: failing.calls > failed_before)
     await notice_to(second)  # the second waits for it
     await until(lambda: reader_second.received and reader_second.received[-1][1].shown)
     assert working.calls == before + 1

@@ -422,6 +422,7 @@ def leaked_ids(body: str, s: Scene) -> set[int]:
 
 
 # ----------------------------------------------------------------------------- the walk
+@pytest.mark.slow  # every page, API read and export, for every role: the longest test of the suite
 def test_point3_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(scene):
     urls = every_url(scene)
     assert len(urls) > 150, urls  # every route, filled in: the walk is not empty

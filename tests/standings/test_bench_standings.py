@@ -9,6 +9,8 @@ import pytest
 
 from standings.metrics import compute_standings
 
+pytestmark = pytest.mark.slow  # the standings benchmark
+
 TINY = {"partnerships": 41, "rounds": 6, "players": 24, "repeats": 2}
 
 

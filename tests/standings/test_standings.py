@@ -25,7 +25,7 @@ from standings.metrics import (
     validate_tiebreaks,
 )
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEWEST = {"losses", "bullseyes_against", "chalks_against", "hang_jacks_against", "forfeits"}
 
 

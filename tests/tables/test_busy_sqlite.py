@@ -18,6 +18,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 import requests
 from websockets.exceptions import ConnectionClosed
 
@@ -133,6 +134,7 @@ async def play_all(server: Server, tables: list[dict]) -> tuple[list[Browser], l
     return browsers, clients, [outcome for outcome in outcomes if outcome is not None]
 
 
+@pytest.mark.slow  # a real server and eight tables played through
 def test_eight_busy_tables_on_sqlite_answer_without_errors(tmp_path: Path):
     server = Server(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}", None)
     tables = server.shell(SETUP % {"tables": TABLES, "pace": BOT_PACE})

@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
@@ -671,8 +672,10 @@ class Server:
                                             stderr=subprocess.STDOUT)
         self.log = log
 
-    async def ready(self) -> None:
-        for _ in range(300):
+    async def ready(self, timeout: float = 90.0) -> None:
+        """Until daphne listens: seconds on an idle machine, many more on a loaded one."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return

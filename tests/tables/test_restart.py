@@ -185,7 +185,7 @@ class Server:
             self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
                                              f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        while time.monotonic() - began < 30:
+        while time.monotonic() - began < 90:  # seconds on an idle machine, many more on a loaded one
             if self.process.poll() is not None:
                 break
             try:
@@ -547,6 +547,7 @@ def run_restart(tmp_path: Path, database_url: str, redis_url: str | None) -> Non
     assert p95 < bound, f"state restored p95 {p95:.3f} s (issue 11: < {TARGET_P95} s; load {load:.1f}, {cpus} CPUs)"
 
 
+@pytest.mark.slow  # a real server, killed and started again
 def test_a_killed_server_started_again_loses_nothing_and_fires_the_pending_deadlines(tmp_path):
     run_restart(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}", None)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from draw.pairing import pair
 from tests.draw.pairing.helpers import assert_everyone_once, best_matching_cost
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def players(n: int, byes=None) -> list[dict]:

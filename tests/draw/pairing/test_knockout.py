@@ -33,7 +33,7 @@ def test_five_gives_byes_to_the_top_three():
     assert [(p["a"], p["b"], p["position"]) for p in result["pairings"]] == [("S4", "S5", 2)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.integers(2, 300))
 def test_bracket_properties(n):
     result = bracket(n)

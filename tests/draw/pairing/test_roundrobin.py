@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from draw.pairing import pair
 
-PROPERTY = settings(max_examples=120, deadline=None)
+PROPERTY = settings(deadline=None)
 
 
 def spec(n: int, double: bool = False) -> dict:

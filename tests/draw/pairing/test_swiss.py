@@ -22,7 +22,7 @@ from tests.draw.pairing.helpers import (
     swiss_rules_cost,
 )
 
-PROPERTY = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def field(scores, **extra):
@@ -323,7 +323,7 @@ def blocks(monkeypatch):
     monkeypatch.setattr(swiss, "FLOAT_CANDIDATES", 2)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(spec=swiss_specs(min_size=2, max_size=10))
 def test_block_method_is_valid_and_optimal_whenever_it_says_so(blocks, spec):

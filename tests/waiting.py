@@ -1,0 +1,21 @@
+"""Waiting for something to happen, with a deadline: never a bare sleep that hopes it happened meanwhile."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], timeout: float, what: str, interval: float = 0.05) -> T:
+    """``condition()``'s first truthy value, asked every ``interval`` seconds; an ``AssertionError`` naming ``what``
+    when ``timeout`` seconds pass first. The deadline is in seconds, not in tries: a loaded machine that answers
+    each try slowly still gets the whole time."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(interval)
+    return value
