@@ -26,6 +26,8 @@ class OutageTolerantRequest(Request):
     """Celery's request, whose acknowledgement (or rejection) falling into a broker outage is a warning, not the
     end of the worker."""
 
+    acknowledged: bool  # Celery's own attribute, declared for mypy (celery ships no types)
+
     def acknowledge(self) -> None:
         if self.acknowledged:
             return
@@ -58,6 +60,8 @@ class OutageTolerantTask(Task):
 
 class OutageTolerantConsumer(Consumer):
     """Celery's consumer (``CELERY_WORKER_CONSUMER``), for which closing a connection Redis broke is never fatal."""
+
+    connection: Any  # Celery's own attribute, declared for mypy (celery ships no types)
 
     def on_connection_error_after_connected(self, exc: Any) -> None:
         if self.connection is not None:

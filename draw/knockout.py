@@ -89,9 +89,9 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     else:  # a walkover (the winner withdrew, a double forfeit): the other side goes through on a bye
         _advance_with_walkovers(slots, ties, active, draft)
     if ties == 1 and field_.competition.third_place_match:
-        third = [losers.get(1), losers.get(2)]
-        if all(third) and all(unit in active for unit in third):
-            draft.matches.append(DraftMatch((third[0],), (third[1],), [PairingFlag.THIRD_PLACE], position=2,
+        loser_a, loser_b = losers.get(1), losers.get(2)
+        if loser_a and loser_b and loser_a in active and loser_b in active:
+            draft.matches.append(DraftMatch((loser_a,), (loser_b,), [PairingFlag.THIRD_PLACE], position=2,
                                             third_place=True))
     return ties
 
@@ -144,8 +144,8 @@ def _advance_tie(tie: int, a: str | None, b: str | None, active: set[str], draft
     a, b = (a if a in active else None), (b if b in active else None)
     if a and b:
         draft.matches.append(DraftMatch((a,), (b,), [], position=tie))
-    elif a or b:
-        draft.byes.append(DraftBye(a or b, [PairingFlag.BYE, PairingFlag.WALKOVER], position=tie))
+    elif through := a or b:
+        draft.byes.append(DraftBye(through, [PairingFlag.BYE, PairingFlag.WALKOVER], position=tie))
 
 
 def qualifiers(field_: Field) -> list[str]:

@@ -67,8 +67,8 @@ def _rounds_with_pairings(rounds: Iterable[Round]) -> list[Round]:
     return rounds
 
 
-OUTCOME_LABELS = {Match.FORFEIT_A: "A forfeits", Match.FORFEIT_B: "B forfeits",
-                  Match.DOUBLE_FORFEIT: "no-show"}  # short: it stands where a score would
+OUTCOME_LABELS: dict[str, str] = {Match.FORFEIT_A: "A forfeits", Match.FORFEIT_B: "B forfeits",
+                                  Match.DOUBLE_FORFEIT: "no-show"}  # short: it stands where a score would
 
 
 @dataclass
@@ -179,7 +179,7 @@ def pairing_flag(code: Any) -> PairingFlag | None:
         return None
 
 
-def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, ...], ...] = (),
+def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, ...] | None, ...] = (),
             competition: Competition | None = None) -> list[Flag]:
     """Each flag of a pairing or a bye in words for the organiser: a float with the two scores, the club of
     a same-club pairing, the round of a rematch, how a bye counts. A note stored as ``{"code", "message"}``
@@ -201,10 +201,11 @@ def explain(flags: Any, *, field_: Field | None = None, units: tuple[tuple[str, 
     return shown
 
 
-def _flag_text(flag: PairingFlag, field_: Field | None, units: tuple[tuple[str, ...], ...],
+def _flag_text(flag: PairingFlag, field_: Field | None, units: tuple[tuple[str, ...] | None, ...],
                competition: Competition | None) -> str:
     if field_ is not None and len(units) == 2 and all(units):
         a, b = units
+        assert a is not None and b is not None  # all(units) above: both sides are entrants
         if flag == PairingFlag.FLOAT:
             return f"Float: scores {_score(field_, a)} v {_score(field_, b)}"
         if flag == PairingFlag.SAME_CLUB:

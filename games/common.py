@@ -16,9 +16,9 @@ from games.signals import results_changing
 
 SIDE_OF_TEAM = (SIDE_A, SIDE_B)
 """The side of the engine's team number: team 0 is side ``"a"``, team 1 side ``"b"``."""
-TEAM_OF_SIDE = {SIDE_A: 0, SIDE_B: 1}
+TEAM_OF_SIDE: dict[str, int] = {SIDE_A: 0, SIDE_B: 1}
 FORFEITS = (Match.FORFEIT_A, Match.FORFEIT_B, Match.DOUBLE_FORFEIT)
-FORFEIT_WINNER = {Match.FORFEIT_A: SIDE_B, Match.FORFEIT_B: SIDE_A, Match.DOUBLE_FORFEIT: ""}
+FORFEIT_WINNER: dict[str, str] = {Match.FORFEIT_A: SIDE_B, Match.FORFEIT_B: SIDE_A, Match.DOUBLE_FORFEIT: ""}
 """Who wins a match (or a team match) recorded as each forfeit: the side present; nobody after a double one."""
 audit = logging.getLogger("games.results")
 

@@ -103,9 +103,9 @@ class ForfeitForm(ServiceErrorsMixin, forms.Form):
     def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if match is not None:
-            labels = {Match.FORFEIT_A: f"{match.side_a_name} did not play: {match.side_b_name} wins",
-                      Match.FORFEIT_B: f"{match.side_b_name} did not play: {match.side_a_name} wins",
-                      Match.DOUBLE_FORFEIT: "Neither side played"}
+            labels: dict[str, str] = {Match.FORFEIT_A: f"{match.side_a_name} did not play: {match.side_b_name} wins",
+                                      Match.FORFEIT_B: f"{match.side_b_name} did not play: {match.side_a_name} wins",
+                                      Match.DOUBLE_FORFEIT: "Neither side played"}
             outcome = cast(forms.ChoiceField, self.fields["outcome"])
             outcome.choices = [(value, labels[value]) for value, _ in cast(list[tuple[str, str]], outcome.choices)]
 

@@ -5,16 +5,16 @@ A team match and its tables are organised in ``games.teams``.
 
 from __future__ import annotations
 
-from django.db.models import Model
+from typing import Any
 
 from games.common import EntryError
 from games.models import Match
 from league.models import Competition, Entry, Partnership, new_token
 
 
-def create_match(*, competition: Competition, side_a: Partnership, side_b: Partnership, round: Model | None = None,
+def create_match(*, competition: Competition, side_a: Partnership, side_b: Partnership, round: Any = None,
                  table: str = "", venue: str = "", scheduled_at=None, first_dealer: int = 0) -> Match:
-    """A match between two entrants of the competition, in ``round`` (draw's ``Round``, typed as a model: games
+    """A match between two entrants of the competition, in ``round`` (draw's ``Round``, typed ``Any``: games
     does not import draw) or in none; the sides' names are kept as they are today."""
     if side_a.pk == side_b.pk:
         raise EntryError("side_b", "a side cannot play itself")

@@ -30,7 +30,10 @@ from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Ga
 from games.settle import mark_changed
 from games.teams import check_table_games, check_table_totals
 
-LEVEL_NAMES = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results", MATCH_LEVEL: "as match totals only"}
+LEVEL_NAMES: dict[str, str] = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results",
+                               MATCH_LEVEL: "as match totals only"}
+LEVEL_ENTERED: dict[str, str] = {HAND_LEVEL: "hands are entered", GAME_LEVEL: "game results are entered",
+                                 MATCH_LEVEL: "match totals are recorded"}
 TOTALS_FIELDS = ("result_level", "games_a", "games_b", "hang_jacks_a", "hang_jacks_b", "chalks_a", "chalks_b",
                  "chalks_known", "winner")
 
@@ -46,10 +49,8 @@ def check_level(match: Match, level: str) -> None:
         current = HAND_LEVEL
     elif current in (level, HAND_LEVEL) or not _has_result_at(match, current):
         return
-    what = {HAND_LEVEL: "hands are entered", GAME_LEVEL: "game results are entered",
-            MATCH_LEVEL: "match totals are recorded"}[current]
-    raise EntryError("match", f"{what} for this match: a match is kept at one level, so it cannot also be "
-                              f"entered {LEVEL_NAMES[level]} — clear what was entered first")
+    raise EntryError("match", f"{LEVEL_ENTERED[current]} for this match: a match is kept at one level, so it "
+                              f"cannot also be entered {LEVEL_NAMES[level]} — clear what was entered first")
 
 
 def why_closed(match: Match) -> str:
@@ -136,7 +137,7 @@ def _check_game_order(match: Match, number: int, winner: str) -> bool:
 
 def _decided_after(match: Match, winners: list[str]) -> int | None:
     """The game after which the match was decided under the format, if a game follows it."""
-    wins = {SIDE_A: 0, SIDE_B: 0}
+    wins: dict[str, int] = {SIDE_A: 0, SIDE_B: 0}
     for number, winner in enumerate(winners, start=1):
         wins[winner] += 1
         if format_winner(match.competition, wins[SIDE_A], wins[SIDE_B]) and number < len(winners):
@@ -177,8 +178,9 @@ def record_match_totals(match: Match, *, games_a: int, games_b: int, hang_jacks_
     competition's format (best of 3: 2–0 or 2–1; first to N: N to fewer; a single game: 1–0) and the winner is
     derived from them. At a table of a team match: the table's games (fixed: all its games; race: the team's
     bullseyes may not pass the target). The match's level becomes ``match``; recording again corrects it."""
-    games = {SIDE_A: whole_number("games_a", games_a), SIDE_B: whole_number("games_b", games_b)}
-    hang = {SIDE_A: whole_number("hang_jacks_a", hang_jacks_a), SIDE_B: whole_number("hang_jacks_b", hang_jacks_b)}
+    games: dict[str, int] = {SIDE_A: whole_number("games_a", games_a), SIDE_B: whole_number("games_b", games_b)}
+    hang: dict[str, int] = {SIDE_A: whole_number("hang_jacks_a", hang_jacks_a),
+                            SIDE_B: whole_number("hang_jacks_b", hang_jacks_b)}
     chalks_a, chalks_b = chalk_pair("chalks_a", chalks_a, "chalks_b", chalks_b)
     label = author_name(user, author_label)
     with transaction.atomic():

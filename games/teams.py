@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Max, Model, OuterRef, ProtectedError, Q, Sum
+from django.db.models import Count, Exists, Max, OuterRef, ProtectedError, Q, Sum
 
 from games.checks import check_match_totals
 from games.choices import ResultAction
@@ -45,18 +45,18 @@ from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Ga
 from league.models import Competition, Entry, Partnership, Team
 from league.signals import standings_stale_after_commit
 
-LEVEL_ORDER = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
+LEVEL_ORDER: dict[str, int] = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
 TableLineUp = Sequence[tuple[Partnership, Partnership]]
 
 
 # ----------------------------------------------------------------------------- creating
-def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, round: Model | None = None,
+def create_team_match(competition: Competition, team_a: Team, team_b: Team, *, round: Any = None,
                       tables: TableLineUp | None = None, venue: str = "", scheduled_at=None) -> TeamMatch:
     """A team match between two teams of the competition, its mode, target and games a table copied from the
     competition. ``tables``: one ``(pair of team A, pair of team B)`` per table, ``competition.team_tables`` of
     them; each becomes a ``Match`` (side A team A's pair). Without ``tables`` the team match has none yet: set
-    them with ``set_team_tables``, or record the overall totals only. ``round`` is draw's ``Round`` (typed as a
-    model: games does not import draw)."""
+    them with ``set_team_tables``, or record the overall totals only. ``round`` is draw's ``Round`` (typed ``Any``:
+    games does not import draw)."""
     if competition.entrant_kind != Competition.TEAMS:
         raise EntryError("competition", f"{competition.name} is not a competition of club teams")
     for field, team in (("team_a", team_a), ("team_b", team_b)):
@@ -127,7 +127,7 @@ def _create_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:
 # ----------------------------------------------------------------------------- checks of a table's result
 def _other_tables(team_match: TeamMatch, match: Match) -> dict[str, int]:
     """Bullseyes won at the team match's other tables so far (games with a winner, and recorded totals)."""
-    wins = {SIDE_A: 0, SIDE_B: 0}
+    wins: dict[str, int] = {SIDE_A: 0, SIDE_B: 0}
     games = (Game.objects.filter(match__team_match=team_match).exclude(match=match)
              .exclude(match__result_level=MATCH_LEVEL).exclude(winner="").values("winner").annotate(n=Count("id")))
     for row in games:
@@ -220,9 +220,9 @@ class _Table:
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.games = {SIDE_A: 0, SIDE_B: 0}
-        self.chalks = {SIDE_A: 0, SIDE_B: 0}
-        self.hang_jacks = {SIDE_A: 0, SIDE_B: 0}
+        self.games: dict[str, int] = {SIDE_A: 0, SIDE_B: 0}
+        self.chalks: dict[str, int] = {SIDE_A: 0, SIDE_B: 0}
+        self.hang_jacks: dict[str, int] = {SIDE_A: 0, SIDE_B: 0}
         self.chalks_known = True
         self.counted = 0
         if match.result_level == MATCH_LEVEL:

@@ -17,10 +17,11 @@ of its sides and score, its plain-text cells, how a cell names a side, and how i
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
@@ -29,7 +30,7 @@ from draw.errors import RoundError
 from draw.fixtures import get_or_add_round
 from draw.models import Round
 from games import services
-from games.models import Match
+from games.models import Match, TeamMatch
 from importer.byes import ByeRow, bye_side, read_bye, round_dates, store_byes
 from importer.cells import CellError, check_length, db_max, name_key, normalise, parse_date, parse_int, parse_round
 from importer.job import ImportJob, refresh_after_commit
@@ -152,12 +153,13 @@ def fill_blanks(stored: models.Model, **values: str) -> None:
         stored.save(update_fields=[*changed, "updated_at"])
 
 
-class ResultFile:
-    """The pipeline of one results file (see the module's docstring); a subclass fills in what its kind does."""
+class ResultFile(Generic[F]):
+    """The pipeline of one results file (see the module's docstring); a subclass fills in what its kind does,
+    its fixtures of the type ``F``."""
 
     noun: ClassVar[str]  # one fixture, in the errors: "match", "team match"
     side_word: ClassVar[str]  # one side, in the errors: "side", "team"
-    model: ClassVar[type[models.Model]]  # what a fixture is stored as
+    model: ClassVar[type[Match] | type[TeamMatch]]  # what a fixture is stored as
     stored_sides: ClassVar[tuple[str, str]]  # the model's fields of the two sides
     stored_score: ClassVar[tuple[str, str]]  # the model's fields of the score the errors quote
     text_cells: ClassVar[dict[str, int]]  # a fixture's plain-text cells (beside venue: table) and their lengths
@@ -221,7 +223,7 @@ class ResultFile:
         fixture.round = job.cell(row, "round", lambda t: parse_round(t, maximum=db_max(Round, "number")))
         fixture.date = job.cell(row, "date", parse_date)
         for key, length in self.text_cells.items():
-            setattr(fixture, key, job.cell(row, key, lambda t, length=length: check_length(t, length), ""))
+            setattr(fixture, key, job.cell(row, key, functools.partial(check_length, limit=length), ""))
         for key in ("side_a", "side_b"):
             if job.required(row, key, f"{self.side_word} {key[-1].upper()}"):
                 setattr(fixture, key, self.find_side(row, key))
@@ -279,16 +281,16 @@ class ResultFile:
         by_date: dict[tuple, Any] = {}
         playing: dict[tuple[int, int], Any] = {}
         field_a, field_b = (f"{name}_id" for name in self.stored_sides)
-        for stored in self.model.objects.filter(competition=self.competition).select_related("round"):
-            sides = frozenset((getattr(stored, field_a), getattr(stored, field_b)))
-            if stored.round is not None:
-                by_round[(stored.round.number, sides)] = stored
+        for existing in self.model.objects.filter(competition=self.competition).select_related("round"):
+            sides = frozenset((getattr(existing, field_a), getattr(existing, field_b)))
+            if existing.round is not None:
+                by_round[(existing.round.number, sides)] = existing
                 for side in sides:
-                    playing[(stored.round.number, side)] = stored
-            when = timezone.localdate(stored.scheduled_at) if stored.scheduled_at else \
-                (stored.round.starts_on if stored.round else None)
-            if when is not None:
-                by_date[(when, sides)] = stored
+                    playing[(existing.round.number, side)] = existing
+            day = timezone.localdate(existing.scheduled_at) if existing.scheduled_at else \
+                (existing.round.starts_on if existing.round else None)
+            if day is not None:
+                by_date[(day, sides)] = existing
         seen: dict[tuple, int] = {}
         in_round: dict[tuple[int, int], int] = {}
         for fixture in fixtures:
@@ -399,7 +401,7 @@ class ResultFile:
         return round_, scheduled_at
 
     @contextlib.contextmanager
-    def blame(self, fixture: Fixture, row: Row) -> Iterator[None]:
+    def blame(self, fixture: F, row: Row) -> Iterator[None]:
         """Calls of the services for ``row``: an ``EntryError`` is an error of that row, in the column of the file
         that holds its field, and a value the database refuses the row's error too (never a failed import); either
         rolls the fixture back (``FixtureFailed``)."""
@@ -414,6 +416,6 @@ class ResultFile:
             self.job.fail(row, "", f"could not be stored: {error}")
             raise FixtureFailed from None
 
-    def error_place(self, fixture: Fixture, row: Row, field_: str) -> tuple[Row, str]:
+    def error_place(self, fixture: F, row: Row, field_: str) -> tuple[Row, str]:
         """The row and column of a service's field (blank: the file has no such column)."""
         return row, self.job.column_for(field_, self.service_columns)

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from draw.models import Round
 from games import services
@@ -85,7 +85,7 @@ def import_results(job: ImportJob) -> None:
     PartnershipResults(job, competition).run()
 
 
-class PartnershipResults(ResultFile):
+class PartnershipResults(ResultFile[_Match]):
     """A results file of a competition of partnerships: one row a match, or one row a game."""
 
     noun = "match"
@@ -93,7 +93,8 @@ class PartnershipResults(ResultFile):
     model = Match
     stored_sides = ("side_a", "side_b")
     stored_score = ("games_a", "games_b")
-    text_cells = {key: Match._meta.get_field(key).max_length for key in ("table", "venue")}
+    text_cells = {"table": cast(int, Match._meta.get_field("table").max_length),
+                  "venue": cast(int, Match._meta.get_field("venue").max_length)}
     group_cells = ("round",)
     service_columns = {"number": "game", "match": "", "first_dealer": "", "competition": "", "outcome": "outcome"}
 
@@ -159,6 +160,7 @@ class PartnershipResults(ResultFile):
                     job.report.notes.append(f"Line {row.line}: the match is {row['status']}; it is imported as a "
                                             f"fixture without its unfinished score ({games_a}–{games_b}).")
             else:
+                assert games_b is not None  # read_totals gives both sides' games or neither
                 match.totals = totals.values()
                 if row["winner"] and not match.bad:  # the winner as the services derive it from the games
                     self._check_winner(row, match, services.format_winner(self.competition, games_a, games_b),
@@ -222,6 +224,7 @@ class PartnershipResults(ResultFile):
         """Create the match (or fill the round's fixture already stored) and store its totals, forfeit or games
         through the services."""
         job = self.job
+        assert match.side_a is not None and match.side_b is not None  # a fixture missing a side is bad, not stored
         with self.blame(match, match.row):
             if stored is None:
                 stored = services.create_match(competition=self.competition, side_a=match.side_a,

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from draw.models import Round
 from games import services
@@ -58,6 +58,11 @@ class _Table:
     pair_b: Partnership | None = None
     totals: dict[str, Any] | None = None
 
+    def pairs(self) -> tuple[Partnership, Partnership]:
+        """The pair of each team seated here, of a table of a good team match (a table missing one is bad)."""
+        assert self.pair_a is not None and self.pair_b is not None
+        return self.pair_a, self.pair_b
+
 
 @dataclass
 class _TeamMatch(Fixture):
@@ -79,7 +84,7 @@ def import_team_results(job: ImportJob) -> None:
     TeamResults(job, competition).run()
 
 
-class TeamResults(ResultFile):
+class TeamResults(ResultFile[_TeamMatch]):
     """A results file of a team competition: one row a team match, or one row a table of it."""
 
     noun = "team match"
@@ -87,7 +92,7 @@ class TeamResults(ResultFile):
     model = TeamMatch
     stored_sides = ("team_a", "team_b")
     stored_score = ("bullseyes_a", "bullseyes_b")
-    text_cells = {"venue": TeamMatch._meta.get_field("venue").max_length}
+    text_cells = {"venue": cast(int, TeamMatch._meta.get_field("venue").max_length)}
     group_cells = ("round", "date")
     service_columns = {"bullseyes_a": "games_a", "bullseyes_b": "games_b", "team_a": "side_a", "team_b": "side_b",
                        "tables": "table", "number": "games_a", "winner": "games_a", "team_match": "", "match": "",
@@ -182,6 +187,7 @@ class TeamResults(ResultFile):
             return
         if totals is None:
             return
+        assert totals.games_a is not None and totals.games_b is not None  # _scores: both bullseyes or no totals
         match.totals = totals.values("bullseyes")
         if row["winner"]:
             competition = self.competition
@@ -203,7 +209,7 @@ class TeamResults(ResultFile):
             if not job.required(row, key, f"team {side.upper()}'s pair at the table"):
                 ok = False
             elif team is not None:
-                pair = job.cell(row, key, lambda t, team=team: self.teams.pair(team, t))
+                pair = job.cell(row, key, functools.partial(self.teams.pair, team))
                 setattr(table, f"pair_{side}", pair)
                 ok = ok and pair is not None
         totals, ok_scores = self._scores(row)
@@ -217,6 +223,7 @@ class TeamResults(ResultFile):
             table.totals = totals.values()
             if row["winner"] and ok and not match.bad:
                 a, b = totals.games_a, totals.games_b
+                assert a is not None and b is not None  # _scores: both bullseyes or no totals
                 won = "a" if a > b else "b" if b > a else TeamMatch.DRAW
                 self._check_winner(row, match, won, f"the table's bullseyes are {a}–{b}",
                                    pairs=(table.pair_a, table.pair_b))
@@ -250,7 +257,8 @@ class TeamResults(ResultFile):
         """Create the team match (or fill the round's fixture already stored), seat its tables, and store its
         result through the services."""
         job = self.job
-        line_up = [(table.pair_a, table.pair_b) for table in match.tables] or None
+        assert match.side_a is not None and match.side_b is not None  # a fixture missing a side is bad, not stored
+        line_up = [table.pairs() for table in match.tables] or None
         with self.blame(match, match.row):
             if stored is None:
                 stored = services.create_team_match(self.competition, match.side_a, match.side_b, round=round_,
@@ -284,12 +292,13 @@ class TeamResults(ResultFile):
         """The file's line-up for a fixture already stored: seated when it has no tables, else the same pairs."""
         seated = list(stored.table_matches.order_by("table_number"))
         if not seated:
-            services.set_team_tables(stored, [(table.pair_a, table.pair_b) for table in match.tables])
+            services.set_team_tables(stored, [table.pairs() for table in match.tables])
             return
         by_number = {table.table_number: table for table in seated}
         for table in match.tables:
             there = by_number.get(table.number)
-            if there is None or (there.side_a_id, there.side_b_id) != (table.pair_a.pk, table.pair_b.pk):
+            pair_a, pair_b = table.pairs()
+            if there is None or (there.side_a_id, there.side_b_id) != (pair_a.pk, pair_b.pk):
                 what = f"{there.side_a_name} v {there.side_b_name}" if there else "not there"
                 self.job.fail(table.row, "team_a_pair", f"the team match {stored} is stored with its tables: table "
                                                         f"{table.number} is {what}")

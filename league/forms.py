@@ -72,7 +72,8 @@ class TeamInvitationForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.exclude(pk=competition.club_id).order_by("name", "id")
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.exclude(pk=competition.club_id).order_by("name", "id")
 
 
 class CancelInvitationForm(forms.Form):
@@ -80,7 +81,7 @@ class CancelInvitationForm(forms.Form):
                                  error_messages={"required": "Tick “Yes, cancel this invitation” to cancel it."})
 
 
-def form_status(*forms_shown: forms.Form | None) -> int:
+def form_status(*forms_shown: forms.BaseForm | None) -> int:
     """A setup page's HTTP status: 422 when a form the organiser sent has errors (shown next to its fields), else
     200."""
     return 422 if any(form is not None and form.is_bound and form.errors for form in forms_shown) else 200

@@ -6,6 +6,8 @@ checked by the views through ``league.permissions``, and writes go through ``lea
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from engine import Ruleset, RulesetError
@@ -175,9 +177,12 @@ class InvitationSerializer(serializers.ModelSerializer):
 
     entrant_name = serializers.CharField(read_only=True)
     competition_name = serializers.CharField(source="competition.name", read_only=True)
-    asked_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    answered_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    cancelled_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    asked_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True)
+    answered_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True)
+    cancelled_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True)
     team_name = serializers.CharField(required=False, allow_blank=True, max_length=120,
                                       help_text="A team competition: the team's name (blank: the club's name)")
 

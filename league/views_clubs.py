@@ -94,7 +94,8 @@ def _people_page(request: HttpRequest, club: Club, **bound: forms.Form) -> HttpR
 def _refused(form: forms.Form, error: SetupError) -> None:
     """The service's reason next to the form's field; a similar name asks the organiser to confirm."""
     add_setup_error(form, error)
-    form.asks_to_confirm = isinstance(error, people.SimilarName)
+    if isinstance(form, PlayerForm):  # the only form that asks: only a player's name can be like another's
+        form.asks_to_confirm = isinstance(error, people.SimilarName)
 
 
 @require_POST

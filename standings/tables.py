@@ -188,7 +188,7 @@ def _players(row: StandingRow) -> list[tuple[str, int]]:
     return []
 
 
-SECTION_TITLES = {StandingsSection.RANKING: "", StandingsSection.PAIRS: StandingsSection.PAIRS.label}
+SECTION_TITLES: dict[str, str] = {StandingsSection.RANKING: "", StandingsSection.PAIRS: StandingsSection.PAIRS.label}
 
 
 def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:

@@ -286,6 +286,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not self.counted:
             return None
         self.counted = False
+        assert self.seat is not None  # a socket is counted only once it has a seat (the opening's connect)
         key = (self.table_id, self.seat)
         _held[key] -= 1
         if _held[key] <= 0:

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self, overload
 
 
 class _Described(StrEnum):
@@ -21,7 +22,15 @@ class _Described(StrEnum):
 
     description: str
 
-    def __new__(cls, value: str, description: str) -> _Described:
+    # Declaring a member takes its value and description; looking one up (``PairingFlag("same_club")``, which
+    # never reaches this ``__new__``) takes the value alone: the overloads say both to the type checker.
+    @overload
+    def __new__(cls, value: str) -> Self: ...
+
+    @overload
+    def __new__(cls, value: str, description: str) -> Self: ...
+
+    def __new__(cls, value: str, description: str = "") -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
         member.description = description
