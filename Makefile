@@ -36,6 +36,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(PYTEST)
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
+from django.core.signals import request_finished, request_started
 from django.db import connections
+
+from tests.waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -67,6 +71,28 @@ def _session_chromium():
         session.stop()
 
 
+class RequestsInFlight:
+    """The live server's requests still being answered (it runs in this process's threads): counted by Django's
+    request_started / request_finished signals."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+        request_started.connect(self.started, dispatch_uid="tests.browser.requests_in_flight.started")
+        request_finished.connect(self.finished, dispatch_uid="tests.browser.requests_in_flight.finished")
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count = max(0, self.count - 1)
+
+
+IN_FLIGHT = RequestsInFlight()
+
+
 @pytest.fixture
 def browser(_session_chromium, monkeypatch):
     # Playwright's sync API keeps an event loop in this thread; the ORM calls of the test are still synchronous.
@@ -77,6 +103,9 @@ def browser(_session_chromium, monkeypatch):
     finally:
         try:
             _session_chromium.close_contexts()
+            # a request the pages sent just before they closed is still answered in the live server's thread; the
+            # database's flush after the test would deadlock with its transaction
+            wait_until(lambda: IN_FLIGHT.count == 0, timeout=20, what="the live server's last requests answered")
         finally:
             _session_chromium.take_back()
             connections.close_all()  # the test's ORM calls in this thread opened their own connection

@@ -17,7 +17,7 @@ from tests.factories import make_scene, sweep
 
 pytestmark = pytest.mark.django_db
 
-POSTED = {"undo", "game_result_delete"}  # pages that take a POST only
+POSTED = {"undo", "game_result_delete", "match_totals_clear"}  # pages that take a POST only
 
 
 @pytest.fixture
