@@ -72,22 +72,28 @@ def _session_chromium():
 
 
 class RequestsInFlight:
-    """The live server's requests still being answered (it runs in this process's threads): counted by Django's
-    request_started / request_finished signals."""
+    """The live server's requests still being answered (it runs in threads of this process): the threads between
+    Django's request_started and request_finished signals. The test's own thread (its test client) and threads
+    that are gone are not counted."""
 
     def __init__(self) -> None:
-        self.count = 0
+        self.threads: set[int] = set()
         self.lock = threading.Lock()
         request_started.connect(self.started, dispatch_uid="tests.browser.requests_in_flight.started")
         request_finished.connect(self.finished, dispatch_uid="tests.browser.requests_in_flight.finished")
 
     def started(self, **kwargs) -> None:
         with self.lock:
-            self.count += 1
+            self.threads.add(threading.get_ident())
 
     def finished(self, **kwargs) -> None:
         with self.lock:
-            self.count = max(0, self.count - 1)
+            self.threads.discard(threading.get_ident())
+
+    def answering(self) -> set[int]:
+        alive = {thread.ident for thread in threading.enumerate()} - {threading.get_ident()}
+        with self.lock:
+            return self.threads & alive
 
 
 IN_FLIGHT = RequestsInFlight()
@@ -105,7 +111,7 @@ def browser(_session_chromium, monkeypatch):
             _session_chromium.close_contexts()
             # a request the pages sent just before they closed is still answered in the live server's thread; the
             # database's flush after the test would deadlock with its transaction
-            wait_until(lambda: IN_FLIGHT.count == 0, timeout=20, what="the live server's last requests answered")
+            wait_until(lambda: not IN_FLIGHT.answering(), timeout=20, what="the live server's last requests answered")
         finally:
             _session_chromium.take_back()
             connections.close_all()  # the test's ORM calls in this thread opened their own connection
