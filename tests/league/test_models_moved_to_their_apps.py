@@ -2,7 +2,8 @@
 by migrations that change only Django's record of the models: the tables keep their names and their rows, forward
 and back, and the content types (with the permissions on them) follow the models.
 
-Runs on the database of the test run: PostgreSQL with ``DATABASE_URL=postgres://…``, else SQLite."""
+Runs on PostgreSQL (a ``services`` test): migrating SQLite's shared in-memory test database back and forth under the
+other connections of a run leaves its tables locked for the tests after it."""
 
 from __future__ import annotations
 
@@ -93,6 +94,7 @@ IN_THEIR_APPS = {"Round": "draw", "Bye": "draw", "StandingRow": "standings", "Ra
                  "PlayerRating": "standings", "RatingPoint": "standings"}
 
 
+@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_the_moved_models_keep_their_tables_and_rows_forward_and_back():
     round_type = ContentType.objects.get_for_model(Round)
