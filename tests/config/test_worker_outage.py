@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,12 +25,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 COMPOSE_WORKER = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["worker"]["command"]
 
 
-def wait_for_line(log: Path, wanted: str, process: subprocess.Popen, timeout: float) -> None:
+def wait_while_alive(condition: Callable[[], bool], what: str, log: Path, process: subprocess.Popen,
+                     timeout: float) -> None:
+    """Until ``condition()``, failing at once if the worker exits meanwhile (with its log), or after ``timeout``."""
     deadline = time.monotonic() + timeout
-    while wanted not in log.read_text():
+    while not condition():
         assert process.poll() is None, f"the worker exited:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"no {wanted!r} in the worker's log:\n{log.read_text()}"
-        time.sleep(0.1)
+        assert time.monotonic() < deadline, f"{what}:\n{log.read_text()}"
+        time.sleep(0.05)
+
+
+def wait_for_line(log: Path, wanted: str, process: subprocess.Popen, timeout: float) -> None:
+    wait_while_alive(lambda: wanted in log.read_text(), f"no {wanted!r} in the worker's log", log, process, timeout)
 
 
 @pytest.fixture
@@ -99,11 +106,7 @@ def test_a_worker_with_a_task_running_when_redis_goes_carries_on(private_redis, 
     folder = tmp_path / "task"
     folder.mkdir()
     sender.send_task("tests.services.pid_when_released", args=(str(folder),), queue=TEST_QUEUE)
-    deadline = time.monotonic() + 90
-    while not (folder / "started").exists():
-        assert process.poll() is None, f"the worker exited:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"the task did not start:\n{log.read_text()}"
-        time.sleep(0.05)
+    wait_while_alive((folder / "started").exists, "the task did not start", log, process, timeout=90)
 
     private_redis.stop()
     wait_for_line(log, "Connection to broker lost", process, timeout=30)
