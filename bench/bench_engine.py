@@ -46,9 +46,10 @@ from bench.report import (  # noqa: E402
     log,
     quantile,
 )
+from engine.actions import BEG, BEG_ACTION, GIVE, STAND  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.game import GameState  # noqa: E402
-from engine.hand import BEG, BEG_ACTION, GIVE, STAND, HandState  # noqa: E402
+from engine.hand import HandState  # noqa: E402
 
 SIZES: dict[str, dict[str, int]] = {
     "full": {"hands": 20_000, "repeats": 5, "records": 20_000, "score_repeats": 3, "mc_decisions": 100,
@@ -171,7 +172,7 @@ def cpu_note(result: dict[str, Any]) -> str:
 def bench_score_inprocess(lines: list[str], repeats: int = 3) -> dict[str, Any]:
     """Records per second through the same function ``score --jsonl`` uses (``engine.cli.score_lines``),
     in this process: JSON parsing, validation, replay, scoring and JSON writing; no process start."""
-    from engine.cli import score_lines
+    from engine.cli.score import score_lines
 
     data = [line.encode() for line in lines]
     rates = []

@@ -19,7 +19,7 @@ _HOME = {
     "EngineError": "errors", "IllegalActionError": "errors", "InvalidCardError": "errors",
     "RecordError": "errors", "ResultError": "errors", "RulesetError": "errors",
     "GameState": "game",
-    "Action": "hand", "HandState": "hand", "Phase": "hand", "SeatView": "hand",
+    "Action": "actions", "Phase": "actions", "HandState": "hand", "SeatView": "seat_view",
     "ChalkResult": "result", "HandResult": "result",
     "check_game_result": "limits", "check_match_totals": "limits", "most_chalks_at_game_end": "limits",
     "most_hang_jacks_in_game": "limits", "most_points_in_hand": "limits",
@@ -30,11 +30,12 @@ _HOME = {
 }
 
 if TYPE_CHECKING:
+    from engine.actions import Action, Phase
     from engine.cards import Card, Suit
     from engine.chalk import parse_chalk, score_chalk
     from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, ResultError, RulesetError
     from engine.game import GameState
-    from engine.hand import Action, HandState, Phase, SeatView
+    from engine.hand import HandState
     from engine.limits import (
         check_game_result,
         check_match_totals,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from engine.record import replay_record, score_record
     from engine.result import ChalkResult, HandResult
     from engine.rules import Ruleset
+    from engine.seat_view import SeatView
 
 
 def __getattr__(name: str) -> Any:

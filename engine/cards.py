@@ -194,3 +194,8 @@ _HONOURS_COUNT: tuple[int, ...] = tuple(
 )
 """Game value of every set of the five counting ranks of a suit (10, J, Q, K, A: bits 8-12 of the suit),
 so a hand's count is four look-ups."""
+
+CARD_BITS: tuple[int, ...] = tuple(1 << i for i in range(52))
+"""The set (``mask_of``) of each card index alone: ``CARD_BITS[i] == 1 << i``, read from a table on hot paths."""
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+"""The suits' names in words, by suit index."""

@@ -43,3 +43,7 @@ class RecordError(FieldError, EngineError):
 
 class ResultError(FieldError, EngineError):
     """A game's result or a match's totals that the rules do not allow (``engine.limits``)."""
+
+
+class StockExhausted(EngineError):
+    """The pack must be run but the cards to deal are not known (an incomplete record)."""

@@ -20,25 +20,15 @@ from collections.abc import Iterable, Iterator
 from hashlib import shake_128
 from typing import Any
 
-from engine.cards import CARD_NAMES, JACK
+from engine.actions import CLUB_PLAYS, DIAMOND_PLAYS, HEART_PLAYS, OVER, SPADE_PLAYS, Action
+from engine.cards import CARD_BITS, CARD_NAMES, JACK
+from engine.deal import pack_of_bits
 from engine.errors import EngineError, IllegalActionError
-from engine.hand import (
-    _BITS,
-    _CLUB_PLAYS,
-    _DIAMOND_PLAYS,
-    _FOLLOW,
-    _HEART_PLAYS,
-    _NEXT_SEAT,
-    _SPADE_PLAYS,
-    _SUIT_MASK_OF,
-    OVER,
-    Action,
-    HandState,
-    SeatView,
-    pack_of_bits,
-)
+from engine.hand import HandState
 from engine.result import HandResult
 from engine.rules import Ruleset
+from engine.seat_view import SeatView
+from engine.tricks import FOLLOW, NEXT_SEAT, SUIT_MASK_OF
 from engine.words import seat_index_range
 
 
@@ -101,8 +91,8 @@ class GameState:
         legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
         if legal and (seat is None or seat == hand.turn):  # HandState.legal_actions, written out
             low, high = legal & 0x3FFFFFF, legal >> 26  # one-digit ints: cheaper to split by suit
-            return [*_CLUB_PLAYS[low & 0x1FFF], *_DIAMOND_PLAYS[low >> 13], *_HEART_PLAYS[high & 0x1FFF],
-                    *_SPADE_PLAYS[high >> 13]]
+            return [*CLUB_PLAYS[low & 0x1FFF], *DIAMOND_PLAYS[low >> 13], *HEART_PLAYS[high & 0x1FFF],
+                    *SPADE_PLAYS[high >> 13]]
         return hand.legal_actions(seat)
 
     def apply(self, action: Action | str, seat: int | None = None) -> HandResult | None:
@@ -113,9 +103,9 @@ class GameState:
         ``tests/engine/test_state.py`` plays random games both ways."""
         hand = self.hand
         legal = hand._legal  # in trick play, the legal cards of the seat to play once known (never 0)
-        if legal and action.__class__ is Action and hand._views is None:
+        if legal and action.__class__ is Action and hand.seat_views is None:
             card = action.card
-            bit = _BITS[card.index] if card is not None else 0
+            bit = CARD_BITS[card.index] if card is not None else 0
             turn = hand.turn
             if legal & bit and (seat is None or seat == turn):
                 assert card is not None  # bit is 0 for an action without a card
@@ -127,13 +117,13 @@ class GameState:
                 trick.append(index)
                 players = hand.players
                 if len(trick) != players:
-                    hand.turn = turn = _NEXT_SEAT[players][turn]
+                    hand.turn = turn = NEXT_SEAT[players][turn]
                     if hand.ruleset.undertrump_ban:
                         hand._legal = 0
                     else:  # the next seat's legal cards (R14/R15), as HandState.apply sets them
                         held = hands[turn]
                         lead = trick[0]
-                        hand._legal = held & _FOLLOW[hand.trump][lead] if held & _SUIT_MASK_OF[lead] else held
+                        hand._legal = held & FOLLOW[hand.trump][lead] if held & SUIT_MASK_OF[lead] else held
                     return None
                 hand._legal = 0
                 hand._end_trick()

@@ -27,8 +27,8 @@ from typing import Any
 
 from engine.cards import JACK, RANK_LETTERS
 from engine.chalk import HIGH_POINTS, JACK_POINTS, LOW_POINTS
+from engine.deal import HAND_SIZE, RUN_SIZE
 from engine.errors import ResultError
-from engine.hand import HAND_SIZE, RUN_SIZE
 from engine.penalties import MISDEAL_POINTS, Renege, penalty_effect
 from engine.rules import DEFAULT_RULESET, Ruleset
 

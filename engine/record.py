@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.actions import BEG, OVER, PLAY
 from engine.cards import _PARSE_CACHE as _CARD_INDEX
 from engine.cards import CARD_NAMES, parse_card_index
-from engine.errors import InvalidCardError, RecordError, RulesetError
-from engine.hand import BEG, HAND_SIZE, OVER, PLAY, RUN_SIZE, HandState, StockExhausted
+from engine.deal import HAND_SIZE, RUN_SIZE
+from engine.errors import InvalidCardError, RecordError, RulesetError, StockExhausted
+from engine.hand import HandState
 from engine.rules import Ruleset
 from engine.words import seat_index_range, side
 

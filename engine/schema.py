@@ -23,7 +23,7 @@ from typing import Any
 from engine import chalk, record
 from engine.cards import _PARSE_CACHE as CARD_TEXTS
 from engine.cards import CARDS, RANK_LETTERS, SUIT_LETTERS
-from engine.hand import HAND_SIZE, RUN_SIZE
+from engine.deal import HAND_SIZE, RUN_SIZE
 from engine.penalties import KINDS, ExposedCard, Misdeal, Penalty, Renege
 from engine.rules import BOOLEANS, CHOICES, DEFAULT_RULESET, POINT_KEYS, Ruleset
 

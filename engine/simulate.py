@@ -20,11 +20,12 @@ from collections.abc import Callable, Sequence
 from multiprocessing import get_context
 from typing import Any
 
+from engine.actions import Action
 from engine.bots import Bot, make_bot
 from engine.bots.base import choose_of, play_out_of
 from engine.game import GameState, choose_first_dealer, first_dealer_random
-from engine.hand import Action, SeatView
 from engine.rules import DEFAULT_RULESET, Ruleset
+from engine.seat_view import SeatView
 
 Progress = Callable[[int, int], None]
 

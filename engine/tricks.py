@@ -29,7 +29,16 @@ from engine.cards import SUIT_MASKS
 NOT_HELD = "not held"
 """``illegal_rule``'s answer for a card that is not in the hand."""
 
-_SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
+SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
+"""The cards of each card's suit, by card index."""
+FOLLOW = tuple(tuple(SUIT_MASKS[card // 13] | SUIT_MASKS[trump] for card in range(52)) for trump in range(4))
+"""R15 with trump ``t`` and lead ``c``: ``FOLLOW[t][c]``, the cards of the led suit and the trumps."""
+NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in (2, 4)}
+"""The seat to play after each seat (R2), for 2 and 4 players."""
+SEAT_AFTER = {n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in (2, 4)}
+"""``SEAT_AFTER[n][leader][k]``: the seat that plays the k-th card of a trick ``leader`` leads."""
+FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (2, 4)}
+"""The seats that follow each leader in a trick, in order."""
 
 
 def legal_plays(hand: int, trick: Sequence[int], trump: int, undertrump_ban: bool = False) -> int:
@@ -44,7 +53,7 @@ def legal_plays(hand: int, trick: Sequence[int], trump: int, undertrump_ban: boo
     """
     if not trick:
         return hand
-    led_mask = _SUIT_MASK_OF[trick[0]]
+    led_mask = SUIT_MASK_OF[trick[0]]
     trump_mask = SUIT_MASKS[trump]
     trumps = hand & trump_mask
     if led_mask == trump_mask:
@@ -91,12 +100,12 @@ def winning_card(trick: Sequence[int], trump: int) -> int:
     taken = 0
     for card in trick:
         taken |= 1 << card
-    return ((taken & SUIT_MASKS[trump]) or (taken & _SUIT_MASK_OF[trick[0]])).bit_length() - 1
+    return ((taken & SUIT_MASKS[trump]) or (taken & SUIT_MASK_OF[trick[0]])).bit_length() - 1
 
 
 def winning_card_in(taken: int, lead: int, trump: int) -> int:
     """R17 for a trick given as the set of its cards ``taken`` and its first card ``lead``."""
-    return ((taken & SUIT_MASKS[trump]) or (taken & _SUIT_MASK_OF[lead])).bit_length() - 1
+    return ((taken & SUIT_MASKS[trump]) or (taken & SUIT_MASK_OF[lead])).bit_length() - 1
 
 
 def winning_position(trick: Sequence[int], trump: int) -> int:
@@ -116,6 +125,6 @@ def beats(card: int, best: int, trump: int) -> bool:
 
 
 __all__ = [
-    "NOT_HELD", "beats", "highest_trump", "illegal_rule", "legal_plays", "winning_card", "winning_card_in",
-    "winning_position",
+    "FOLLOW", "FOLLOWERS", "NEXT_SEAT", "NOT_HELD", "SEAT_AFTER", "SUIT_MASK_OF", "beats", "highest_trump",
+    "illegal_rule", "legal_plays", "winning_card", "winning_card_in", "winning_position",
 ]

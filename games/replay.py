@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engine import HandState, RecordError, replay_record
+from engine.awards import count_in_order
 from engine.cards import CARD_NAMES, Card
-from engine.hand import count_in_order
 from engine.words import SIDE_LETTERS
 from games.models import Hand, Match
 from games.scoresheet import MATCH_RELATED, Award, card_label, hand_row, seat_names

@@ -33,11 +33,13 @@ from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from engine.actions import OVER, Action
 from engine.bots import BOT_NAMES, make_bot
 from engine.errors import EngineError, FieldError
 from engine.game import choose_first_dealer, next_dealer
-from engine.hand import OVER, Action, HandState, SeatView
+from engine.hand import HandState
 from engine.rules import Ruleset
+from engine.seat_view import SeatView
 from games.models import Hand, Match
 from games.services import EntryError, MatchHeldError, enter_hand, next_hand
 from league.permissions import can_enter_hands, is_organiser

@@ -13,7 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from engine.hand import Action, SeatView
+from engine.actions import Action
+from engine.seat_view import SeatView
 
 if TYPE_CHECKING:
     from engine.game import GameState

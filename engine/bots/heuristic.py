@@ -22,9 +22,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.actions import BEG, BEG_ACTION, GIVE, GIVE_ACTION, RUN, STAND, Action
 from engine.bots.knowledge import allowed_cards, beats, hold_chances, trick_winner, unseen_mask, void_suits
 from engine.cards import ACE, CARDS, GAME_VALUES, JACK, KING, QUEEN, SUIT_MASKS, TEN, bits, game_count
-from engine.hand import BEG, BEG_ACTION, GIVE, GIVE_ACTION, RUN, STAND, Action, SeatView
+from engine.seat_view import SeatView
 
 JACK_STAKE = 40
 """The jack's swing (its 1 point against 3 when hanged) in Game-count units."""

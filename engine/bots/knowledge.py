@@ -20,8 +20,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.actions import BEG, GIVE, PLAY
 from engine.cards import FULL_PACK, SUIT_MASKS, bits
-from engine.hand import BEG, GIVE, HAND_SIZE, PLAY, RUN_SIZE, HandState, SeatView
+from engine.deal import HAND_SIZE, RUN_SIZE
+from engine.hand import HandState
+from engine.seat_view import SeatView
 from engine.tricks import beats, winning_card
 
 ALL_SUITS = 0b1111

@@ -30,10 +30,12 @@ import random
 import time
 from collections.abc import Callable
 
+from engine.actions import GIVE, PLAY, Action
 from engine.bots.heuristic import JACK_STAKE, HeuristicBot
 from engine.bots.knowledge import Determinizer, outcome
 from engine.cards import ACE, FULL_PACK, GAME_VALUES, JACK, KING, QUEEN, SUIT_MASKS, TEN, game_count
-from engine.hand import GIVE, PLAY, Action, HandState, SeatView
+from engine.hand import HandState
+from engine.seat_view import SeatView
 from engine.tricks import beats, legal_plays, winning_card
 
 DEFAULT_SAMPLES = 60

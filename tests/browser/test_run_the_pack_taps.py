@@ -17,7 +17,8 @@ import random
 
 import pytest
 
-from engine.hand import HandState, StockExhausted
+from engine.errors import StockExhausted
+from engine.hand import HandState
 from engine.rules import Ruleset
 from games.models import Hand
 from tests.factories import make_club, make_competition, make_match, make_partnership, make_user

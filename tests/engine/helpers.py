@@ -6,8 +6,10 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.actions import PLAY
 from engine.cards import CARD_NAMES, Card, mask_of, names_of
-from engine.hand import PLAY, HandState, SeatView
+from engine.hand import HandState
+from engine.seat_view import SeatView
 
 
 def C(text: str) -> Card:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine.actions import BEG, GIVE, OVER, PLAY
 from engine.bots import make_bot
 from engine.bots.base import RandomBot, choose_of
 from engine.bots.heuristic import HeuristicBot, should_give, should_stand, trump_strength
@@ -22,7 +23,7 @@ from engine.bots.knowledge import (
 from engine.bots.montecarlo import MonteCarloBot, greedy_playout
 from engine.cards import FULL_PACK, SUIT_MASKS, mask_of, names_of
 from engine.game import GameState
-from engine.hand import BEG, GIVE, OVER, PLAY, HandState
+from engine.hand import HandState
 from engine.simulate import play_from_legal, play_from_views, run_simulation
 
 SPADES, HEARTS = 3, 2

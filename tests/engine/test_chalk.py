@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.actions import PLAY
 from engine.cards import CARD_NAMES, Card
-from engine.chalk import ChalkEntry, GameChalk, Holding, JackChalk, parse_chalk, read_chalk, score_chalk, score_entry
+from engine.chalk import ChalkEntry, GameChalk, JackChalk, parse_chalk, read_chalk, score_chalk, score_entry
 from engine.errors import RecordError
-from engine.hand import PLAY, HandState
+from engine.hand import HandState
 from engine.penalties import Renege
+from engine.result import Holding
 from engine.rules import Ruleset
 
 BASE = {

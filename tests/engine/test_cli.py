@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.actions import BEG, GIVE, Action
 from engine.bots import make_bot
-from engine.cli import ChoiceError, PlaySession, iter_line_chunks, parse_choice, score_lines
+from engine.cli.play import ChoiceError, PlaySession, parse_choice
+from engine.cli.score import iter_line_chunks, score_lines
 from engine.errors import EngineError
 from engine.game import GameState
-from engine.hand import BEG, GIVE, Action, HandState
+from engine.hand import HandState
 from engine.record import score_record
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,11 +18,13 @@ import random
 
 import pytest
 
+from engine.actions import OVER
 from engine.bots import make_bot
 from engine.chalk import score_chalk
-from engine.cli import PlaySession, score_lines
+from engine.cli.play import PlaySession
+from engine.cli.score import score_lines
 from engine.game import GameState
-from engine.hand import OVER, HandState
+from engine.hand import HandState
 from engine.record import score_record, score_record_json
 from tests.engine.helpers import json_roundtrip, make_hand
 from tests.engine.test_rules import DEAL_A, RUN1_EXTRA, RUN2_EXTRA, stock_of

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.actions import BEG, PLAY
 from engine.cards import CARD_NAMES, FULL_PACK, Card, mask_of
 from engine.errors import IllegalActionError
 from engine.game import GameState
-from engine.hand import BEG, PLAY, HandState
+from engine.hand import HandState
 from engine.record import score_record
 from engine.rules import Ruleset
 from tests.engine.helpers import assert_view_is_private, json_roundtrip, oracle_legal

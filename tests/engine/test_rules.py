@@ -9,10 +9,11 @@ import random
 
 import pytest
 
+from engine.actions import BEG, GIVE, OVER, PLAY, Action
 from engine.cards import CARD_NAMES, Card, game_count, mask_of
 from engine.errors import EngineError, IllegalActionError, InvalidCardError, RecordError, RulesetError
 from engine.game import GameState, choose_first_dealer
-from engine.hand import BEG, GIVE, OVER, PLAY, Action, HandState
+from engine.hand import HandState
 from engine.record import score_record
 from engine.rules import DEFAULT_RULESET, Ruleset
 from tests.engine.helpers import make_hand, play_cards, play_lowest

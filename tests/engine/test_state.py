@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from engine.actions import BEG, GIVE, OVER, PLAY, Action
 from engine.cards import CARD_NAMES, Card, mask_of, names_of
 from engine.errors import EngineError, IllegalActionError
 from engine.game import GameState
-from engine.hand import BEG, GIVE, OVER, PLAY, Action, HandState
+from engine.hand import HandState
 from tests.engine.helpers import assert_view_is_private, card_texts, json_roundtrip, make_hand, play_cards, play_lowest
 
 DEAL = [

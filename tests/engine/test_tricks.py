@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.actions import OVER, PLAY, plays_of
 from engine.cards import CARDS, Card, bits, mask_of
-from engine.hand import OVER, PLAY, HandState, plays_of
+from engine.hand import HandState
 from engine.rules import Ruleset
 from engine.tricks import NOT_HELD, beats, highest_trump, illegal_rule, legal_plays, winning_card, winning_position
 from tests.engine.helpers import oracle_legal

@@ -11,12 +11,13 @@ import random
 
 import pytest
 
+from engine.actions import BEG, GIVE, OVER, PLAY, Action
 from engine.bots import make_bot
 from engine.cards import CARD_NAMES
 from engine.chalk import score_chalk
 from engine.errors import IllegalActionError, RecordError
 from engine.game import GameState, next_dealer
-from engine.hand import BEG, GIVE, OVER, PLAY, Action, HandState
+from engine.hand import HandState
 from engine.limits import kicks_in_hand, most_points_in_hand
 from engine.record import replay_record, score_record
 from engine.rules import Ruleset
@@ -224,7 +225,7 @@ def test_r7_r12_bots_play_whole_games_under_both_variants(bot):
 
 
 def test_r7_the_play_command_says_why_the_eldest_may_not_stand():
-    from engine.cli import PlaySession
+    from engine.cli.play import PlaySession
 
     rules = Ruleset(stand_needs_trump=True)
     for seed in range(40):
@@ -431,7 +432,7 @@ def test_r12_two_players_chalk_takes_seven_kicks_under_the_variant():
 def test_r7_r12_the_play_command_announces_the_last_card():
     """The eldest bot must beg (R7 stand_needs_trump), the human dealer runs the pack; after two runs the last card
     is kicked (R12 last_card_kick) and the command line says so."""
-    from engine.cli import PlaySession
+    from engine.cli.play import PlaySession
 
     rules = {**STAND_RULE, **LAST_CARD}
     game = GameState.new(players=4, ruleset=rules, seed=1, dealer=3)

@@ -9,7 +9,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from engine.hand import OVER, HandState
+from engine.actions import OVER
+from engine.hand import HandState
 from engine.record import write_record
 from engine.rules import Ruleset
 from games import scoresheet as selectors

@@ -14,7 +14,7 @@ from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing
 from engine import HandState
-from engine.cli import ChoiceError, parse_choice
+from engine.cli.play import ChoiceError, parse_choice
 from engine.numbers import natural_key, whole_number
 from games.models import Match, table_label
 from league.models import Competition, Entry

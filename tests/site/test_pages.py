@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from draw.models import Round
-from engine.hand import OVER, HandState
+from engine.actions import OVER
+from engine.hand import HandState
 from engine.record import write_record
 from engine.rules import Ruleset
 from games import services

@@ -40,8 +40,8 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connection
 
+from engine.actions import Action
 from engine.cards import CARD_NAMES, bits
-from engine.hand import Action
 from tables import services
 from tables import state as live
 from tables.live import seat_group, table_group

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from engine.actions import PLAY
 from engine.cards import CARD_NAMES, bits
-from engine.hand import PLAY
 from tables import services
 from tables import state as live
 from tables.models import Seat, Table, TableAction, TableHand
