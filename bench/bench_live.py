@@ -95,8 +95,7 @@ def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url:
         log(f"{scorekeepers} matches seeded; starting {servers} daphne, {http} and a worker (logs: {log_dir})")
         services = Services(log_dir, grace=10.0)
         try:
-            ports = [free_port() for _ in range(servers)]
-            server_pids = [services.start_daphne(port, f"daphne{i}").pid for i, port in enumerate(ports)]
+            ports, server_pids = services.start_daphnes(servers)
             api: tuple[list[int], int | None] = (ports, None)
             if web:
                 web_port = free_port()

@@ -53,7 +53,7 @@ from bench.report import argument_parser, figure_maker, finish, format_table, lo
 from bench.scenarios.tables.drive import drive, warm_up  # noqa: E402
 from bench.scenarios.tables.seats import create_tables  # noqa: E402
 from bench.support.command import add_service_arguments, overridden, run_until_stopped  # noqa: E402
-from bench.support.processes import Services, free_port  # noqa: E402
+from bench.support.processes import Services  # noqa: E402
 from bench.support.readings import DatabaseCpu, load_average  # noqa: E402
 from bench.support.stores import configure_environment, recreate_database, run_keys_deleted, start_django  # noqa: E402
 
@@ -93,8 +93,7 @@ def run_count(count: int, *, layer: str, duration: float, warmup: float, interva
     log_dir.mkdir(parents=True, exist_ok=True)
     services = Services(log_dir, grace=10.0)
     try:
-        ports = [free_port() for _ in range(servers)]
-        pids = [services.start_daphne(port, f"daphne{i}").pid for i, port in enumerate(ports)]
+        ports, pids = services.start_daphnes(servers)
         if worker:
             services.start_worker()
         for port in ports:

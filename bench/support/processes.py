@@ -88,6 +88,11 @@ class Services:
         self._wait(name, lambda: port_open(port), timeout)
         return process
 
+    def start_daphnes(self, count: int) -> tuple[list[int], list[int]]:
+        """``count`` daphne processes (``daphne0``, ``daphne1``, …), each on a free port: their ports and pids."""
+        ports = [free_port() for _ in range(count)]
+        return ports, [self.start_daphne(port, f"daphne{i}").pid for i, port in enumerate(ports)]
+
     def start_worker(self, name: str = "worker", pool: str = "solo", concurrency: int | None = None,
                      timeout: float = 90.0) -> subprocess.Popen:
         """A Celery worker (``pool``, ``concurrency`` processes where given), once it answers a ping."""

@@ -8,6 +8,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -76,10 +77,7 @@ def delete_prefix(redis_url: str, prefix: str) -> int:
 
     client = redis.Redis.from_url(redis_url)
     try:
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-        for start in range(0, len(keys), 500):
-            client.delete(*keys[start:start + 500])
-        return len(keys)
+        return _delete(client, set(client.scan_iter(match=f"{prefix}*", count=1000)))
     finally:
         client.close()
 
@@ -92,13 +90,18 @@ def delete_celery_keys(redis_url: str, queue: str, before: set[bytes]) -> int:
 
     client = redis.Redis.from_url(redis_url)
     try:
-        keys = sorted({key for pattern in (*CELERY_KEY_PATTERNS, queue, f"{queue}*")
-                       for key in client.scan_iter(match=pattern, count=1000)} - before)
-        for start in range(0, len(keys), 500):
-            client.delete(*keys[start:start + 500])
-        return len(keys)
+        return _delete(client, {key for pattern in (*CELERY_KEY_PATTERNS, queue, f"{queue}*")
+                                for key in client.scan_iter(match=pattern, count=1000)} - before)
     finally:
         client.close()
+
+
+def _delete(client: Any, keys: set[bytes]) -> int:
+    """Delete ``keys`` (500 a command); returns how many."""
+    ordered = sorted(keys)
+    for start in range(0, len(ordered), 500):
+        client.delete(*ordered[start:start + 500])
+    return len(ordered)
 
 
 @contextlib.contextmanager
