@@ -41,7 +41,7 @@ from bench.support.clients import HttpClient  # noqa: E402
 from bench.support.command import add_service_arguments, run_until_stopped  # noqa: E402
 from bench.support.entries import build_entry_competition, enter_match, match_winners  # noqa: E402
 from bench.support.processes import Services, free_port  # noqa: E402
-from bench.support.stores import configure_environment, flush_redis, recreate_database, start_django  # noqa: E402
+from bench.support.stores import start_on_flushed_stores  # noqa: E402
 
 PARTS = ("killed", "outage")
 SIZES = {"full": {"scorekeepers": 12}, "quick": {"scorekeepers": 4}}
@@ -232,11 +232,8 @@ def outage_figures(o: dict[str, Any]) -> list[dict[str, Any]]:
 
 def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str, parts: tuple[str, ...],
             restart_after: float) -> list[dict[str, Any]]:
-    log(f"recreating database {database} on {server}; flushing {redis_url}")
-    os.environ["CELERY_VISIBILITY_TIMEOUT"] = "3600"  # as the issue saw it: the recovery must not wait for it
-    configure_environment(recreate_database(server, database), redis_url)
-    flush_redis(redis_url)
-    start_django()
+    os.environ["CELERY_VISIBILITY_TIMEOUT"] = "3600"  # the Redis transport's default: the recovery must not wait for it
+    start_on_flushed_stores(server, database, redis_url)
     figures: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="bench-resilience-") as folder:
         services = Services(Path(folder))

@@ -41,7 +41,7 @@ from bench.scenarios.web.memory import bench_worker_memory  # noqa: E402
 from bench.scenarios.web.page import bench_standings  # noqa: E402
 from bench.support.command import add_service_arguments, overridden, run_until_stopped  # noqa: E402
 from bench.support.processes import Services, free_port  # noqa: E402
-from bench.support.stores import configure_environment, flush_redis, recreate_database, start_django  # noqa: E402
+from bench.support.stores import flush_redis, start_on_flushed_stores  # noqa: E402
 
 DEFAULT_DB = "allfours_bench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
@@ -151,10 +151,7 @@ PARTS = ("entry", "page", "memory")
 def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str, seed: int = 1,
             parts: tuple[str, ...] = PARTS, think: float = 0.0, workers: int = 2,
             progress: Callable[[str], None] = log) -> list[dict[str, Any]]:
-    progress(f"recreating database {database} on {server}; flushing {redis_url}")
-    configure_environment(recreate_database(server, database), redis_url)
-    flush_redis(redis_url)
-    start_django()
+    start_on_flushed_stores(server, database, redis_url, progress)
     figures: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
         services = Services(Path(folder))

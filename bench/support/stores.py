@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,18 @@ def start_django() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0, interactive=False)
+
+
+def start_on_flushed_stores(server: str, database: str, redis_url: str,
+                            progress: Callable[[str], None] | None = None) -> None:
+    """For a benchmark that owns its database and its whole Redis DB index: the database recreated, the Redis DB
+    flushed, the environment pointed at both, and Django started on the migrated database."""
+    from bench.report import log
+
+    (progress or log)(f"recreating database {database} on {server}; flushing {redis_url}")
+    configure_environment(recreate_database(server, database), redis_url)
+    flush_redis(redis_url)
+    start_django()
 
 
 # ---------------------------------------------------------------------------------------- Redis
