@@ -46,6 +46,7 @@ from bench.report import (  # noqa: E402
     log,
     quantile,
 )
+from bench.support.readings import rss_kb  # noqa: E402
 from engine.actions import BEG, BEG_ACTION, GIVE, STAND  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.game import GameState  # noqa: E402
@@ -243,13 +244,9 @@ def game_in_progress(index: int, seed: int = 1) -> GameState:
 
 def rss_bytes() -> int | None:
     """The resident set size of this process now (Linux ``/proc``), or the peak where that is missing."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
+    kb = rss_kb(os.getpid())
+    if kb is not None:
+        return kb * 1024
     try:
         import resource
 

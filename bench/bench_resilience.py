@@ -35,23 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_web import (  # noqa: E402
-    DEFAULT_DB,
-    DEFAULT_PG,
-    DEFAULT_REDIS,
-    HttpClient,
-    Services,
-    build_entry_competition,
-    configure_environment,
-    enter_match,
-    flush_redis,
-    free_port,
-    match_winners,
-    migrate,
-    recreate_database,
-    setup_django,
-)
+from bench.bench_web import DEFAULT_DB, DEFAULT_REDIS  # noqa: E402
 from bench.report import argument_parser, figure_maker, finish, format_table, log, quantile  # noqa: E402
+from bench.support.clients import HttpClient  # noqa: E402
+from bench.support.command import add_service_arguments, run_until_stopped  # noqa: E402
+from bench.support.entries import build_entry_competition, enter_match, match_winners  # noqa: E402
+from bench.support.processes import Services, free_port  # noqa: E402
+from bench.support.stores import start_on_flushed_stores  # noqa: E402
 
 PARTS = ("killed", "outage")
 SIZES = {"full": {"scorekeepers": 12}, "quick": {"scorekeepers": 4}}
@@ -242,12 +232,8 @@ def outage_figures(o: dict[str, Any]) -> list[dict[str, Any]]:
 
 def run_all(sizes: dict[str, int], *, server: str, database: str, redis_url: str, parts: tuple[str, ...],
             restart_after: float) -> list[dict[str, Any]]:
-    log(f"recreating database {database} on {server}; flushing {redis_url}")
-    os.environ["CELERY_VISIBILITY_TIMEOUT"] = "3600"  # as the issue saw it: the recovery must not wait for it
-    configure_environment(recreate_database(server, database), redis_url)
-    flush_redis(redis_url)
-    setup_django()
-    migrate()
+    os.environ["CELERY_VISIBILITY_TIMEOUT"] = "3600"  # the Redis transport's default: the recovery must not wait for it
+    start_on_flushed_stores(server, database, redis_url)
     figures: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="bench-resilience-") as folder:
         services = Services(Path(folder))
@@ -272,9 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scorekeepers", type=int, help="concurrent scorekeepers (default 12, quick 4)")
     parser.add_argument("--restart-after", type=float, default=5.0,
                         help="(1) seconds from the kill to the new worker's launch (default 5)")
-    parser.add_argument("--pg", default=os.environ.get("BENCH_PG", DEFAULT_PG))
-    parser.add_argument("--database", default=DEFAULT_DB)
-    parser.add_argument("--redis", default=os.environ.get("BENCH_REDIS", DEFAULT_REDIS))
+    add_service_arguments(parser, DEFAULT_DB, DEFAULT_REDIS, flushed=True)
     args = parser.parse_args(argv)
     sizes = dict(SIZES["quick" if args.quick else "full"])
     if args.scorekeepers:
@@ -282,8 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     parts = tuple(p.strip() for p in args.parts.split(",") if p.strip())
     if not parts or set(parts) - set(PARTS):
         parser.error(f"--parts: a comma-separated selection of {', '.join(PARTS)}")
-    figures = run_all(sizes, server=args.pg, database=args.database, redis_url=args.redis, parts=parts,
-                      restart_after=args.restart_after)
+    figures = run_until_stopped(lambda: run_all(sizes, server=args.pg, database=args.database, redis_url=args.redis,
+                                                parts=parts, restart_after=args.restart_after),
+                                "the server and workers")
+    if figures is None:
+        return 130
     return finish(args, figures, lambda: format_table(figures, "resilience benchmark"), json_default=str)
 
 

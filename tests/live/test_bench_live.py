@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.scenarios.live.renderings import sheet_rows, standings_chalks
+from bench.scenarios.live.tracking import Stats, Tracker
+
 ROOT = Path(__file__).resolve().parents[2]
 bench = importlib.import_module("bench.bench_live")
 
@@ -80,14 +83,14 @@ STANDINGS = """
 
 
 def test_a_standings_rendering_is_read_by_its_column_headers():
-    assert bench.standings_chalks(STANDINGS) == {"Lions & Co": (14.0, 9.0), "Tigers": (9.0, None)}
-    assert bench.standings_chalks("<p>No standings yet</p>") == {}
-    assert bench.sheet_rows('<tr class="hand" id="hand-2-3"></tr><tr id="hand-1-10">') == {"hand-2-3", "hand-1-10"}
+    assert standings_chalks(STANDINGS) == {"Lions & Co": (14.0, 9.0), "Tigers": (9.0, None)}
+    assert standings_chalks("<p>No standings yet</p>") == {}
+    assert sheet_rows('<tr class="hand" id="hand-2-3"></tr><tr id="hand-1-10">') == {"hand-2-3", "hand-1-10"}
 
 
 def test_a_hand_is_timed_at_each_socket_from_its_post_to_the_first_rendering_that_shows_it():
-    stats = bench.Stats(measuring=True)
-    tracker = bench.Tracker(stats, timeout=10.0)
+    stats = Stats(measuring=True)
+    tracker = Tracker(stats, timeout=10.0)
     tracker.sheet_sockets = {7: [1, 3]}
     tracker.standings_sockets = [0, 2]
     hand = tracker.posting(7, "hand-1-2")

@@ -11,6 +11,13 @@ import sys
 
 import pytest
 
+from bench.report import quantile
+from bench.scenarios.web.entry import Monitor
+from bench.scenarios.web.league import build_league, game_scripts, round_robin
+from bench.scenarios.web.page import count_queries, standings_path
+from bench.support.entries import EntryMatch, build_entry_competition, enter_match, game_entries, match_winners
+from bench.support.processes import free_port
+from bench.support.readings import rss_kb
 from engine import score_chalk
 from engine.game import next_dealer
 
@@ -23,14 +30,14 @@ def bench():
 
 
 @pytest.fixture(scope="module")
-def scripts(bench):
-    return bench.game_scripts(seed=3, per_bucket=1)
+def scripts():
+    return game_scripts(seed=3, per_bucket=1)
 
 
 @pytest.mark.parametrize("winner", ["a", "b"])
-def test_each_game_is_six_hands_won_at_14_by_the_chosen_side(bench, winner):
+def test_each_game_is_six_hands_won_at_14_by_the_chosen_side(winner):
     score, dealer = [0, 0], 1
-    for number, entry in enumerate(bench.game_entries(winner), start=1):
+    for number, entry in enumerate(game_entries(winner), start=1):
         result = score_chalk({**entry, "players": 4, "dealer": dealer, "score_before": score})
         assert result["kick_points"] == [0, 0] and sum(result["points"]) == 4  # every hand scores for both sides
         score, dealer = result["score_after"], next_dealer(4, dealer, result)
@@ -38,12 +45,12 @@ def test_each_game_is_six_hands_won_at_14_by_the_chosen_side(bench, winner):
     assert score == ([14, 10] if winner == "a" else [10, 14])
 
 
-def test_scorekeepers_enter_whole_matches_through_the_api(bench, client, django_capture_on_commit_callbacks):
+def test_scorekeepers_enter_whole_matches_through_the_api(client, django_capture_on_commit_callbacks):
     from games.models import Hand, Match
     from standings.models import StandingRow
 
-    competition, matches = bench.build_entry_competition(2, slug="smoke-entry")
-    monitor = bench.Monitor(competition.pk, matches)
+    competition, matches = build_entry_competition(2, slug="smoke-entry")
+    monitor = Monitor(competition.pk, matches)
 
     def post(path, payload, headers):
         with django_capture_on_commit_callbacks(execute=True):  # the settle task runs as on a real commit
@@ -54,13 +61,13 @@ def test_scorekeepers_enter_whole_matches_through_the_api(bench, client, django_
         monitor.poll_once()
         return monitor.wait_settled(match_id, version, timeout=0)
 
-    runs = [bench.enter_match(post, match, bench.match_winners(i), expect=monitor.expect, wait_settled=wait_settled)
+    runs = [enter_match(post, match, match_winners(i), expect=monitor.expect, wait_settled=wait_settled)
             for i, match in enumerate(matches)]
     monitor.poll_once()
 
     assert [run.errors for run in runs] == [[], []]
     assert [run.ok for run in runs] == [18, 12] and [run.sent for run in runs] == [18, 12]
-    assert [tuple(run.games) for run in runs] == [bench.match_winners(0), bench.match_winners(1)]
+    assert [tuple(run.games) for run in runs] == [match_winners(0), match_winners(1)]
     assert Hand.objects.filter(game__match__competition=competition).count() == 30
     assert list(Match.objects.filter(competition=competition).order_by("id").values_list("status", "winner")) == [
         ("complete", "a"), ("complete", "b")]
@@ -72,9 +79,9 @@ def test_scorekeepers_enter_whole_matches_through_the_api(bench, client, django_
     assert all(latency >= 0 for latency in monitor.to_standings)
 
 
-def test_a_refused_hand_is_an_error_of_the_run(bench):
-    match = bench.EntryMatch(id=1, token="t", side_a=1, side_b=2)
-    run = bench.enter_match(lambda path, payload, headers: (409, b'{"errors": []}'), match, ("a", "a"))
+def test_a_refused_hand_is_an_error_of_the_run():
+    match = EntryMatch(id=1, token="t", side_a=1, side_b=2)
+    run = enter_match(lambda path, payload, headers: (409, b'{"errors": []}'), match, ("a", "a"))
     assert (run.sent, run.ok, len(run.errors)) == (1, 0, 1) and "HTTP 409" in run.errors[0]
 
 
@@ -91,14 +98,14 @@ def snapshot():
                                                     "score_a_after", "score_b_after", "void_reason", "deleted")))
 
 
-def test_the_bulk_league_holds_what_the_settle_task_computes(bench, scripts):
+def test_the_bulk_league_holds_what_the_settle_task_computes(scripts):
     from games import services
     from games.models import Hand, HandVersion, Match
     from league.models import Entry
     from standings.models import StandingRow
     from standings.services import refresh_standings, standings_rows
 
-    league = bench.build_league(6, 15, slug="smoke-league", scripts=scripts, chunk=4)
+    league = build_league(6, 15, slug="smoke-league", scripts=scripts, chunk=4)
     competition = league["competition"]
     assert league["matches"] == 15 and league["hands"] == Hand.objects.count() == HandVersion.objects.count()
     assert Entry.objects.filter(competition=competition).count() == 6
@@ -122,12 +129,12 @@ def test_the_bulk_league_holds_what_the_settle_task_computes(bench, scripts):
     assert sum(r["chalks_for"] for r in rows) == sum(r["chalks_against"] for r in rows) > 0
     assert len(standings_rows(competition.pk)) == 6
 
-    path = bench.standings_path(competition)
-    queries, status = bench.count_queries(path)
+    path = standings_path(competition)
+    queries, status = count_queries(path)
     assert status == 200 and 0 < queries < 20
 
 
-def test_game_scripts_cover_every_dealer_and_winner(bench, scripts):
+def test_game_scripts_cover_every_dealer_and_winner(scripts):
     assert set(scripts) == {(d, w) for d in range(4) for w in "ab"}
     for (dealer, winner), games in scripts.items():
         for game in games:
@@ -135,15 +142,15 @@ def test_game_scripts_cover_every_dealer_and_winner(bench, scripts):
             assert max(game.score) >= 14 and all(r["winner"] is None for _, _, r in game.hands[:-1])
 
 
-def test_round_robin_pairs_everyone_once(bench):
-    rounds = bench.round_robin(8)
+def test_round_robin_pairs_everyone_once():
+    rounds = round_robin(8)
     assert len(rounds) == 7 and all(sorted(x for pair in r for x in pair) == list(range(8)) for r in rounds)
     pairs = {frozenset(pair) for r in rounds for pair in r}
     assert len(pairs) == 28
 
 
 def test_report_helpers(bench):
-    assert bench.quantile([3.0, 1.0, 2.0], 0.5) == 2.0 and bench.quantile([1.0, 2.0], 0.95) == pytest.approx(1.95)
+    assert quantile([3.0, 1.0, 2.0], 0.5) == 2.0 and quantile([1.0, 2.0], 0.95) == pytest.approx(1.95)
     ok = bench.figure("x", "x", 0.1, "ms", 0.15, "<")
     bad = bench.figure("y", "y", 2, "hands", 0, "==")
     info = bench.figure("z", "z", 12.0, "entries/s")
@@ -151,7 +158,7 @@ def test_report_helpers(bench):
     assert bench.figure("n", "n", float("nan"), "ms", 1.0)["status"] == "SKIP"
     report = bench.format_report([ok, bad, info], "smoke")
     assert "PASS" in report and "FAIL" in report and "targets missed: y" in report
-    assert 1024 <= bench.free_port() <= 65535
+    assert 1024 <= free_port() <= 65535
     if sys.platform.startswith("linux"):
-        assert bench.rss_kb(os.getpid()) > 1000
-    assert bench.rss_kb(2**22 + 12345) is None
+        assert rss_kb(os.getpid()) > 1000
+    assert rss_kb(2**22 + 12345) is None
