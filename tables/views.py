@@ -1,12 +1,12 @@
 """Pages of the online tables: the lobby (open tables, games to watch, a new table) and the table page, whose
 seats panel posts to the views below.
 
-Thin views: every write goes through the modules that change a table (``tables.seating``, ``tables.dealing``, …)
-and its ``TableError`` is shown to the user in the service's words. Who reads the page: the seat of the private seat link (``?seat=<token>``) or of the session's
-user; anyone else watches, and a private table's spectators bring its invite (``?invite=<token>``) — without it a
-private table is a 404. Only the table's creator adds or removes bots, starts and rematches; every permission is
-checked on every request. The live part of the page (``static/js/table.js``) talks to ``tables.consumers`` with
-the same tokens.
+Thin views: every write goes through the modules that change a table (``tables.seating``, ``tables.dealing``, …) and
+its ``TableError`` is shown to the user in the service's words. Who reads the page: the seat of the private seat
+link (``?seat=<token>``) or of the session's user; anyone else watches, and a private table's spectators bring its
+invite (``?invite=<token>``) — without it a private table is a 404. Only the table's creator adds or removes bots,
+starts and rematches; every permission is checked on every request. The live part of the page
+(``static/js/table.js``) talks to ``tables.consumers`` with the same tokens.
 """
 
 from __future__ import annotations
