@@ -2,7 +2,7 @@
 
 Every table here is made and played through ``tables.services`` and stored in the test database; the consumer's
 database work runs in Django's thread, so the tests use committed rows (``transaction=True``). Time is driven with
-explicit ``now=`` (``clock.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
+explicit ``now=`` (``table_clock.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
 heartbeat are kept off except in the tests about them. Every frame each socket receives is scanned for a card its
 reader may not see (``frames_showing_hidden_cards``): 0 in every test.
 """
@@ -32,7 +32,8 @@ from django.utils import timezone
 
 from config.asgi import application
 from engine.cards import CARD_NAMES, bits
-from tables import clock, consumers, dealing, fixtures, live, presence, reader_views, seating, ticker
+from tables import clock as table_clock
+from tables import consumers, dealing, fixtures, live, presence, reader_views, seating, ticker
 from tables import state as table_state
 from tables.changes import AWAY_SECONDS, TableError
 from tables.models import Seat, Table, TableAction
@@ -75,7 +76,7 @@ def bots_move_until_a_turn_of(table: Table, seats: set[int], limit: int = 500) -
         table = fresh(table)
         if table.turn in seats:
             return table
-        clock.play_due(table.pk, now=table.deadline_at)
+        table_clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError(f"none of seats {seats} got the turn")
 
 
@@ -91,7 +92,7 @@ db = sync_to_async  # the test's own database work, in Django's thread as the co
 
 
 async def until_shown(table: Table, timeout: float = 10.0) -> Table:
-    """The table once its turn was reported shown by a socket of the seat to move (``clock.turn_shown``)."""
+    """The table once its turn was reported shown by a socket of the seat to move (``table_clock.turn_shown``)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while (now := await db(fresh)(table)).turn_shown_at is None:
         assert asyncio.get_running_loop().time() < deadline, "the turn was never reported shown"
@@ -307,7 +308,7 @@ async def test_a_client_back_with_its_last_version_gets_the_gap_or_the_whole_sta
     seat0 = await join(table, 0, user=user)
     last = seat0.frames[0]["version"]
     await seat0.leave()  # the connection is lost at seat 0's turn
-    await db(clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)  # a bot moves for it
+    await db(table_clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)  # a bot moves for it
     table = await db(bots_move_until_turn_of)(table, 0)  # and the bots play on meanwhile
     missed = [row for row in await db(actions_of)(table) if row[0] > last]
     assert missed
@@ -355,9 +356,9 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     assert row.connected == 0 and row.away_since is not None
     table = await db(fresh)(table)
     assert table.deadline_at == row.away_since + timedelta(seconds=AWAY_SECONDS)  # not the 600 s clock
-    assert await db(clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    assert await db(table_clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
     watcher = await join(table, None)
-    outcome = await db(clock.play_due)(table.pk, now=table.deadline_at)
+    outcome = await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     assert (outcome.seat, outcome.by) == (0, "cover")
     event = await watcher.receive()
     assert (event["seat"], event["by"]) == (0, "cover") and event["seats"][0]["covering"]
@@ -375,7 +376,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     row = await db(seat_row)(table, 0)
     if table.turn == 0:  # reclaimed at its turn: the bot makes this move, the player the next one
         assert row.covering and row.reclaim_pending
-        assert (await db(clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)).by == "cover"
+        assert (await db(table_clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)).by == "cover"
         row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
     table = await db(bots_move_until_turn_of)(table, 0)
@@ -404,7 +405,7 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
         table = await db(fresh)(table)
         if (await db(seat_row)(table, 0)).covering:
             break
-        await db(clock.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
+        await db(table_clock.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
     assert (await db(seat_row)(table, 0)).covering
     assert "cover" in {row[3] for row in await db(actions_of)(table)}
     assert "clock" not in {row[3] for row in await db(actions_of)(table)}, "a clock ran out on an unseen turn"
@@ -424,14 +425,14 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
     row = await db(seat_row)(table, 0)
     table = await db(fresh)(table)
     if row.reclaim_pending:  # seat 0's turn: the bot has this move
-        await db(clock.play_due)(table.pk, now=table.deadline_at)
+        await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
     for _ in range(50):  # the clock plays the others until seat 0's next turn: the link's player plays it
         table = await db(fresh)(table)
         if table.turn == 0 or table.status != Table.PLAYING:
             break
-        await db(clock.play_due)(table.pk, now=table.deadline_at)
+        await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     if table.status == Table.PLAYING:
         assert (await linked.until_version(table.version))["version"] == table.version
         await linked.send(type="act", action=linked.frames[-1]["view"]["legal"][0], version=table.version, id="l-1")
@@ -492,7 +493,7 @@ async def test_a_count_a_killed_process_left_behind_is_reset_and_the_seat_covere
     table = await db(fresh)(table)
     assert table.deadline_at == max(left + timedelta(seconds=AWAY_SECONDS),  # covered 60 s after the player left
                                     table.turn_started_at + timedelta(seconds=table.bot_pace))
-    assert (await db(clock.play_due)(table.pk, now=table.deadline_at)).by == "cover"
+    assert (await db(table_clock.play_due)(table.pk, now=table.deadline_at)).by == "cover"
     await finish(live_socket)
 
 
@@ -532,9 +533,9 @@ async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     seat0 = await join(table, 0, user=user)  # present, shown the turn, but does not move
     table = await until_shown(table)
     assert table.deadline_at == table.turn_started_at + timedelta(seconds=30)
-    assert await db(clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
-    assert table.pk in await db(clock.due_moves)(table.deadline_at)
-    await db(clock.play_due)(table.pk, now=table.deadline_at)
+    assert await db(table_clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    assert table.pk in await db(table_clock.due_moves)(table.deadline_at)
+    await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     event = await seat0.receive()
     assert (event["type"], event["seat"], event["by"]) == ("event", 0, "clock")
     assert event["seats"][0]["bank_left"] == 0
@@ -555,7 +556,7 @@ async def test_a_turn_that_reaches_its_player_late_has_its_clock_started_when_it
     assert now.turn_shown_at >= before and now.turn_started_at >= before and now.version == table.version
     assert now.deadline_at == now.turn_started_at + timedelta(seconds=30)
     assert clock["deadline_at"] == now.deadline_at.isoformat()
-    assert await db(clock.play_due)(table.pk, now=late + timedelta(seconds=30)) is None  # not run out
+    assert await db(table_clock.play_due)(table.pk, now=late + timedelta(seconds=30)) is None  # not run out
     await finish(seat0)
 
 
