@@ -64,6 +64,7 @@ class Outcome:
 
 
 def locked(table: Table | int) -> Table:
+    """The table's row, locked for this transaction (``TableError`` when there is no such table)."""
     table_id = table if isinstance(table, int) else table.pk
     try:
         return Table.objects.select_for_update().get(pk=table_id)
@@ -92,17 +93,20 @@ def publish(table: Table, hand: TableHand | None = None, state: HandState | None
 
 
 def touch(table: Table, now: datetime) -> None:
+    """The table's picture changed: a new version, and activity now."""
     table.version += 1
     table.last_activity_at = now
 
 
 def seat_row(table: Table, index: Any) -> Seat:
+    """The seat ``index`` of the table, checked and locked."""
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < table.players:
         raise TableError("seat", f"must be a seat from 0 to {table.players - 1}, got {index!r}")
     return table.seats.select_for_update().get(index=index)
 
 
 def signed_in(user: Any) -> bool:
+    """Whether ``user`` is a signed-in user (not ``None``, not anonymous)."""
     return user is not None and getattr(user, "is_authenticated", False)
 
 
@@ -155,11 +159,14 @@ def release_match(table: Table) -> None:
 
 
 def stop(table: Table, status: str, reason: str) -> None:
+    """The table stops before its match is over, saying why (``reason``, shown on the table page)."""
     leave_open(table, status)
     table.end_reason = reason[:300]
 
 
 def finish(table: Table, match: Match | None = None) -> tuple[None, None]:
+    """The table's game (a casual table's) or match (a fixture's: its games and why it ended) is over; ``(None,
+    None)``: no hand in play, as a deal that ends the table returns."""
     leave_open(table, Table.FINISHED)
     if match is not None:
         table.games_won = [match.games_a, match.games_b]

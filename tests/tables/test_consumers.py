@@ -1,6 +1,6 @@
 """The online table's socket (tables.consumers, tables.live) through channels' WebsocketCommunicator, on real tables.
 
-Every table here is made and played through ``tables.services`` and stored in the test database; the consumer's
+Every table here is made and played through the ``tables`` modules and stored in the test database; the consumer's
 database work runs in Django's thread, so the tests use committed rows (``transaction=True``). Time is driven with
 explicit ``now=`` (``table_clock.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
 heartbeat are kept off except in the tests about them. Every frame each socket receives is scanned for a card its
