@@ -21,7 +21,7 @@ nothing to do). One asyncio process opens the four sockets of every table (``web
 ``Origin`` of an allowed host). At each table, about once per ``--interval`` seconds (each table's phase random), the
 seat to move sends ``{"type": "act", "action", "version", "id"}`` with an action from its own frame's ``legal``
 list; the figure is the time from that send to the moment **all four seats** have received a frame of the new
-version (p50/p95/p99). A finished game is followed by a rematch (``services.rematch``, not timed).
+version (p50/p95/p99). A finished game is followed by a rematch (``dealing.rematch``, not timed).
 
 Also measured: refusals and timeouts (no frame of the new version at all four seats within ``--timeout``; the
 table then resyncs), the actions per second achieved, the server's RSS growth per table (VmRSS after

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tables",
     "live",
     "importer",
+    "config.apps.WiringConfig",  # last: connects every layer's listeners (config.wiring)
 ]
 
 MIDDLEWARE = [

@@ -42,13 +42,13 @@ import json
 from django.contrib.auth import get_user_model
 from games.models import Match
 from importer.management.commands import seed_demo as demo
-from tables import services
+from tables import dealing, seating
 
 organiser = get_user_model().objects.get(username=demo.ORGANISER)
 match = (Match.objects.filter(competition__slug=demo.LEAGUE_SLUG, status=Match.IN_PROGRESS).order_by("pk").first()
          or Match.objects.filter(competition__slug=demo.LEAGUE_SLUG).order_by("pk").first())
-table = services.create_table(organiser, 4, seat=0, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
-services.start(table)
+table = seating.create_table(organiser, 4, seat=0, bots={1: "heuristic", 2: "heuristic", 3: "heuristic"})
+dealing.start(table)
 print(json.dumps({"standings": f"/clubs/{demo.LEAGUE_CLUB}/{demo.LEAGUE_SLUG}/standings/",
                   "entry": f"/matches/{match.pk}/enter/", "table": f"/tables/{table.pk}/"}))
 """

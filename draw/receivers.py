@@ -1,4 +1,4 @@
-"""The draw listens to what ``games`` announces; connected in ``DrawConfig.ready``."""
+"""The draw listens to what ``games`` announces; connected in ``config.wiring``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
 from draw.state import BUSY
-from games.signals import results_settled
 from league.models import Competition
 
 logger = logging.getLogger(__name__)
@@ -52,6 +51,3 @@ def _still_growing(draft: Round) -> bool:
         return True
     return draft.pairing_state == Round.DONE and bool(ties_waiting(draft))
 
-
-def connect() -> None:
-    results_settled.connect(draft_next_knockout_round, dispatch_uid="draw.draft_next_knockout_round")

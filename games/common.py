@@ -1,5 +1,6 @@
 """What the writers of ``games`` share: the error a scorekeeper's input raises, the sides and the forfeits, the
-checks of a count typed in, who made a change, the record of a change to a result, and the match's lock.
+checks of a count typed in, who made a change, the record of a change to a result, the match's lock and the
+online table's hold on it.
 
 Nothing here knows a rule of the game; every module of the app that changes results builds on it.
 """
@@ -34,8 +35,16 @@ class MatchHeldError(EntryError):
 
 
 def check_not_held(match: Match, action: str, *, user: Any = None, holder: Any = None) -> None:
-    """Ask the layers above whether ``match``'s results may change now (``games.signals.results_changing``): a
-    receiver that holds the match raises ``MatchHeldError``. Called with the match locked."""
+    """Refuse a change of ``match``'s results while an online table holds it (``Match.held_by_table``), unless
+    ``holder`` (the caller's table, or its id) is that table: the table stores its hands itself, and its next deal
+    would no longer follow the sheet. A forfeit (the organiser's) ends the match: it goes through, and the table
+    finishes after the commit (``tables`` listens to ``results_changing``). Then ``results_changing`` is sent, for
+    the layers above to act on the change after the commit (never to refuse it). Called with the match locked."""
+    held_by = match.held_by_table
+    if held_by is not None and action != "forfeit" and getattr(holder, "pk", holder) != held_by:
+        raise MatchHeldError("match", f"this match is being played online at table {held_by}: the table stores its "
+                                      "hands itself, so results are not entered here while it plays — the organiser "
+                                      "can end online play on the match's online page first")
     results_changing.send(sender=Match, match=match, action=action, user=user, holder=holder)
 
 

@@ -133,6 +133,10 @@ class Match(models.Model):
                                                         help_text="Knockout: the tie's place in its round (1, 2, …)")
     third_place = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every hand committed")
+    held_by_table = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="The online table (tables.Table id) playing the match: while set, its results change at that table "
+                  "only (a forfeit aside, which ends the table). Set when the table opens, cleared when it stops")
     settled_version = models.PositiveIntegerField(default=0, help_text="The version the settle task computed")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -11,7 +11,6 @@ is then retried): the standings refresh listens and runs in the same task, so a 
 
 results_changing = Signal()
 """``match``, ``action``, ``user``, ``holder``: a result of ``match`` is about to change (``action``: ``hand``,
-``game``, ``totals``, ``forfeit``, ``forfeit cleared``), sent inside the change's transaction with the match locked.
-A layer above that holds the match (an online table playing it) refuses the change by raising
-``games.common.MatchHeldError`` unless ``holder`` is itself; it may also act on the change after the commit
-(``transaction.on_commit``)."""
+``game``, ``totals``, ``forfeit``, ``forfeit cleared``), sent inside the change's transaction with the match locked,
+once ``games.common.check_not_held`` has let it through (an online table's hold is ``Match.held_by_table``, checked
+there). A receiver acts on the change after the commit (``transaction.on_commit``); it never refuses it."""

@@ -77,8 +77,8 @@ def _played(competition: Competition | None) -> bool:
 
 OPTION_CHECKS: list[Callable[[Callable[[str], Any]], None]] = []
 """Checks of a competition's options that the layers above ``league`` own; each takes ``get(name)`` (the value
-over the instance's, or the default) and raises :class:`SetupError` naming the field. ``StandingsConfig.ready``
-adds the standings' own (``standings.services.check_standings_options``)."""
+over the instance's, or the default) and raises :class:`SetupError` naming the field. ``config.wiring``
+registers the standings' own (``standings.services.check_standings_options``)."""
 
 
 def register_option_check(check: Callable[[Callable[[str], Any]], None]) -> None:

@@ -28,14 +28,10 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from redis.exceptions import RedisError
 
-from games.signals import results_changing, results_settled
 from league import outages
-from league.signals import publication_changed
-from standings.signals import standings_refreshed
 
 logger = logging.getLogger(__name__)
 NOTICE = "live.notice"
@@ -91,32 +87,31 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def _hands_changed(sender: Any, *, match: Any, **kwargs: Any) -> None:
+# ----------------------------------------------------------------------------- listeners (connected in config.wiring)
+def notify_hands_changed(sender: Any, *, match: Any, **kwargs: Any) -> None:
+    """``games.signals.results_changing``: after the commit, the match's open scoresheets render again."""
     competition_id, match_id = match.competition_id, match.pk
     transaction.on_commit(lambda: notify(competition_id, [match_id], wide=False), robust=True)
 
 
-def _matches_settled(sender: Any, *, competition_id: int, matches: list[int] | None = None, **kwargs: Any) -> None:
+def notify_matches_settled(sender: Any, *, competition_id: int, matches: list[int] | None = None,
+                           **kwargs: Any) -> None:
+    """``games.signals.results_settled``: the scoresheets of the matches the settle task recomputed."""
     notify(competition_id, list(matches or []), wide=False)
 
 
-def _standings_refreshed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+def notify_standings_refreshed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    """``standings.signals.standings_refreshed``: the competition's own pages."""
     notify(competition_id, [], wide=True)
 
 
-def _publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+def notify_publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    """``league.signals.publication_changed``: every page of the competition."""
     notify(competition_id, None, wide=True)
 
 
-def _logged_out(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
+def close_user_pages(sender: Any, *, user: Any = None, **kwargs: Any) -> None:
+    """``user_logged_out``: the live pages the user had open with their own rendering are closed."""
     if user is None or getattr(user, "pk", None) is None:
         return
     send_or_note_outage(user_group(user.pk), {"type": LOGOUT}, f"the closing of user {user.pk}'s live pages")
-
-
-def connect() -> None:
-    results_changing.connect(_hands_changed, dispatch_uid="live.hands_changed")
-    results_settled.connect(_matches_settled, dispatch_uid="live.matches_settled")
-    standings_refreshed.connect(_standings_refreshed, dispatch_uid="live.standings_refreshed")
-    publication_changed.connect(_publication_changed, dispatch_uid="live.publication_changed")
-    user_logged_out.connect(_logged_out, dispatch_uid="live.logged_out")

@@ -6,10 +6,7 @@ class TablesConfig(AppConfig):
     verbose_name = "Online tables"
 
     def ready(self) -> None:
-        from games.signals import results_changing
-        from tables import live, services, ticker
+        from tables import ticker
 
-        live.connect()  # each seat's view and the spectators' sent after every committed change
         ticker.start_with_the_server()  # an ASGI server ticks from its start: pending deadlines survive a restart
-        # an online table's match takes its results from the table only (entries elsewhere refused)
-        results_changing.connect(services.hold_fixture_matches, dispatch_uid="tables.services.hold_fixture_matches")
+        # the tables' listeners (each seat's frames after a change, a forfeit ending a fixture) are in config.wiring

@@ -7,7 +7,7 @@ session's user (``AuthMiddlewareStack``); anyone else watches (a private table's
 
 Client → server (the protocol as a whole: docs/online-tables.md):
 
-- ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``services.act`` checks and stores it;
+- ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``acting.act`` checks and stores it;
   its ``event`` reaches every reader once committed. Refused: ``{"type": "refused", "field", "reason",
   "version"}`` (a stale version is followed by the current ``state``; a repeated id is answered with the state).
 - ``{"type": "sync", "version": 12}``: the full ``state`` (a client back from a lost connection), with the actions
@@ -23,7 +23,7 @@ Client → server (the protocol as a whole: docs/online-tables.md):
   tap not answered: a frame the layer lost is caught up within a heartbeat.
 
 Server → client besides ``state`` and ``event``: ``{"type": "clock", "version", "turn", "deadline_at"}``, the turn's
-deadline moved at that version (its clock started when the turn reached its player: ``services.turn_shown``). A
+deadline moved at that version (its clock started when the turn reached its player: ``clock.turn_shown``). A
 socket of the seat to move reports every frame that shows it the turn (``live.turn_shown``): the server charges a
 player's clock only for a turn their socket was sent.
 
@@ -31,10 +31,10 @@ Limits: a frame over ``MAX_FRAME`` bytes is refused and the socket closed (4009)
 ``RATE_WINDOW`` seconds likewise (4029).
 
 Presence is counted in the database, so that every ASGI process agrees: each socket holding a seat counts itself
-in (``services.mark_back``: ``Seat.connected`` + 1) and out (``services.mark_away``: − 1); the seat's player is
+in (``presence.mark_back``: ``Seat.connected`` + 1) and out (``presence.mark_away``: − 1); the seat's player is
 away only when no socket of any process holds it. A process killed with sockets open never counts them out, so each
-process vouches for the seats it holds every ``services.PRESENCE_HEARTBEAT_SECONDS`` (``Seat.seen_at``) and resets
-the counts no process vouched for in ``services.PRESENCE_STALE_SECONDS`` (``services.expire_presence``): their
+process vouches for the seats it holds every ``presence.PRESENCE_HEARTBEAT_SECONDS`` (``Seat.seen_at``) and resets
+the counts no process vouched for in ``presence.PRESENCE_STALE_SECONDS`` (``presence.expire_presence``): their
 players are away since they were last vouched for, and a bot covers them ``AWAY_SECONDS`` after that.
 
 Why asynchronous: a table's frames fan out to every socket of the process. An ``AsyncJsonWebsocketConsumer``
@@ -66,7 +66,7 @@ from django.db import DatabaseError, close_old_connections, connection, connecti
 
 from engine.errors import FieldError
 from league.rate_limits import RateLimit
-from tables import live, services, ticker
+from tables import acting, live, presence, ticker
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +136,8 @@ class ActToAsync(SyncToAsync):
 
 
 def run_act(*args: Any) -> Any:
-    """``services.act(*args)`` awaited: in :func:`act_pool` on PostgreSQL, else in Django's database thread."""
-    return in_database(services.act, *args)
+    """``acting.act(*args)`` awaited: in :func:`act_pool` on PostgreSQL, else in Django's database thread."""
+    return in_database(acting.act, *args)
 
 
 def in_database(function: Any, *args: Any) -> Any:
@@ -182,8 +182,8 @@ async def stop_heartbeat() -> None:
 async def beat(now: datetime | None = None) -> list[tuple[int, int]]:
     """Vouch for the seats this process holds, then reset the counts nobody vouched for; returns those reset."""
     held = [key for key, count in _held.items() if count > 0]
-    await database_sync_to_async(services.heartbeat)(held, now)
-    return await database_sync_to_async(services.expire_presence)(now)
+    await database_sync_to_async(presence.heartbeat)(held, now)
+    return await database_sync_to_async(presence.expire_presence)(now)
 
 
 async def _beat_forever() -> None:
@@ -194,7 +194,7 @@ async def _beat_forever() -> None:
             raise
         except Exception:  # a database hiccup: the next beat tries again, well within the stale limit
             logger.exception("the tables' presence heartbeat failed")
-        await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
+        await asyncio.sleep(presence.PRESENCE_HEARTBEAT_SECONDS)
 
 
 _counting_out: set[asyncio.Future] = set()
@@ -205,7 +205,7 @@ async def _count_out(opening: asyncio.Future, table_id: int, seat: int) -> None:
     with contextlib.suppress(Exception):  # the opening failed: it counted the seat in, or it raised before
         await opening
     try:
-        await in_database(services.mark_away, table_id, seat)
+        await in_database(presence.mark_away, table_id, seat)
     except Exception:
         logger.exception("counting a socket out of table %s seat %s failed", table_id, seat)
 
@@ -281,7 +281,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.shield(counting_out)
 
     def count_out(self) -> asyncio.Future | None:
-        """Count this socket out of its seat once (``services.mark_away``), after its opening counted it in, in a
+        """Count this socket out of its seat once (``presence.mark_away``), after its opening counted it in, in a
         task of its own that a cancelled consumer does not stop. ``None`` when it is not counted (any more)."""
         if not self.counted:
             return None
@@ -352,7 +352,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.refuse("seat", "you are watching: there is no seat to reclaim")
             return
         try:
-            await database_sync_to_async(services.reclaim)(self.table_id, self.seat, self.user,
+            await database_sync_to_async(presence.reclaim)(self.table_id, self.seat, self.user,
                                                            seat_token=self.seat_token)
         except FieldError as error:
             await self.refuse(error.field, error.reason)

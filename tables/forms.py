@@ -1,7 +1,7 @@
 """The lobby's form: a new casual table — how many play, public or private, the creator's seat and a bot (or
 nobody yet) in each other seat.
 
-The form only turns what was tapped into ``services.create_table``'s arguments; the service decides, and a
+The form only turns what was tapped into ``seating.create_table``'s arguments; the service decides, and a
 ``TableError(field, reason)`` it raises is shown next to the field ``form_field_for`` names.
 """
 

@@ -3,16 +3,16 @@
 Groups of the channel layer (``settings.CHANNEL_LAYERS``):
 
 - ``table.<id>.seat.<n>``: the sockets of seat ``n`` (its player's tabs, or the seat's private link). Only this
-  group is ever sent seat ``n``'s view (``services.view_for``): its own cards and legal moves.
-- ``table.<id>``: the spectators. They are sent the spectator view (``services.spectator_view``): no hand, no
+  group is ever sent seat ``n``'s view (``reader_views.view_for``): its own cards and legal moves.
+- ``table.<id>``: the spectators. They are sent the spectator view (``reader_views.spectator_view``): no hand, no
   legal move, nobody's unplayed card. A seated socket does not join it (it would get every event twice).
 - ``tables.user.<user id>``: every socket a signed-in user opened, closed when the user logs out.
 
 :func:`publish` receives ``tables.signals.table_changed`` (sent after the commit) and sends every group the frame of
-its reader (``services.all_views``), versioned: ``{"type": "event", "version", "view", "seats", "table"}`` and,
+its reader (``reader_views.all_views``), versioned: ``{"type": "event", "version", "view", "seats", "table"}`` and,
 after an action, ``"seat"``, ``"action"``, ``"by"``. A consumer drops a frame older than the last one it sent (two
-commits may publish out of order), so a reader's versions only go up. :func:`connect` connects the receivers; the
-app's ``TablesConfig.ready`` calls it.
+commits may publish out of order), so a reader's versions only go up. The receivers are connected in
+``config.wiring``.
 """
 
 from __future__ import annotations
@@ -26,12 +26,10 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
-from django.contrib.auth.signals import user_logged_out
 from redis.exceptions import RedisError
 
-from tables import services
+from tables import clock, presence, reader_views, seating
 from tables.models import Table, TableAction
-from tables.signals import presence_changed, table_changed
 
 logger = logging.getLogger(__name__)
 
@@ -82,11 +80,11 @@ def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str
     if table is None or table.status == Table.CLOSED:
         raise Refused(4404, "no such table")
     if seat_token:
-        row = services.seat_by_token(seat_token)
+        row = seating.seat_by_token(seat_token)
         if row is None or row.table_id != table.pk:
             raise Refused(4403, "this seat link is not one of this table's")
         return row.index
-    seat = services.seat_of_user(table, user)
+    seat = seating.seat_of_user(table, user)
     if seat is None and table.visibility == Table.PRIVATE and invite_token != table.invite_token:
         raise Refused(4403, "a private table: open it with its invite link")
     return seat
@@ -94,9 +92,9 @@ def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str
 
 def opened_frame(table_id: int, seat: int | None) -> dict[str, Any]:
     """A socket has opened (and joined its groups): its seat, if it holds one, is counted present
-    (``services.mark_back``), then the full state is read for it — one trip to the database thread, not two."""
+    (``presence.mark_back``), then the full state is read for it — one trip to the database thread, not two."""
     if seat is not None:
-        services.mark_back(table_id, seat)
+        presence.mark_back(table_id, seat)
     return state_frame(table_id, seat)
 
 
@@ -112,7 +110,7 @@ def state_frame(table_id: int, seat: int | None, since: Any = None) -> dict[str,
     table = load_table(table_id)
     if table is None:
         raise Refused(4404, "no such table")
-    body = services.view_for(table, seat) if seat is not None else services.spectator_view(table)
+    body = reader_views.view_for(table, seat) if seat is not None else reader_views.spectator_view(table)
     frame = {"type": "state", **body}
     gap = missed_actions(table, since)
     if gap is not None:
@@ -135,14 +133,14 @@ def missed_actions(table: Table, since: Any) -> list[dict[str, Any]] | None:
 def frames(table_id: int, views: dict[int | None, dict[str, Any]] | None = None,
            action: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each group of the table with its readers' frame: a seat's own view to its group only. ``views``
-    (``services.all_views``' answer) and ``action`` (who did what, ``None``: no action) when the change that
+    (``reader_views.all_views``' answer) and ``action`` (who did what, ``None``: no action) when the change that
     publishes built them; else read now."""
     if views is None:
         table = load_table(table_id)
         if table is None:
             return []
         action = last_action(table_id, table.version)
-        views = services.all_views(table)  # every seat's frame and the spectators', from one read of the table
+        views = reader_views.all_views(table)  # every seat's frame and the spectators', from one read of the table
     action = action or {}
     out = [(table_group(table_id), {"type": "event", **action, **views[None]})]
     out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]})
@@ -234,10 +232,10 @@ def clock_messages(table_id: int, version: int, seat: int, deadline_at: Any, pla
 
 
 def turn_shown(table_id: int, seat: int, version: int) -> dict[str, Any] | None:
-    """A socket of ``seat`` was sent its turn at ``version`` (``services.turn_shown``). When the turn's clock
+    """A socket of ``seat`` was sent its turn at ``version`` (``clock.turn_shown``). When the turn's clock
     started again (it reached the player late), every reader is sent the new deadline, and it is returned as the
     ``clock`` frame for the socket itself (which gets it even when the layer does not deliver)."""
-    table = services.turn_shown(table_id, seat, version)
+    table = clock.turn_shown(table_id, seat, version)
     if table is None:
         return None
     messages = clock_messages(table.pk, version, seat, table.deadline_at, table.players)
@@ -301,9 +299,3 @@ def close_user_sockets(sender: Any = None, user: Any = None, **kwargs: Any) -> N
     except Exception:
         logger.exception("closing the sockets of user %s failed", user.pk)
 
-
-def connect() -> None:
-    """Connect the live layer's receivers (``TablesConfig.ready``); connecting twice connects once."""
-    table_changed.connect(publish, dispatch_uid="tables.live.publish")
-    presence_changed.connect(announce_presence, dispatch_uid="tables.live.announce_presence")
-    user_logged_out.connect(close_user_sockets, dispatch_uid="tables.live.close_user_sockets")

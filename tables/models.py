@@ -103,11 +103,12 @@ class Seat(models.Model):
     bot = models.CharField(max_length=12, choices=BOTS, blank=True, default=NO_BOT, help_text="A bot owns the seat")
     covering = models.BooleanField(default=False, help_text="A bot plays while the seat's player is away")
     connected = models.PositiveIntegerField(
-        default=0, help_text="Open sockets holding the seat, over every ASGI process (services.mark_back / mark_away)")
+        default=0,
+        help_text="Open sockets holding the seat, over every ASGI process (tables.presence.mark_back / mark_away)")
     seen_at = models.DateTimeField(
         null=True, blank=True,
         help_text="Last heartbeat of a process holding a socket of the seat: a count older than "
-                  "services.PRESENCE_STALE_SECONDS is one a killed process left behind")
+                  "tables.presence.PRESENCE_STALE_SECONDS is one a killed process left behind")
     away_since = models.DateTimeField(null=True, blank=True)
     bank_left = models.FloatField(default=0.0, help_text="Seconds of the time bank left")
     reclaim_pending = models.BooleanField(default=False, help_text="The player reclaims the seat at their next turn")
@@ -115,7 +116,7 @@ class Seat(models.Model):
     class Meta:
         ordering = ["table_id", "index"]
         constraints = [models.UniqueConstraint(fields=["table", "index"], name="unique_table_seat")]
-        # services.expire_presence looks for counted seats gone quiet, every few seconds in every process
+        # tables.presence.expire_presence looks for counted seats gone quiet, every few seconds in every process
         indexes = [models.Index(fields=["seen_at"], condition=Q(connected__gt=0), name="seat_counted_seen_at")]
 
     def __str__(self) -> str:

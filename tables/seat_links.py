@@ -23,9 +23,9 @@ from redis.exceptions import RedisError
 from games.models import Match
 from league import outages
 from league.permissions import can_enter_hands
+from tables.changes import OPEN, TableError
 from tables.live import LOGOUT, seat_group
 from tables.models import Seat, Table, new_table_token
-from tables.services import OPEN, TableError
 
 logger = logging.getLogger(__name__)
 NOT_ALLOWED = "only the match's organisers and scorekeepers renew or revoke its seats' links"

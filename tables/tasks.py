@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tables import services
+from tables import clock
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def play_due_task(table_id: int) -> None:
-    """Make the table's due move, if it is still due (``services.play_due`` locks the table and checks)."""
-    services.play_due(table_id)
+    """Make the table's due move, if it is still due (``clock.play_due`` locks the table and checks)."""
+    clock.play_due(table_id)

@@ -4,8 +4,8 @@ A daphne process starts it as soon as its event loop runs (:func:`start_with_the
 ``TablesConfig.ready``), so that a server started again after a crash makes the pending moves with nobody connected;
 in any other process the first socket accepted starts it (:func:`ensure_running`: one per process and event loop,
 idempotent).
-Every ``TICK`` seconds it asks ``services.due_moves`` which tables have a move due (a bot's pace passed, a player's
-clock run out, a player away long enough to be covered) and has ``services.play_due`` make each one in a thread,
+Every ``TICK`` seconds it asks ``clock.due_moves`` which tables have a move due (a bot's pace passed, a player's
+clock run out, a player away long enough to be covered) and has ``clock.play_due`` make each one in a thread,
 never on the event loop: a quick bot's move in Django's thread for the sockets' database work (one writer at a time,
 as SQLite wants); a move of the ``montecarlo`` bot, which thinks for a while, in a thread of its own so that it
 holds up no socket, or with Celery workers (``REDIS_URL``) on a worker (``tables.tasks.play_due_task``). Deadlines
@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db.models import F
 
 from league import dispatch
-from tables import services
+from tables import clock, closing
 from tables.models import Seat
 from tables.tasks import play_due_task
 
@@ -136,7 +136,7 @@ async def _run() -> None:
             await tick()
             if time.monotonic() - last_idle >= IDLE_EVERY:
                 last_idle = time.monotonic()
-                await database_sync_to_async(services.close_idle)()
+                await database_sync_to_async(closing.close_idle)()
             failures = 0
         except asyncio.CancelledError:
             raise
@@ -149,7 +149,7 @@ async def _run() -> None:
 
 async def tick() -> list[int]:
     """Start the due moves this process is not already making; returns the tables started."""
-    due = [table_id for table_id in await database_sync_to_async(services.due_moves)() if table_id not in _busy]
+    due = [table_id for table_id in await database_sync_to_async(clock.due_moves)() if table_id not in _busy]
     now = time.monotonic()
     due = [table_id for table_id in due if now - _sent.get(table_id, -SENT_GRACE) >= SENT_GRACE]
     if not due:
@@ -178,7 +178,7 @@ def _send_to_worker(table_id: int) -> None:
 async def _play(table_id: int, *, apart: bool) -> None:
     """The due move, in Django's thread for the database work or (``apart``: the slow bot) a thread of its own."""
     try:
-        await database_sync_to_async(services.play_due, thread_sensitive=not apart)(table_id)
+        await database_sync_to_async(clock.play_due, thread_sensitive=not apart)(table_id)
     except Exception:
         logger.exception("the due move of table %s failed", table_id)
     finally:

@@ -1,12 +1,12 @@
 """Pages of the online tables: the lobby (open tables, games to watch, a new table) and the table page, whose
 seats panel posts to the views below.
 
-Thin views: every write goes through ``tables.services`` and its ``TableError`` is shown to the user in the
-service's words. Who reads the page: the seat of the private seat link (``?seat=<token>``) or of the session's
-user; anyone else watches, and a private table's spectators bring its invite (``?invite=<token>``) — without it a
-private table is a 404. Only the table's creator adds or removes bots, starts and rematches; every permission is
-checked on every request. The live part of the page (``static/js/table.js``) talks to ``tables.consumers`` with
-the same tokens.
+Thin views: every write goes through the modules that change a table (``tables.seating``, ``tables.dealing``, …) and
+its ``TableError`` is shown to the user in the service's words. Who reads the page: the seat of the private seat
+link (``?seat=<token>``) or of the session's user; anyone else watches, and a private table's spectators bring its
+invite (``?invite=<token>``) — without it a private table is a 404. Only the table's creator adds or removes bots,
+starts and rematches; every permission is checked on every request. The live part of the page
+(``static/js/table.js``) talks to ``tables.consumers`` with the same tokens.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.models import Hand, Match
 from games.replay import ReplayUnavailable, build_record_replay
 from games.views_replay import render_replay
-from tables import services
+from tables import changes, dealing, fixtures, reader_views, seating
 from tables.forms import BOT_CHOICES, CreateTableForm, form_field_for, seat_label
 from tables.models import Seat, Table, TableHand
 from tables.state import table_ruleset
@@ -74,11 +74,11 @@ def reader_of(request: HttpRequest, pk: int) -> Reader:
     params = request.POST if request.method == "POST" else request.GET
     seat_token, invite = params.get("seat", ""), params.get("invite", "")
     if seat_token:
-        row = services.seat_by_token(seat_token)
+        row = seating.seat_by_token(seat_token)
         if row is None or row.table_id != table.pk:
             raise Http404("no such seat link")
         return Reader(table, row.index, seat_token=seat_token)
-    seat = services.seat_of_user(table, request.user)
+    seat = seating.seat_of_user(table, request.user)
     invited = _same(invite, table.invite_token)
     if table.visibility == Table.PRIVATE and seat is None and not invited and not is_creator(request, table):
         raise Http404("a private table: open it with its invite link")
@@ -102,9 +102,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                table = services.create_table(request.user, data["players"], None, data["visibility"],
-                                              form.bots(), seat=data["seat"], bot_pace=settings.TABLES_BOT_PACE)
-            except services.TableError as error:
+                table = seating.create_table(request.user, data["players"], None, data["visibility"],
+                                             form.bots(), seat=data["seat"], bot_pace=settings.TABLES_BOT_PACE)
+            except changes.TableError as error:
                 form.add_error(form_field_for(error.field), error.reason)
             else:
                 return redirect("table", table.pk)
@@ -112,7 +112,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     public = Table.objects.filter(visibility=Table.PUBLIC, kind=Table.CASUAL).prefetch_related(seats)
     mine = Table.objects.none()
     if request.user.is_authenticated:
-        mine = (Table.objects.filter(seats__user=request.user, status__in=services.OPEN).distinct()
+        mine = (Table.objects.filter(seats__user=request.user, status__in=changes.OPEN).distinct()
                 .prefetch_related(seats)[:LOBBY_LIMIT])
     return render(request, "tables/lobby.html", {
         "form": form,
@@ -128,9 +128,9 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     and the seats panel."""
     reader = reader_of(request, pk)
     table = reader.table
-    frame = services.view_for(table, reader.seat) if reader.seat is not None else services.spectator_view(table)
+    frame = reader_views.view_for(table, reader.seat) if reader.seat is not None else reader_views.spectator_view(table)
     creator = is_creator(request, table)
-    if table.end_reason and table.status not in services.OPEN:  # a fixture's table says why it stopped
+    if table.end_reason and table.status not in changes.OPEN:  # a fixture's table says why it stopped
         messages.info(request, table.end_reason)
     invite_url = None
     if table.visibility == Table.PRIVATE and (creator or reader.seat is not None):
@@ -180,7 +180,7 @@ def seat_names(table: Table, match: Match | None = None) -> list[str]:
     """Who sits where, by seat index: at a fixture its players by name (whether they play by their login or by
     their seat's link), at a casual table its users and bots (``Ben (normal bot)``; ``""``: an open seat)."""
     if match is not None:
-        return [player.name for player in services.fixture_players(match)]
+        return [player.name for player in fixtures.fixture_players(match)]
     return [row.display_name for row in table.seats.select_related("user").order_by("index")]
 
 
@@ -261,10 +261,10 @@ def _seat_rows(request: HttpRequest, table: Table, reader: Reader, creator: bool
             "name": names[row.index] if names and row.index < len(names) and names[row.index] else row.display_name,
             "login": row.user.get_username() if names and row.user is not None else "",
             "mine": mine, "bot": row.bot, "covering": row.covering,
-            "can_take": empty and reader.seat is None and table.kind == Table.CASUAL and table.status in services.OPEN
+            "can_take": empty and reader.seat is None and table.kind == Table.CASUAL and table.status in changes.OPEN
             and not reader.seat_token,
             "can_leave": mine and not reader.seat_token and table.kind == Table.CASUAL and request.user.is_authenticated
-            and row.user_id == request.user.pk and table.status in services.OPEN,
+            and row.user_id == request.user.pk and table.status in changes.OPEN,
             "can_add_bot": creator and casual_lobby and empty,
             "can_remove_bot": creator and casual_lobby and bool(row.bot),
         })
@@ -279,7 +279,7 @@ def _back(reader: Reader) -> HttpResponse:
 def _run(request: HttpRequest, reader: Reader, call, done: str) -> HttpResponse:
     try:
         call()
-    except services.TableError as error:
+    except changes.TableError as error:
         messages.error(request, error.reason)
     else:
         messages.success(request, done)
@@ -296,7 +296,7 @@ def take_seat(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     reader = reader_of(request, pk)
     if not request.user.is_authenticated:
         return redirect_to_login(reader.url())
-    return _run(request, reader, lambda: services.take_seat(reader.table, number - 1, request.user),
+    return _run(request, reader, lambda: seating.take_seat(reader.table, number - 1, request.user),
                 f"You sit at seat {number}.")
 
 
@@ -305,7 +305,7 @@ def leave_seat(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     reader = reader_of(request, pk)
     if not request.user.is_authenticated:
         return redirect_to_login(reader.url())
-    return _run(request, reader, lambda: services.leave_seat(reader.table, number - 1, request.user),
+    return _run(request, reader, lambda: seating.leave_seat(reader.table, number - 1, request.user),
                 f"You left seat {number}.")
 
 
@@ -314,7 +314,7 @@ def add_bot(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     reader = reader_of(request, pk)
     _creator_only(request, reader)
     kind = request.POST.get("bot", "")
-    return _run(request, reader, lambda: services.add_bot(reader.table, number - 1, kind),
+    return _run(request, reader, lambda: seating.add_bot(reader.table, number - 1, kind),
                 f"A bot plays seat {number}.")
 
 
@@ -322,7 +322,7 @@ def add_bot(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def remove_bot(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     reader = reader_of(request, pk)
     _creator_only(request, reader)
-    return _run(request, reader, lambda: services.remove_bot(reader.table, number - 1),
+    return _run(request, reader, lambda: seating.remove_bot(reader.table, number - 1),
                 f"Seat {number} is open again.")
 
 
@@ -330,11 +330,11 @@ def remove_bot(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     reader = reader_of(request, pk)
     _creator_only(request, reader)
-    return _run(request, reader, lambda: services.start(reader.table), "The cards are dealt.")
+    return _run(request, reader, lambda: dealing.start(reader.table), "The cards are dealt.")
 
 
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     reader = reader_of(request, pk)
     _creator_only(request, reader)
-    return _run(request, reader, lambda: services.rematch(reader.table), "A new game: the cards are dealt.")
+    return _run(request, reader, lambda: dealing.rematch(reader.table), "A new game: the cards are dealt.")

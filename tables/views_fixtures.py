@@ -1,8 +1,8 @@
 """A league fixture played online: the match's online page, for its organisers and scorekeepers.
 
-``/matches/<id>/online/`` shows the match's open table (or a button that opens one: ``services.open_fixture``), each
+``/matches/<id>/online/`` shows the match's open table (or a button that opens one: ``fixtures.open_fixture``), each
 seat's player — their login, and the seat's private link to hand out, with a copy button — a Start button, and for
-organisers the button that ends online play (``services.end_fixture``); each seat's link is renewed or revoked there
+organisers the button that ends online play (``fixtures.end_fixture``); each seat's link is renewed or revoked there
 (``tables.seat_links``). Anyone else gets a 403 that says who may open it (a draft they may not see: 404; not logged
 in: the login page). Tables that stopped are listed with why.
 """
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import HAND_LEVEL, Match
 from league.permissions import can_enter_hands, can_view_match, is_organiser
-from tables import seat_links, services
+from tables import changes, dealing, fixtures, seat_links
 from tables.forms import seat_label
 from tables.models import Seat, Table
 
@@ -86,15 +86,15 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
     table)."""
     if request.method == "POST":
         try:
-            opened = services.open_fixture(match, request.user)
-        except services.TableError as error:
+            opened = fixtures.open_fixture(match, request.user)
+        except changes.TableError as error:
             messages.error(request, error.reason)
         else:
             messages.success(request, f"Table {opened.pk} is open for this match: hand out the seats' links, then "
                                       "start it when the players are there.")
         return redirect("match_online", pk=match.pk)
-    table = services.fixture_table(match)
-    players = services.fixture_players(match)
+    table = fixtures.fixture_table(match)
+    players = fixtures.fixture_players(match)
     seats = []
     if table is not None:
         for row in table.seats.select_related("user").order_by("index"):
@@ -104,7 +104,7 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
                           "link": "" if row.link_revoked else seat_link(request, table, row),
                           "revoked": row.link_revoked, "covering": row.covering,
                           "side": match.side_a_name if row.index % 2 == 0 else match.side_b_name})
-    earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=services.OPEN)
+    earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=changes.OPEN)
                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))[:HISTORY])
     return render(request, "tables/fixture.html", {
         "match": match, "competition": match.competition, "table": table, "seats": seats,
@@ -118,13 +118,13 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
 @_guarded
 def match_online_start(request: HttpRequest, match: Match) -> HttpResponse:
     """Deal the first hand of the match's open table."""
-    table = services.fixture_table(match)
+    table = fixtures.fixture_table(match)
     if table is None:
         messages.error(request, "The match has no open online table: open one first.")
         return redirect("match_online", pk=match.pk)
     try:
-        services.start(table)
-    except services.TableError as error:
+        dealing.start(table)
+    except changes.TableError as error:
         messages.error(request, error.reason)
         return redirect("match_online", pk=match.pk)
     messages.success(request, f"Table {table.pk} started: the cards are dealt.")
@@ -135,15 +135,15 @@ def match_online_start(request: HttpRequest, match: Match) -> HttpResponse:
 @_guarded
 def match_online_end(request: HttpRequest, match: Match) -> HttpResponse:
     """The organiser ends online play: the table closes and the match's pages take its results again."""
-    table = services.fixture_table(match)
+    table = fixtures.fixture_table(match)
     if table is None:
         messages.error(request, "The match has no open online table.")
         return redirect("match_online", pk=match.pk)
     if not is_organiser(request.user, match.competition.club_id):
         raise PermissionDenied("Only the club's organisers end online play of a match.")
     try:
-        table = services.end_fixture(table, request.user)
-    except services.TableError as error:
+        table = fixtures.end_fixture(table, request.user)
+    except changes.TableError as error:
         messages.error(request, error.reason)
     else:
         messages.success(request, table.end_reason)
@@ -155,14 +155,14 @@ def match_online_end(request: HttpRequest, match: Match) -> HttpResponse:
 def match_online_seat_link(request: HttpRequest, match: Match, number: int, what: str) -> HttpResponse:
     """Renew (``what="renew"``: a new link, the old one refused) or revoke (the link refused until renewed) the
     private link of seat ``number`` of the match's open table (``tables.seat_links``)."""
-    table = services.fixture_table(match)
+    table = fixtures.fixture_table(match)
     if table is None:
         messages.error(request, "The match has no open online table.")
         return redirect("match_online", pk=match.pk)
     change = seat_links.renew_seat_link if what == "renew" else seat_links.revoke_seat_link
     try:
         change(table, number - 1, request.user)
-    except services.TableError as error:
+    except changes.TableError as error:
         messages.error(request, error.reason)
     else:
         messages.success(request, f"Seat {number} has a new private link: the old one no longer opens the seat."

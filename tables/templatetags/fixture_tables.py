@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from games.models import HAND_LEVEL, Match
-from tables import services
+from tables import fixtures
 
 register = template.Library()
 
@@ -17,7 +17,7 @@ register = template.Library()
 @register.inclusion_tag("tables/_match_online.html")
 def match_online(match: Match, can_enter: bool = False, notice: bool = False) -> dict[str, Any]:
     """``notice``: the entry pages' wording (results entered there wait for online play to end)."""
-    table = services.fixture_table(match)
+    table = fixtures.fixture_table(match)
     playable = (match.outcome == Match.PLAYED and match.status != Match.COMPLETE and match.result_level == HAND_LEVEL
                 and match.team_match_id is None)
     return {"match": match, "table": table, "can_enter": can_enter, "notice": notice,

@@ -11,7 +11,7 @@ from csp.utils import build_policy
 from django.urls import reverse
 
 from games.models import Match
-from tables.services import create_table
+from tables.seating import create_table
 from tests.browser.test_page_tour import build_league, tour
 from tests.factories import make_user
 

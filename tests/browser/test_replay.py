@@ -140,21 +140,21 @@ def test_the_replay_works_without_javascript(live_server, browser, shots, scene)
 @pytest.fixture
 def casual_table():
     """A public table of four bots that has finished a hand with cards played and plays on."""
-    from tables import services as tables
+    from tables import clock, dealing, seating
     from tables.models import Table, TableHand
     from tests.factories import make_user
 
-    table = tables.start(tables.create_table(make_user("host"), 4, None, Table.PUBLIC,
-                                             {0: "heuristic", 1: "random", 2: "heuristic", 3: "random"},
-                                             bot_pace=0))
+    table = dealing.start(seating.create_table(make_user("host"), 4, None, Table.PUBLIC,
+                                               {0: "heuristic", 1: "random", 2: "heuristic", 3: "random"},
+                                               bot_pace=0))
     for _ in range(5000):
         table = Table.objects.get(pk=table.pk)
         done = [h for h in TableHand.objects.filter(table=table, finished_at__isnull=False) if h.record["plays"]]
         if done and table.status == Table.PLAYING:
             return table, done[0]
         if table.status != Table.PLAYING:
-            table = tables.rematch(table)
-        tables.play_due(table.pk, now=table.deadline_at)
+            table = dealing.rematch(table)
+        clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError("the bots did not finish a hand")
 
 

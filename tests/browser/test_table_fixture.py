@@ -294,14 +294,14 @@ def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_s
 def test_the_organiser_revokes_and_renews_a_seat_link_on_a_phone(live_server, browser, shots):
     """The match's online page at 390 × 844: Revoke link hides the seat's link and refuses it; New link shows a new
     one, which opens the seat (the WSGI test server: the pages only, the socket is tested in tests/tables)."""
-    from tables import services as tables
+    from tables import fixtures
     from tests.factories import make_scene
 
     scene = make_scene("Links club", organiser="links-org", scorekeeper="links-keeper")
     match = scene["match"]
     scene["organiser"].set_password(PASSWORD)
     scene["organiser"].save()
-    table = tables.open_fixture(match, scene["organiser"])
+    table = fixtures.open_fixture(match, scene["organiser"])
     errors: list[str] = []
     page = phone(browser, errors)
     page.goto(f"{live_server.url}/accounts/login/?next=/matches/{match.pk}/online/")

@@ -361,14 +361,14 @@ def test_the_replay_page_takes_two_queries_whatever_the_hand(client: Client, dja
 def test_a_hand_played_online_replays_from_the_record_the_table_stored(client: Client):
     """One replay for both: a fixture played at an online table (``tables``, the layer above) stores each hand
     through ``enter_hand`` as a record, and each replays card for card as the table played it."""
-    from tables import services as tables
+    from tables import dealing, fixtures
     from tables.models import TableHand
     from tests.factories import make_scene
     from tests.tables.helpers import play_out
 
     scene = make_scene("Online", organiser="org", scorekeeper="keeper", ruleset={"target": 5})
     match = scene["match"]
-    table = play_out(tables.start(tables.open_fixture(match, scene["scorekeeper"])))  # the clock plays every seat
+    table = play_out(dealing.start(fixtures.open_fixture(match, scene["scorekeeper"])))  # the clock plays every seat
     played = list(TableHand.objects.filter(table=table).order_by("number"))
     assert played and all(hand.stored_hand_id for hand in played)
     for online in played:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from engine.cards import CARD_NAMES, bits
-from tables import services
+from tables import clock
 from tables import state as live
 from tables.models import Table, TableHand
 
@@ -33,7 +33,7 @@ def bots_move_until_turn_of(table: Table, seat: int, limit: int = 500) -> Table:
         if table.status != Table.PLAYING or table.turn == seat:
             return table
         assert table.seats.get(index=table.turn).bot, "a human seat other than the one waited for is to move"
-        services.play_due(table.pk, now=table.deadline_at)
+        clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError(f"seat {seat} never got the turn")
 
 
@@ -68,7 +68,7 @@ def play_out(table: Table, limit: int = 100_000) -> Table:
         table = fresh(table)
         if table.status != Table.PLAYING:
             return table
-        services.play_due(table.pk, now=table.deadline_at)
+        clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError("the table is still playing")
 
 

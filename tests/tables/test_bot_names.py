@@ -8,7 +8,7 @@ import html as html_text
 import pytest
 from django.urls import reverse
 
-from tables import services
+from tables import dealing, reader_views, seating
 from tables.models import Table
 from tests.factories import make_user
 
@@ -18,13 +18,13 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def three_bots():
     """Carla at seat 1, two normal bots and a strong one at seats 2 to 4, started."""
-    table = services.create_table(make_user("carla"), 4, None, Table.PUBLIC,
-                                  {1: "heuristic", 2: "heuristic", 3: "montecarlo"}, seat=0)
-    return services.start(table)
+    table = seating.create_table(make_user("carla"), 4, None, Table.PUBLIC,
+                                 {1: "heuristic", 2: "heuristic", 3: "montecarlo"}, seat=0)
+    return dealing.start(table)
 
 
 def test_three_bots_have_names_apart_and_their_strength_in_the_frame(three_bots):
-    seats = services.spectator_view(three_bots)["seats"]
+    seats = reader_views.spectator_view(three_bots)["seats"]
     bots = seats[1:]
     assert len({seat["name"] for seat in bots}) == 3, bots
     assert [seat["bot_label"] for seat in bots] == ["normal bot", "normal bot", "strong bot"]
@@ -32,7 +32,7 @@ def test_three_bots_have_names_apart_and_their_strength_in_the_frame(three_bots)
 
 
 def test_the_seats_panel_and_the_lobby_name_each_bot_with_its_strength(client, three_bots):
-    names = [seat["name"] for seat in services.spectator_view(three_bots)["seats"][1:]]
+    names = [seat["name"] for seat in reader_views.spectator_view(three_bots)["seats"][1:]]
     expected = [f"{names[0]} (normal bot)", f"{names[1]} (normal bot)", f"{names[2]} (strong bot)"]
     page = html_text.unescape(client.get(reverse("table", args=[three_bots.pk])).content.decode())
     panel = page[page.index('id="seats"'):]

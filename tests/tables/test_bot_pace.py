@@ -16,7 +16,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from league.models import Competition
-from tables import services
+from tables import clock, dealing, fixtures, seating
 from tables.models import Table
 from tests.factories import make_scene, make_user
 from tests.tables.helpers import fresh
@@ -38,28 +38,28 @@ def test_a_table_made_in_the_lobby_is_paced_by_the_setting_and_its_bots_move_on_
     client.post(reverse("tables_lobby"), {"players": "2", "visibility": "public", "seat": "0", "bot_1": "random"})
     table = Table.objects.get()
     assert table.bot_pace == 0.4
-    services.leave_seat(table, 0, user)  # a bot in the creator's seat too: every move is a bot's
-    services.add_bot(table, 0, "random")
-    table = services.start(table)
+    seating.leave_seat(table, 0, user)  # a bot in the creator's seat too: every move is a bot's
+    seating.add_bot(table, 0, "random")
+    table = dealing.start(table)
     for _ in range(3):  # the bots' turns: each due exactly bot_pace after it started
         table = fresh(table)
         if table.status != Table.PLAYING:
             break
         assert table.deadline_at == table.turn_started_at + timedelta(seconds=0.4)
-        assert services.play_due(table.pk, now=table.deadline_at - timedelta(seconds=0.01)) is None  # not yet
-        assert services.play_due(table.pk, now=table.deadline_at) is not None
+        assert clock.play_due(table.pk, now=table.deadline_at - timedelta(seconds=0.01)) is None  # not yet
+        assert clock.play_due(table.pk, now=table.deadline_at) is not None
 
 
 @override_settings(TABLES_BOT_PACE=0.25)
 def test_a_table_made_by_the_service_takes_the_setting_unless_given_its_own():
-    assert services.create_table(make_user()).bot_pace == 0.25
-    assert services.create_table(make_user(), bot_pace=3).bot_pace == 3.0
+    assert seating.create_table(make_user()).bot_pace == 0.25
+    assert seating.create_table(make_user(), bot_pace=3).bot_pace == 3.0
 
 
 @override_settings(TABLES_BOT_PACE=2.5)
 def test_a_fixtures_table_takes_the_setting_too():
     scene = make_scene("Paced", organiser="p-org", scorekeeper="p-keeper", match_format=Competition.SINGLE)
-    table = services.open_fixture(scene["match"], scene["organiser"])
+    table = fixtures.open_fixture(scene["match"], scene["organiser"])
     assert table.bot_pace == 2.5  # the pace of a bot covering a player away or out of time
 
 

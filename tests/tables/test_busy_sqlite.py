@@ -33,7 +33,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
-from tables import services
+from tables import seating
 from tables.models import Seat
 call_command("migrate", verbosity=0)
 
@@ -45,8 +45,8 @@ def session(user):
 tables = []
 for number in range(%(tables)d):
     creator, second = (get_user_model().objects.create_user(f"t{number}-{role}") for role in ("host", "guest"))
-    table = services.create_table(creator, players=4, seat=0, bots={2: "heuristic", 3: "heuristic"},
-                                  turn_seconds=600, bank_seconds=0, bot_pace=%(pace)r)
+    table = seating.create_table(creator, players=4, seat=0, bots={2: "heuristic", 3: "heuristic"},
+                                 turn_seconds=600, bank_seconds=0, bot_pace=%(pace)r)
     tables.append({"id": table.pk, "tokens": list(Seat.objects.filter(table=table).order_by("index")
                                                   .values_list("seat_token", flat=True)),
                    "host": session(creator), "guest": session(second)})

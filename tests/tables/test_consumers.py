@@ -1,8 +1,8 @@
 """The online table's socket (tables.consumers, tables.live) through channels' WebsocketCommunicator, on real tables.
 
-Every table here is made and played through ``tables.services`` and stored in the test database; the consumer's
+Every table here is made and played through the ``tables`` modules and stored in the test database; the consumer's
 database work runs in Django's thread, so the tests use committed rows (``transaction=True``). Time is driven with
-explicit ``now=`` (``services.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
+explicit ``now=`` (``table_clock.play_due``, ``consumers.beat``), never by sleeping; the ticker and the presence
 heartbeat are kept off except in the tests about them. Every frame each socket receives is scanned for a card its
 reader may not see (``frames_showing_hidden_cards``): 0 in every test.
 """
@@ -32,11 +32,13 @@ from django.utils import timezone
 
 from config.asgi import application
 from engine.cards import CARD_NAMES, bits
-from tables import consumers, live, services, ticker
+from tables import clock as table_clock
+from tables import consumers, dealing, fixtures, live, presence, reader_views, seating, ticker
 from tables import state as table_state
+from tables.changes import AWAY_SECONDS, TableError
 from tables.models import Seat, Table, TableAction
+from tables.presence import PRESENCE_STALE_SECONDS
 from tables.routing import websocket_urlpatterns
-from tables.services import AWAY_SECONDS, PRESENCE_STALE_SECONDS, TableError
 from tests.factories import make_scene, make_user
 from tests.tables.helpers import bots_move_until_turn_of, frames_showing_hidden_cards, fresh
 
@@ -61,11 +63,11 @@ async def quiet(monkeypatch):
 # ----------------------------------------------------------------------------- tables
 def human_table(*users, players: int = 4, **options) -> Table:
     """A started casual table: ``users`` at seats 0, 1, …, heuristic bots at the others."""
-    table = services.create_table(users[0], players, None, Table.PUBLIC,
-                                  {seat: "heuristic" for seat in range(len(users), players)}, seat=0, **options)
+    table = seating.create_table(users[0], players, None, Table.PUBLIC,
+                                 {seat: "heuristic" for seat in range(len(users), players)}, seat=0, **options)
     for seat, user in enumerate(users[1:], start=1):
-        services.take_seat(table, seat, user)
-    return services.start(table)
+        seating.take_seat(table, seat, user)
+    return dealing.start(table)
 
 
 def bots_move_until_a_turn_of(table: Table, seats: set[int], limit: int = 500) -> Table:
@@ -74,7 +76,7 @@ def bots_move_until_a_turn_of(table: Table, seats: set[int], limit: int = 500) -
         table = fresh(table)
         if table.turn in seats:
             return table
-        services.play_due(table.pk, now=table.deadline_at)
+        table_clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError(f"none of seats {seats} got the turn")
 
 
@@ -90,7 +92,7 @@ db = sync_to_async  # the test's own database work, in Django's thread as the co
 
 
 async def until_shown(table: Table, timeout: float = 10.0) -> Table:
-    """The table once its turn was reported shown by a socket of the seat to move (``services.turn_shown``)."""
+    """The table once its turn was reported shown by a socket of the seat to move (``table_clock.turn_shown``)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while (now := await db(fresh)(table)).turn_shown_at is None:
         assert asyncio.get_running_loop().time() < deadline, "the turn was never reported shown"
@@ -202,7 +204,7 @@ async def test_a_seat_joins_and_gets_the_state_with_only_its_own_cards():
 async def test_a_seat_link_gives_its_seat_a_link_of_another_table_or_a_private_table_without_invite_is_refused():
     user = await db(make_user)()
     table = await db(human_table)(user)
-    private = await db(services.create_table)(user, 2, None, Table.PRIVATE, {1: "random"}, seat=0)
+    private = await db(seating.create_table)(user, 2, None, Table.PRIVATE, {1: "random"}, seat=0)
     linked = await join(table, 2, token=await token_of(table, 2))  # a bot's seat here: its own view only
     assert len(linked.frames[0]["view"]["hand"]) == 6
     other = await join(table, None, token=await token_of(private, 1), expect="refused")
@@ -255,7 +257,7 @@ async def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused_with_no_change(
     table = await db(bots_move_until_a_turn_of)(table, {0, 1})
     mover, other = table.turn, 1 - table.turn
     seat1 = await join(table, other, user=[alice, bob][other])
-    seat0_legal = (await db(services.view_for)(table, mover))["view"]["legal"]
+    seat0_legal = (await db(reader_views.view_for)(table, mover))["view"]["legal"]
     before = await db(actions_of)(table)
     await seat1.send(type="act", action=seat0_legal[0], version=table.version, id="wrong-1")
     refused = await seat1.receive()
@@ -306,7 +308,7 @@ async def test_a_client_back_with_its_last_version_gets_the_gap_or_the_whole_sta
     seat0 = await join(table, 0, user=user)
     last = seat0.frames[0]["version"]
     await seat0.leave()  # the connection is lost at seat 0's turn
-    await db(services.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)  # a bot moves for it
+    await db(table_clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)  # a bot moves for it
     table = await db(bots_move_until_turn_of)(table, 0)  # and the bots play on meanwhile
     missed = [row for row in await db(actions_of)(table) if row[0] > last]
     assert missed
@@ -354,9 +356,9 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     assert row.connected == 0 and row.away_since is not None
     table = await db(fresh)(table)
     assert table.deadline_at == row.away_since + timedelta(seconds=AWAY_SECONDS)  # not the 600 s clock
-    assert await db(services.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    assert await db(table_clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
     watcher = await join(table, None)
-    outcome = await db(services.play_due)(table.pk, now=table.deadline_at)
+    outcome = await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     assert (outcome.seat, outcome.by) == (0, "cover")
     event = await watcher.receive()
     assert (event["seat"], event["by"]) == (0, "cover") and event["seats"][0]["covering"]
@@ -374,7 +376,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     row = await db(seat_row)(table, 0)
     if table.turn == 0:  # reclaimed at its turn: the bot makes this move, the player the next one
         assert row.covering and row.reclaim_pending
-        assert (await db(services.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)).by == "cover"
+        assert (await db(table_clock.play_due)(table.pk, now=(await db(fresh)(table)).deadline_at)).by == "cover"
         row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
     table = await db(bots_move_until_turn_of)(table, 0)
@@ -391,19 +393,19 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
     """A league fixture's seats belong to its players, who may have no login: the seat's private link is its
     credential (as a scorekeeper's link is), so a socket opened with it reclaims that seat — and only that one."""
     scene = await db(make_scene)("Links", organiser="org-l", scorekeeper="keeper-l", match_format="single")
-    table = await db(services.open_fixture)(scene["match"], scene["scorekeeper"])
+    table = await db(fixtures.open_fixture)(scene["match"], scene["scorekeeper"])
     await db(Table.objects.filter(pk=table.pk).update)(turn_seconds=600)
-    table = await db(services.start)(table)
+    table = await db(dealing.start)(table)
     assert (await db(seat_row)(table, 0)).user_id is None  # no login: the link is all the player has
     token0, token1 = await token_of(table, 0), await token_of(table, 1)
     away = timezone.now()
-    await db(services.mark_away)(table, 0, now=away)
+    await db(presence.mark_away)(table, 0, now=away)
     table = await db(fresh)(table)
     for _ in range(50):  # the seats nobody opened never saw their turns: covered as away, as seat 0 once 60 s away
         table = await db(fresh)(table)
         if (await db(seat_row)(table, 0)).covering:
             break
-        await db(services.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
+        await db(table_clock.play_due)(table.pk, now=max(table.deadline_at, away + timedelta(seconds=AWAY_SECONDS)))
     assert (await db(seat_row)(table, 0)).covering
     assert "cover" in {row[3] for row in await db(actions_of)(table)}
     assert "clock" not in {row[3] for row in await db(actions_of)(table)}, "a clock ran out on an unseen turn"
@@ -413,9 +415,9 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
     assert (await other.receive(10.0))["type"] == "event"
     assert (await db(seat_row)(table, 0)).covering  # … never seat 0
     with pytest.raises(TableError, match="not yours"):
-        await db(services.reclaim)(table, 0, None, seat_token=token1)
+        await db(presence.reclaim)(table, 0, None, seat_token=token1)
     with pytest.raises(TableError, match="not yours"):
-        await db(services.reclaim)(table, 0, await db(make_user)())
+        await db(presence.reclaim)(table, 0, await db(make_user)())
 
     linked = await join(table, 0, token=token0)
     await linked.send(type="reclaim")
@@ -423,14 +425,14 @@ async def test_a_seat_link_reclaims_its_own_seat_and_no_other():
     row = await db(seat_row)(table, 0)
     table = await db(fresh)(table)
     if row.reclaim_pending:  # seat 0's turn: the bot has this move
-        await db(services.play_due)(table.pk, now=table.deadline_at)
+        await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     row = await db(seat_row)(table, 0)
     assert not row.covering and not row.reclaim_pending
     for _ in range(50):  # the clock plays the others until seat 0's next turn: the link's player plays it
         table = await db(fresh)(table)
         if table.turn == 0 or table.status != Table.PLAYING:
             break
-        await db(services.play_due)(table.pk, now=table.deadline_at)
+        await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     if table.status == Table.PLAYING:
         assert (await linked.until_version(table.version))["version"] == table.version
         await linked.send(type="act", action=linked.frames[-1]["view"]["legal"][0], version=table.version, id="l-1")
@@ -443,9 +445,9 @@ async def test_a_casual_seat_left_during_play_is_not_reclaimed_by_its_old_link()
     user = await db(make_user)()
     table = await db(human_table)(user)
     token = await token_of(table, 0)
-    await db(services.leave_seat)(table, 0, user)
+    await db(seating.leave_seat)(table, 0, user)
     with pytest.raises(TableError, match="was left"):
-        await db(services.reclaim)(table, 0, None, seat_token=token)
+        await db(presence.reclaim)(table, 0, None, seat_token=token)
     watcher = await join(table, None)
     await watcher.send(type="reclaim")
     assert (await watcher.receive())["field"] == "seat"  # a spectator has no seat to reclaim
@@ -457,14 +459,14 @@ async def test_presence_is_counted_in_the_database_over_every_process():
     table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
     first = await join(table, 0, user=user)
     second = await join(table, 0, user=user)  # a second tab
-    await db(services.mark_back)(table, 0)  # a socket of the same seat in another ASGI process
+    await db(presence.mark_back)(table, 0)  # a socket of the same seat in another ASGI process
     assert (await db(seat_row)(table, 0)).connected == 3
     await first.leave()
     await second.leave()
     row = await db(seat_row)(table, 0)
     assert row.connected == 1 and row.away_since is None  # the other process still holds the seat
     assert (await db(fresh)(table)).deadline_at == table.deadline_at  # so no cover is coming
-    await db(services.mark_away)(table, 0)  # its socket closes too
+    await db(presence.mark_away)(table, 0)  # its socket closes too
     row = await db(seat_row)(table, 0)
     assert row.connected == 0 and row.away_since is not None
     await finish(first, second)
@@ -474,7 +476,7 @@ async def test_a_count_a_killed_process_left_behind_is_reset_and_the_seat_covere
     user = await db(make_user)()
     table = await db(bots_move_until_turn_of)(await db(human_table)(user, turn_seconds=600), 0)
     killed = timezone.now()
-    await db(services.mark_back)(table, 0, now=killed)  # a process that is then SIGKILLed: never counted out
+    await db(presence.mark_back)(table, 0, now=killed)  # a process that is then SIGKILLed: never counted out
     live_socket = await join(table, 0, user=user)  # and a socket of this process
     assert (await db(seat_row)(table, 0)).connected == 2
     vouched = killed + timedelta(seconds=30)
@@ -491,7 +493,7 @@ async def test_a_count_a_killed_process_left_behind_is_reset_and_the_seat_covere
     table = await db(fresh)(table)
     assert table.deadline_at == max(left + timedelta(seconds=AWAY_SECONDS),  # covered 60 s after the player left
                                     table.turn_started_at + timedelta(seconds=table.bot_pace))
-    assert (await db(services.play_due)(table.pk, now=table.deadline_at)).by == "cover"
+    assert (await db(table_clock.play_due)(table.pk, now=table.deadline_at)).by == "cover"
     await finish(live_socket)
 
 
@@ -509,7 +511,7 @@ async def test_a_stale_count_is_not_trusted_by_the_next_socket():
 
 async def test_the_heartbeat_runs_while_the_process_holds_a_seat(monkeypatch):
     monkeypatch.setattr(consumers, "ensure_heartbeat", REAL_HEARTBEAT)
-    monkeypatch.setattr(services, "PRESENCE_HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(presence, "PRESENCE_HEARTBEAT_SECONDS", 0.05)
     user = await db(make_user)()
     table = await db(human_table)(user)
     seat0 = await join(table, 0, user=user)
@@ -531,9 +533,9 @@ async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     seat0 = await join(table, 0, user=user)  # present, shown the turn, but does not move
     table = await until_shown(table)
     assert table.deadline_at == table.turn_started_at + timedelta(seconds=30)
-    assert await db(services.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
-    assert table.pk in await db(services.due_moves)(table.deadline_at)
-    await db(services.play_due)(table.pk, now=table.deadline_at)
+    assert await db(table_clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
+    assert table.pk in await db(table_clock.due_moves)(table.deadline_at)
+    await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     event = await seat0.receive()
     assert (event["type"], event["seat"], event["by"]) == ("event", 0, "clock")
     assert event["seats"][0]["bank_left"] == 0
@@ -554,7 +556,7 @@ async def test_a_turn_that_reaches_its_player_late_has_its_clock_started_when_it
     assert now.turn_shown_at >= before and now.turn_started_at >= before and now.version == table.version
     assert now.deadline_at == now.turn_started_at + timedelta(seconds=30)
     assert clock["deadline_at"] == now.deadline_at.isoformat()
-    assert await db(services.play_due)(table.pk, now=late + timedelta(seconds=30)) is None  # not run out
+    assert await db(table_clock.play_due)(table.pk, now=late + timedelta(seconds=30)) is None  # not run out
     await finish(seat0)
 
 
@@ -626,8 +628,8 @@ async def test_every_close_code_is_one_daphne_may_send():
 async def test_the_ticker_a_socket_starts_plays_the_due_bot_move_and_the_readers_see_it(monkeypatch):
     monkeypatch.setattr(ticker, "ensure_running", REAL_TICKER)
     monkeypatch.setattr(ticker, "TICK", 0.02)
-    table = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "heuristic"}, bot_pace=0)
-    table = await db(services.start)(table)
+    table = await db(seating.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "heuristic"}, bot_pace=0)
+    table = await db(dealing.start)(table)
     watcher = await join(table, None)
     assert ticker.ensure_running() is ticker.ensure_running()  # one per process and loop
     event = await watcher.receive(timeout=5)
@@ -640,10 +642,10 @@ async def test_with_workers_the_strong_bots_move_goes_to_a_worker(monkeypatch):
     sent = []
     monkeypatch.setattr(ticker, "workers", lambda: True)
     monkeypatch.setattr(ticker.dispatch, "send", lambda task, *args, **kwargs: sent.append((task.name, args)))
-    strong = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "montecarlo", 1: "montecarlo"},
-                                             bot_pace=0)
-    quick = await db(services.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "random"}, bot_pace=0)
-    strong, quick = await db(services.start)(strong), await db(services.start)(quick)
+    strong = await db(seating.create_table)(None, 2, None, Table.PUBLIC, {0: "montecarlo", 1: "montecarlo"},
+                                            bot_pace=0)
+    quick = await db(seating.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "random"}, bot_pace=0)
+    strong, quick = await db(dealing.start)(strong), await db(dealing.start)(quick)
     assert sorted(await ticker.tick()) == sorted([strong.pk, quick.pk])
     for _ in range(50):
         if (await db(fresh)(quick)).version > quick.version:
@@ -724,8 +726,8 @@ async def test_two_asgi_processes_agree_on_a_seat_and_a_killed_ones_count_is_rec
             await asyncio.sleep(0.1)
         row = await db(seat_row)(table, 0)
         assert row.connected == 1 and row.away_since is None  # the dead process's count: not away yet
-        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS - 1)) == []
-        assert await db(services.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS + 1)) \
+        assert await db(presence.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS - 1)) == []
+        assert await db(presence.expire_presence)(row.seen_at + timedelta(seconds=PRESENCE_STALE_SECONDS + 1)) \
             == [(table.pk, 0)]
         reset = await db(seat_row)(table, 0)
         assert reset.connected == 0 and reset.away_since == row.seen_at  # away since last vouched for

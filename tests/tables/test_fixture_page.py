@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import Hand, Match
 from games.services import enter_hand, next_hand
 from league.models import Competition
-from tables import services
+from tables import dealing, fixtures, seating
 from tables.models import Table
 from tests.factories import make_scene, make_user, sweep
 from tests.tables.helpers import play_out
@@ -54,7 +54,7 @@ def players(match: Match) -> list[str]:
 def test_before_the_first_deal_the_chalk_is_to_the_matchs_target_and_every_seat_has_its_players_name(client,
                                                                                                      scene):
     match = scene["match"]
-    table = services.open_fixture(match, scene["organiser"])
+    table = fixtures.open_fixture(match, scene["organiser"])
     link = table.seats.get(index=1)
     text = client.get(reverse("table", args=[table.pk]) + f"?seat={link.seat_token}").content.decode()
     info = page_info(text)
@@ -75,7 +75,7 @@ def test_a_match_opened_again_starts_its_chalk_from_the_sheet(client, scene):
     match = scene["match"]
     enter_hand(match=match, number=next_hand(match).number, mode=Hand.CHALK, entry=sweep(0),
                user=scene["scorekeeper"])
-    table = services.open_fixture(match, scene["organiser"])
+    table = fixtures.open_fixture(match, scene["organiser"])
     client.force_login(scene["ann"])
     info = page_info(client.get(reverse("table", args=[table.pk])).content.decode())
     stored = Hand.objects.get(game__match=match)
@@ -83,12 +83,12 @@ def test_a_match_opened_again_starts_its_chalk_from_the_sheet(client, scene):
 
 
 def test_the_invite_of_a_fixture_is_a_watch_link_and_a_casual_tables_an_invite(client, scene):
-    table = services.open_fixture(scene["match"], scene["organiser"])
+    table = fixtures.open_fixture(scene["match"], scene["organiser"])
     client.force_login(scene["ann"])
     readable = html.unescape(client.get(reverse("table", args=[table.pk])).content.decode())
     assert "Watch link (anyone with it can watch the match; a player opens their own seat" in readable
     assert "take an open seat" not in readable
-    casual = services.create_table(scene["ann"], 2, None, Table.PRIVATE, {}, seat=0)
+    casual = seating.create_table(scene["ann"], 2, None, Table.PRIVATE, {}, seat=0)
     readable = html.unescape(client.get(reverse("table", args=[casual.pk])).content.decode())
     assert "Invite link (anyone with it can watch and take an open seat)" in readable
     assert "Watch link" not in readable
@@ -97,7 +97,7 @@ def test_the_invite_of_a_fixture_is_a_watch_link_and_a_casual_tables_an_invite(c
 
 def test_once_over_the_page_has_the_matchs_result_not_a_games(client, scene):
     match = scene["match"]
-    table = play_out(services.start(services.open_fixture(match, scene["organiser"])))
+    table = play_out(dealing.start(fixtures.open_fixture(match, scene["organiser"])))
     match.refresh_from_db()
     assert table.status == Table.FINISHED and match.status == Match.COMPLETE
     client.force_login(scene["ann"])

@@ -7,7 +7,10 @@ cleanly instead of leaving it stuck."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.entry import correct_hand, undo_last_hand
 from games.models import Hand, Match
@@ -21,9 +24,9 @@ from games.services import (
     settle_match,
 )
 from league.models import Competition
-from tables import services
+from tables import acting, clock, dealing, fixtures, seating
+from tables.changes import TableError
 from tables.models import Table, TableHand
-from tables.services import TableError
 from tests.factories import make_match, make_scene, make_user, sweep
 from tests.tables.helpers import fresh, play_out
 
@@ -57,13 +60,13 @@ def test_a_fixture_played_online_equals_the_same_hands_entered_by_a_scorekeeper(
     match = scene["match"]
     users = with_logins(match)
     with pytest.raises(TableError, match="organisers and scorekeepers"):
-        services.open_fixture(match, users[0])
-    table = services.open_fixture(match, scene["scorekeeper"])
-    assert services.open_fixture(match, scene["organiser"]) == table  # one open table a match
-    assert [services.seat_of_user(table, user) for user in users] == list(range(players))
+        fixtures.open_fixture(match, users[0])
+    table = fixtures.open_fixture(match, scene["scorekeeper"])
+    assert fixtures.open_fixture(match, scene["organiser"]) == table  # one open table a match
+    assert [seating.seat_of_user(table, user) for user in users] == list(range(players))
     with pytest.raises(TableError, match="belong to the partnerships' players"):
-        services.take_seat(table, 0, make_user())
-    table = play_out(services.start(table))  # nobody moves: the clock plays every seat
+        seating.take_seat(table, 0, make_user())
+    table = play_out(dealing.start(table))  # nobody moves: the clock plays every seat
     match.refresh_from_db()
     assert table.status == "finished" and match.status == Match.COMPLETE
     assert table.games_won == [match.games_a, match.games_b] and max(table.games_won) == 2
@@ -84,7 +87,7 @@ def test_a_complete_match_cannot_be_opened_online():
     scene = make_scene("Done", organiser="org2", scorekeeper="keeper2")
     Match.objects.filter(pk=scene["match"].pk).update(status=Match.COMPLETE)
     with pytest.raises(TableError, match="complete"):
-        services.open_fixture(scene["match"], scene["organiser"])
+        fixtures.open_fixture(scene["match"], scene["organiser"])
 
 
 # ----------------------------------------------------------------------------- one place of entry at a time
@@ -103,7 +106,7 @@ def play_hands(table: Table, count: int) -> Table:
         if table.status != Table.PLAYING or TableHand.objects.filter(table=table, stored_hand__isnull=False
                                                                      ).count() >= count:
             return table
-        services.play_due(table.pk, now=table.deadline_at)
+        clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError("the hands were not played")
 
 
@@ -126,17 +129,17 @@ def keeper_entries(scene) -> dict:
 
 def test_while_a_table_is_open_the_matchs_entries_are_refused_naming_it(scene):
     match = scene["match"]
-    table = services.open_fixture(match, scene["organiser"])
+    table = fixtures.open_fixture(match, scene["organiser"])
     for entry in keeper_entries(scene).values():  # in the lobby: the table will deal from the sheet
-        with pytest.raises(MatchHeldError, match=f"played online at table {table.pk} \\(waiting to start\\)"):
+        with pytest.raises(MatchHeldError, match=f"played online at table {table.pk}: "):
             entry()
-    table = play_hands(services.start(table), 2)
+    table = play_hands(dealing.start(table), 2)
     assert table.status == Table.PLAYING
     stored = Hand.objects.filter(game__match=match).count()
     entries = keeper_entries(scene)
     assert {"a correction", "an undo"} <= set(entries)
     for what, entry in entries.items():
-        with pytest.raises(MatchHeldError, match=f"table {table.pk} \\(playing game") as refused:
+        with pytest.raises(MatchHeldError, match=f"table {table.pk}: the table stores") as refused:
             entry()
         assert refused.value.conflict and refused.value.field == "match", what  # 409 in the API
         assert "the organiser can end online play" in refused.value.reason
@@ -148,20 +151,20 @@ def test_while_a_table_is_open_the_matchs_entries_are_refused_naming_it(scene):
 
 def test_the_organiser_ends_online_play_and_the_sheet_takes_entries_again(scene):
     match = scene["match"]
-    table = play_hands(services.start(services.open_fixture(match, scene["scorekeeper"])), 1)
+    table = play_hands(dealing.start(fixtures.open_fixture(match, scene["scorekeeper"])), 1)
     with pytest.raises(TableError, match="only the club's organisers"):
-        services.end_fixture(table, scene["scorekeeper"])
+        fixtures.end_fixture(table, scene["scorekeeper"])
     in_play = table.hand_number  # 2, or more after a redeal (R12: a redeal is not stored)
     assert in_play >= 2
-    table = services.end_fixture(table, scene["organiser"])
+    table = fixtures.end_fixture(table, scene["organiser"])
     assert table.status == Table.CLOSED and table.turn is None and table.deadline_at is None
     assert table.end_reason.startswith(f"Online play was ended by the organiser (org3) during hand {in_play}, which "
                                        "is not stored")
     with pytest.raises(TableError, match="playing"):  # its players' moves are refused now: nothing is stuck
-        services.act(table.pk, 0, "stand", table.version)
+        acting.act(table.pk, 0, "stand", table.version)
     with pytest.raises(TableError, match="already ended"):
-        services.end_fixture(table, scene["organiser"])
-    assert services.fixture_table(match) is None
+        fixtures.end_fixture(table, scene["organiser"])
+    assert fixtures.fixture_table(match) is None
     stored = Hand.objects.filter(game__match=match, deleted=False).count()
     # the hand played, and any the next deal ended at once (a kick that took a side to the target); not the one
     # in play when the organiser ended it
@@ -171,7 +174,7 @@ def test_the_organiser_ends_online_play_and_the_sheet_takes_entries_again(scene)
                              user=scene["scorekeeper"])
     assert keeper_hand.entered_by == "keeper3"
     # opened online again, the new table deals where the sheet is now
-    again = services.start(services.open_fixture(match, scene["organiser"]))
+    again = dealing.start(fixtures.open_fixture(match, scene["organiser"]))
     target = next_hand(Match.objects.get(pk=match.pk))
     assert again.pk != table.pk and again.dealer == target.dealer
     assert again.score == list(target.score_before) and again.game_number == target.game.number
@@ -179,20 +182,20 @@ def test_the_organiser_ends_online_play_and_the_sheet_takes_entries_again(scene)
 
 def test_a_forfeit_ends_the_match_and_the_table_finishes_saying_why(scene, django_capture_on_commit_callbacks):
     match = scene["match"]
-    table = play_hands(services.start(services.open_fixture(match, scene["organiser"])), 1)
+    table = play_hands(dealing.start(fixtures.open_fixture(match, scene["organiser"])), 1)
     with django_capture_on_commit_callbacks(execute=True):
         record_forfeit(match, outcome=Match.FORFEIT_B, user=scene["organiser"])
     table = fresh(table)
     assert table.status == Table.FINISHED and table.deadline_at is None
     assert table.end_reason == "The match is over: the organiser recorded a forfeit — Tigers did not play, Lions won."
-    assert services.due_moves(now=services.timezone.now() + services.timedelta(days=1)) == []
+    assert clock.due_moves(now=timezone.now() + timedelta(days=1)) == []
 
 
 def test_a_sheet_changed_behind_the_tables_back_stops_it_cleanly(scene):
     """Not through the services (an admin's edit): the table's next hand finds the match over and finishes, the
     move that ended the hand accepted, instead of refusing that move for ever."""
     match = scene["match"]
-    table = play_hands(services.start(services.open_fixture(match, scene["organiser"])), 1)
+    table = play_hands(dealing.start(fixtures.open_fixture(match, scene["organiser"])), 1)
     Match.objects.filter(pk=match.pk).update(outcome=Match.FORFEIT_A, winner="b", status=Match.COMPLETE)
     hands = TableHand.objects.filter(table=table).count()
     table = play_out(table)

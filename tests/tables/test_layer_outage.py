@@ -18,7 +18,7 @@ import uuid
 import pytest
 from channels.layers import channel_layers
 
-from tables import services
+from tables import clock
 from tables.models import TableAction
 from tests.browser.tables_site import free_port
 from tests.conftest import services_required
@@ -154,7 +154,7 @@ async def test_a_card_played_while_redis_is_down_reaches_every_page_once_it_is_b
     assert any("reaches Redis" in record.getMessage() and "again" in record.getMessage() for record in caplog.records)
 
     now = await db(fresh)(table)  # the layer delivers again: a bot's move reaches both pages as an event
-    await db(services.play_due)(table.pk, now=now.deadline_at)
+    await db(clock.play_due)(table.pk, now=now.deadline_at)
     for client in (seat0, watcher):
         event = await client.receive()
         while event["type"] == "pong":

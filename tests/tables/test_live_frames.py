@@ -17,7 +17,7 @@ from channels.layers import InMemoryChannelLayer, channel_layers
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables import live, services
+from tables import acting, clock, dealing, live, seating
 from tables import state as cache
 from tables.models import Table, TableAction
 from tests.tables.helpers import fresh
@@ -48,9 +48,9 @@ def tap():
 def bot_table(target: int = 4) -> Table:
     """A started table of four random bots. A target of 4 or more: a kicked jack (3, R6) can't end it at the
     deal."""
-    table = services.create_table(None, 4, {"target": target}, Table.PUBLIC, dict.fromkeys(range(4), "random"),
-                                  bot_pace=0.0)
-    return services.start(table)
+    table = seating.create_table(None, 4, {"target": target}, Table.PUBLIC, dict.fromkeys(range(4), "random"),
+                                 bot_pace=0.0)
+    return dealing.start(table)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -61,10 +61,10 @@ def test_an_actions_frames_equal_the_frames_read_back_from_the_database(tap):
         tap.sent.clear()
         if moves % 3 == 0:  # a client's action (with an id), else the clock's path
             _, state = cache.current(table)
-            action = str(services.choose_move("random", state.view(table.turn)))
-            services.act(table.pk, table.turn, action, table.version, uuid.uuid4().hex, by="bot")
+            action = str(clock.choose_move("random", state.view(table.turn)))
+            acting.act(table.pk, table.turn, action, table.version, uuid.uuid4().hex, by="bot")
         else:
-            services.play_due(table.pk, now=table.deadline_at)
+            clock.play_due(table.pk, now=table.deadline_at)
         moves += 1
         sent = sorted((group, json.loads(message["text"])) for group, message in tap.sent)
         cache.forget_all()  # read back from the stored pack and action log alone
@@ -80,8 +80,8 @@ def test_an_accepted_action_makes_five_statements_and_a_repeated_id_is_answered_
     _, state = cache.current(table)
     action_id = uuid.uuid4().hex
     with CaptureQueriesContext(connection) as queries:
-        first = services.act(table.pk, table.turn, str(services.choose_move("random", state.view(table.turn))),
-                             table.version, action_id, by="bot")
+        first = acting.act(table.pk, table.turn, str(clock.choose_move("random", state.view(table.turn))),
+                           table.version, action_id, by="bot")
     statements = [q["sql"] for q in queries.captured_queries]
     # BEGIN, the table's lock, its seats, the write (one statement on PostgreSQL, two elsewhere), COMMIT; none for
     # the frames, built from what the action held
@@ -91,7 +91,7 @@ def test_an_accepted_action_makes_five_statements_and_a_repeated_id_is_answered_
     before = (table.version, TableAction.objects.filter(table=table).count())
     tap.sent.clear()
     # the same seat sends the same message again, at the table's current version (the turn may have passed on)
-    again = services.act(table.pk, first.seat, first.action, table.version, action_id, by="bot")
+    again = acting.act(table.pk, first.seat, first.action, table.version, action_id, by="bot")
     assert again.repeated and (again.version, again.seat, again.action) == (first.version, first.seat, first.action)
     table = fresh(table)
     assert (table.version, TableAction.objects.filter(table=table).count()) == before and not tap.sent

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tables import services
+from tables import dealing, fixtures, reader_views, seating
 from tables.models import Table
 from tests.factories import make_user
 from tests.tables.helpers import fresh, play_out
@@ -45,13 +45,13 @@ def creator():
 @pytest.fixture
 def bot_table(creator):
     """Carla at seat 1 of a started public table, bots at the others."""
-    table = services.create_table(creator, 4, None, Table.PUBLIC, {1: "heuristic", 2: "random", 3: "random"}, seat=0)
-    return services.start(table)
+    table = seating.create_table(creator, 4, None, Table.PUBLIC, {1: "heuristic", 2: "random", 3: "random"}, seat=0)
+    return dealing.start(table)
 
 
 def lobby_table(creator, visibility: str = Table.PUBLIC) -> Table:
     """Carla at seat 1 of a table in the lobby, seats 2 to 4 open."""
-    return services.create_table(creator, 4, None, visibility, {}, seat=0)
+    return seating.create_table(creator, 4, None, visibility, {}, seat=0)
 
 
 # ----------------------------------------------------------------------------- the lobby
@@ -124,7 +124,7 @@ def test_a_seat_sees_its_own_cards_and_legal_moves(client, creator, bot_table):
     client.force_login(creator)
     html = client.get(reverse("table", args=[bot_table.pk])).content.decode()
     frame = frame_of(html)
-    state = services.view_for(fresh(bot_table), 0)
+    state = reader_views.view_for(fresh(bot_table), 0)
     assert frame["view"]["seat"] == 0 and frame["view"]["hand"] == state["view"]["hand"]
     assert len(frame["view"]["hand"]) == 6
     assert 'data-seat="0"' in html and 'data-socket="/ws/tables/' in html
@@ -220,8 +220,8 @@ def test_a_bad_bot_is_refused_in_the_services_words(client, creator):
 def test_only_the_creator_asks_for_a_rematch(client, creator):
     # the creator watches four bots play to 4: a kick gives at most 3, so the rematch's first deal cannot end it
     bots = {seat: "random" for seat in range(4)}
-    table = services.create_table(creator, 4, {"target": 4}, Table.PUBLIC, bots, seat=None)
-    table = play_out(services.start(table))
+    table = seating.create_table(creator, 4, {"target": 4}, Table.PUBLIC, bots, seat=None)
+    table = play_out(dealing.start(table))
     assert table.status == Table.FINISHED
     client.force_login(make_user("mallory"))
     assert client.post(reverse("table_rematch", args=[table.pk])).status_code == 403
@@ -343,7 +343,7 @@ def test_while_the_table_plays_the_entry_pages_and_the_api_refuse_hands_naming_i
     from tests.factories import sweep
 
     match = fixture_scene["match"]
-    table = services.start(services.open_fixture(match, fixture_scene["organiser"]))
+    table = dealing.start(fixtures.open_fixture(match, fixture_scene["organiser"]))
     client.force_login(fixture_scene["scorekeeper"])
     page = readable(client.get(reverse("match_enter", args=[match.pk])))
     assert f"This match is being played online at <a href=\"{reverse('table', args=[table.pk])}" in page
@@ -351,7 +351,7 @@ def test_while_the_table_plays_the_entry_pages_and_the_api_refuse_hands_naming_i
     for url in (reverse("match_enter", args=[match.pk]), reverse("token_enter", args=[match.entry_token])):
         response = client.post(url, chalk)
         assert response.status_code == 422
-        assert f"this match is being played online at table {table.pk} (playing game 1, hand 1)" in \
+        assert f"this match is being played online at table {table.pk}: the table stores its hands" in \
             readable(response)
     response = client.post(reverse("match_game_results", args=[match.pk]),
                            {"number": "1", "winner": "a", "hang_jacks_a": "0", "hang_jacks_b": "0"})

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 
-from tables import services
+from tables import presence
 from tests.factories import make_user
 from tests.tables.helpers import fresh
 from tests.tables.test_consumers import db, finish, human_table, join, quiet, seat_row  # noqa: F401 (quiet: autouse)
@@ -52,10 +52,10 @@ async def test_a_count_a_killed_process_left_is_reset_and_the_others_see_the_pla
     pat, sam = await db(make_user)(), await db(make_user)()
     table = await db(human_table)(pat, sam)
     sam_socket = await join(table, 1, user=sam)
-    await db(services.mark_back)(table, 0)  # a socket of a process that is then killed: never counted out
+    await db(presence.mark_back)(table, 0)  # a socket of a process that is then killed: never counted out
     row = await db(seat_row)(table, 0)
-    later = row.seen_at + timedelta(seconds=services.PRESENCE_STALE_SECONDS + 1)
-    assert (table.pk, 0) in await db(services.expire_presence)(later)
+    later = row.seen_at + timedelta(seconds=presence.PRESENCE_STALE_SECONDS + 1)
+    assert (table.pk, 0) in await db(presence.expire_presence)(later)
     frame = await next_state(sam_socket)
     assert frame["seats"][0]["away"]
     await finish(sam_socket)

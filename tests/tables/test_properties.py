@@ -42,11 +42,11 @@ from django.db import connection
 
 from engine.actions import Action
 from engine.cards import CARD_NAMES, bits
-from tables import services
+from tables import acting, clock, dealing, seating
 from tables import state as live
+from tables.changes import StaleVersion, TableError
 from tables.live import seat_group, table_group
 from tables.models import Seat, Table, TableAction, TableHand
-from tables.services import StaleVersion, TableError
 from tests.tables.helpers import hidden_cards_shown, public_cards
 
 QUICK_ACTIONS = 150
@@ -96,9 +96,9 @@ class Prober:
                    "give_one_needs_trump": rng.random() < 0.5, "give_one_to_win": rng.random() < 0.5,
                    "misdeal": rng.choice(("redeal_same_dealer", "deal_passes")),
                    "stand_needs_trump": rng.random() < 0.5, "last_card_kick": rng.random() < 0.5}
-        table = services.create_table(None, players, ruleset, Table.PUBLIC, bots, bot_pace=0.0)
+        table = seating.create_table(None, players, ruleset, Table.PUBLIC, bots, bot_pace=0.0)
         self.scan_frames(table.pk)
-        services.start(table)
+        dealing.start(table)
         self.sent_ids = []
         table, seen = self.scan_frames(table.pk)
         while table.status == Table.PLAYING:
@@ -113,12 +113,12 @@ class Prober:
         action id (kept to be sent again later)."""
         if self.rng.random() < 0.25:
             _, state = live.current(table)
-            action = str(services.choose_move("random", state.view(table.turn)))
+            action = str(clock.choose_move("random", state.view(table.turn)))
             action_id = uuid.uuid4().hex
-            outcome = services.act(table.pk, table.turn, action, table.version, action_id, by="bot")
+            outcome = acting.act(table.pk, table.turn, action, table.version, action_id, by="bot")
             self.sent_ids.append((table.pk, table.turn, action_id, outcome))
         else:
-            outcome = services.play_due(table.pk, now=table.deadline_at)
+            outcome = clock.play_due(table.pk, now=table.deadline_at)
         assert outcome is not None and not outcome.repeated and outcome.version == table.version + 1
         self.counts["actions"] += 1
 
@@ -127,15 +127,15 @@ class Prober:
         kind = self.rng.choice(REFUSALS)
         if kind == "repeated" and self.sent_ids:
             table_id, seat, action_id, first = self.rng.choice(self.sent_ids)
-            again = services.act(table_id, seat, first.action, self.rng.randint(0, table.version), action_id,
-                                 by="bot")
+            again = acting.act(table_id, seat, first.action, self.rng.randint(0, table.version), action_id,
+                               by="bot")
             assert again.repeated and (again.version, again.seat, again.action) == (first.version, seat,
                                                                                     first.action)
         else:
             kind = "illegal" if kind == "repeated" else kind
             seat, action, version, error = self.bad_move(table, kind)
             with pytest.raises(error) as refused:
-                services.act(table.pk, seat, action, version, uuid.uuid4().hex, by="bot")
+                acting.act(table.pk, seat, action, version, uuid.uuid4().hex, by="bot")
             assert refused.value.reason
         self.counts[kind] += 1
         sent = self.tap.take()

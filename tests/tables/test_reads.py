@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from tables import reads, services
+from tables import reads, seating
 from tables.models import Table
 from tests.factories import make_user
 
@@ -20,7 +20,7 @@ def columns(instance) -> dict:
 @pytest.fixture
 def table():
     creator = make_user("reads-creator")
-    table = services.create_table(creator, seat=0, bots={1: "random", 3: "heuristic"})
+    table = seating.create_table(creator, seat=0, bots={1: "random", 3: "heuristic"})
     table.score, table.games_won = [3, 11], [1, 0]
     table.save()
     return Table.objects.get(pk=table.pk)

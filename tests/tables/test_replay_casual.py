@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from engine.hand import HandState
-from tables import services
+from tables import clock, dealing, seating
 from tables import state as live
 from tables.models import Table, TableAction, TableHand
 from tests.factories import make_user
@@ -26,17 +26,17 @@ pytestmark = pytest.mark.django_db
 def played_table(visibility: str = Table.PUBLIC, hands: int = 2) -> Table:
     """A 4-seat table of bots that has finished ``hands`` hands with at least one card played, and is playing the
     next."""
-    table = services.start(services.create_table(make_user("host"), 4, None, visibility,
-                                                 {0: "random", 1: "heuristic", 2: "random", 3: "heuristic"},
-                                                 bot_pace=0))
+    table = dealing.start(seating.create_table(make_user("host"), 4, None, visibility,
+                                               {0: "random", 1: "heuristic", 2: "random", 3: "heuristic"},
+                                               bot_pace=0))
     for _ in range(5000):
         table = fresh(table)
         done = TableHand.objects.filter(table=table, finished_at__isnull=False)
         if done.count() >= hands and any(h.record["plays"] for h in done) and table.status == Table.PLAYING:
             return table
         if table.status != Table.PLAYING:
-            table = services.rematch(table)
-        services.play_due(table.pk, now=table.deadline_at)
+            table = dealing.rematch(table)
+        clock.play_due(table.pk, now=table.deadline_at)
     raise AssertionError("the bots did not play")
 
 

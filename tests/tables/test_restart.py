@@ -59,19 +59,19 @@ SETUP = """
 import json
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from tables import services
+from tables import dealing, seating
 from tables.models import Seat
 call_command("migrate", verbosity=0)
 users = [get_user_model().objects.create_user(f"player{i}") for i in range(6)]  # they play by their seats' links
-a = services.create_table(users[0], players=4, seat=0, turn_seconds=600, bank_seconds=0, bot_pace=1.0)
+a = seating.create_table(users[0], players=4, seat=0, turn_seconds=600, bank_seconds=0, bot_pace=1.0)
 for i in (1, 2, 3):
-    services.take_seat(a, i, users[i])
-b = services.create_table(users[4], players=2, seat=0, bots={1: "heuristic"}, turn_seconds=4, bank_seconds=0,
-                          bot_pace=1.0)
-c = services.create_table(users[5], players=2, seat=0, bots={1: "heuristic"}, turn_seconds=6, bank_seconds=0,
-                          bot_pace=1.0)
+    seating.take_seat(a, i, users[i])
+b = seating.create_table(users[4], players=2, seat=0, bots={1: "heuristic"}, turn_seconds=4, bank_seconds=0,
+                         bot_pace=1.0)
+c = seating.create_table(users[5], players=2, seat=0, bots={1: "heuristic"}, turn_seconds=6, bank_seconds=0,
+                         bot_pace=1.0)
 for table in (a, b, c):
-    services.start(table)
+    dealing.start(table)
 print(json.dumps({name: {"id": table.pk, "tokens": list(Seat.objects.filter(table=table).order_by("index")
                                                         .values_list("seat_token", flat=True))}
                   for name, table in (("A", a), ("B", b), ("C", c))}))

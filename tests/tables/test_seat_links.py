@@ -16,17 +16,17 @@ from django.db import connections
 from django.urls import reverse
 
 from league.models import Competition
-from tables import seat_links, services
+from tables import fixtures, seat_links, seating
+from tables.changes import TableError
 from tables.models import Seat, Table
 from tables.routing import websocket_urlpatterns
-from tables.services import TableError
 from tests.factories import make_scene, make_user
 
 
 def fixture_scene(name: str) -> dict:
     scene = make_scene(name, organiser=f"{name}-org", scorekeeper=f"{name}-keeper",
                        match_format=Competition.BEST_OF, match_games=3, ruleset={"target": 5})
-    scene["table"] = services.open_fixture(scene["match"], scene["scorekeeper"])
+    scene["table"] = fixtures.open_fixture(scene["match"], scene["scorekeeper"])
     return scene
 
 
@@ -48,7 +48,7 @@ def test_revoking_refuses_the_old_link_and_renewing_gives_a_new_one(client):
     row = seat_links.revoke_seat_link(table, 2, scene["organiser"])
     assert row.link_revoked and row.seat_token != old
     assert page(client, table, old).status_code == 404
-    assert services.seat_by_token(old) is None
+    assert seating.seat_by_token(old) is None
     assert [s.link_revoked for s in table.seats.order_by("index")] == [False, False, True, False]  # that seat only
     renewed = seat_links.renew_seat_link(table, 2, scene["scorekeeper"])  # the match's scorekeeper may too
     assert not renewed.link_revoked and renewed.seat_token not in (old, row.seat_token)
@@ -74,10 +74,10 @@ def test_only_the_matchs_organisers_and_scorekeepers_change_the_links_of_an_open
         with pytest.raises(TableError, match="must be a seat from 1 to 4") as refused:
             seat_links.renew_seat_link(table, seat, scene["organiser"])
         assert refused.value.field == "seat"
-    casual = services.create_table(scene["organiser"], 2)
+    casual = seating.create_table(scene["organiser"], 2)
     with pytest.raises(TableError, match="only a league fixture's seat links"):
         seat_links.revoke_seat_link(casual, 0, scene["organiser"])
-    services.end_fixture(table, scene["organiser"])
+    fixtures.end_fixture(table, scene["organiser"])
     with pytest.raises(TableError, match="the table is closed"):
         seat_links.renew_seat_link(table, 1, scene["organiser"])
     assert token_of(table, 1) == old

@@ -17,7 +17,7 @@ from games.models import Match, TeamMatch
 from games.services import MatchHeldError
 from games.teams import clear_team_forfeit, create_team_match, record_team_forfeit, record_team_totals
 from league.models import Competition, Entry, Team
-from tables import services
+from tables import changes, dealing, fixtures
 from tables.models import Table
 from tests.factories import make_club, make_competition, make_organiser, make_partnership, make_user
 from tests.tables.helpers import fresh
@@ -43,7 +43,7 @@ def scene():
     pairs = [list(team.partnerships.order_by("id")) for team in teams]
     team_match = create_team_match(competition, *teams, tables=list(zip(pairs[0], pairs[1], strict=True)))
     first = team_match.table_matches.order_by("table_number").first()
-    table = services.open_fixture(first, organiser)
+    table = fixtures.open_fixture(first, organiser)
     return {"organiser": organiser, "team_match": team_match, "first": first, "table": table}
 
 
@@ -56,13 +56,13 @@ def state(team_match: TeamMatch) -> tuple:
 def test_the_team_totals_are_refused_while_an_online_table_plays_one_of_its_tables(scene):
     team_match, table = scene["team_match"], scene["table"]
     before = state(team_match)
-    for online in (table, services.start(table)):  # waiting to start, then playing
+    for online in (table, dealing.start(table)):  # waiting to start, then playing
         with pytest.raises(MatchHeldError) as refused:
             record_team_totals(team_match, 3, 1, user=scene["organiser"])
         assert refused.value.field == "match"
         assert f"being played online at table {online.pk}" in refused.value.reason
         assert state(team_match) == before  # the tables (and the online table) are still there
-        assert fresh(table).status in services.OPEN
+        assert fresh(table).status in changes.OPEN
 
 
 def test_the_api_answers_409_and_the_page_shows_the_reason(client, scene):
@@ -85,7 +85,7 @@ def test_the_api_answers_409_and_the_page_shows_the_reason(client, scene):
 
 def test_a_team_forfeit_finishes_the_online_table_and_clearing_it_waits_for_online_play(
         scene, django_capture_on_commit_callbacks):
-    team_match, table = scene["team_match"], services.start(scene["table"])
+    team_match, table = scene["team_match"], dealing.start(scene["table"])
     with django_capture_on_commit_callbacks(execute=True):
         record_team_forfeit(team_match, outcome=Match.FORFEIT_B, user=scene["organiser"])
     table = fresh(table)
@@ -108,7 +108,7 @@ def test_clearing_a_team_forfeit_is_refused_while_a_table_is_held(scene):
 
 def test_after_online_play_ended_the_totals_are_refused_in_words_not_a_500(client, scene):
     team_match, table = scene["team_match"], scene["table"]
-    services.end_fixture(table, scene["organiser"])
+    fixtures.end_fixture(table, scene["organiser"])
     before = state(team_match)
     client.force_login(scene["organiser"])
     response = client.post(reverse("team_match_totals", args=[team_match.pk]),

@@ -24,7 +24,7 @@ def create_tables(count: int, *, run: str, target: int = 14) -> list[dict[str, A
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from tables import services
+    from tables import dealing, seating
     from tables.models import Seat
 
     user_model = get_user_model()
@@ -33,12 +33,12 @@ def create_tables(count: int, *, run: str, target: int = 14) -> list[dict[str, A
                                             for t in range(count) for s in range(4)])
     out = []
     for t in range(count):
-        table = services.create_table(None, 4, ruleset={"target": target}, turn_seconds=3600, bank_seconds=0)
+        table = seating.create_table(None, 4, ruleset={"target": target}, turn_seconds=3600, bank_seconds=0)
         seats = list(table.seats.order_by("index"))
         for row in seats:
             row.user = users[4 * t + row.index]
         Seat.objects.bulk_update(seats, ["user"])
-        services.start(table)
+        dealing.start(table)
         out.append({"id": table.pk, "tokens": [row.seat_token for row in seats]})
     return out
 
@@ -205,11 +205,11 @@ class BenchTable:
     async def rematch(self) -> None:
         from channels.db import database_sync_to_async
 
-        from tables import services
+        from tables import dealing
 
         before = self.versions[0]
         try:
-            await database_sync_to_async(services.rematch)(self.id)
+            await database_sync_to_async(dealing.rematch)(self.id)
         except Exception as error:  # noqa: BLE001 - a bench counts it and goes on
             self.stats.refusal(f"rematch: {error}")
             return
