@@ -65,7 +65,7 @@ def _page(request: HttpRequest, competition: Competition, bound: dict[str, Any] 
     page_rounds = round_selectors.results_by_round(rounds)
     for item in page_rounds:
         item.edit_form = edit_forms[item.round.number]  # type: ignore[attr-defined]  # for the template
-    return render(request, "league/setup/fixtures.html", {
+    return render(request, "draw/setup/fixtures.html", {
         "club": competition.club, "competition": competition, "rounds": page_rounds, "entries": len(entries),
         **forms,
     }, status=form_status(*forms.values(), *edit_forms.values()))

@@ -21,7 +21,7 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     rounds = paginate(request, selectors.fixture_rounds(competition, include_drafts=organiser),
                       per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
     fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
-    return render(request, "league/competition.html", {
+    return render(request, "draw/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
         "is_organiser": organiser, "house_rules": house_rules(competition.engine_ruleset()),
         **standings_of(competition),

@@ -82,7 +82,7 @@ def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
         competition = services.create_competition(club=club, **form.values())
         messages.success(request, f"{competition.name} was created as a draft: enter its entrants, then publish it.")
         return redirect("competition_entries", club.slug, competition.slug)
-    return render(request, "league/setup/competition_form.html", {
+    return render(request, "draw/setup/competition_form.html", {
         "club": club, "competition": None, "form": form,
     }, status=form_status(form))
 
@@ -100,7 +100,7 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
         else:
             messages.success(request, f"{competition.name} was saved.")
             return redirect("competition_edit", competition.club.slug, competition.slug)
-    return render(request, "league/setup/competition_form.html", {
+    return render(request, "draw/setup/competition_form.html", {
         "club": competition.club, "competition": competition, "form": form,
         "publish_form": PublishForm(initial={"published": not competition.published}),
         "deletable_reason": why_not_deletable(competition),
@@ -120,7 +120,7 @@ def competition_copy(request: HttpRequest, competition: Competition) -> HttpResp
             messages.success(request, f"{new.name} ({new.season}) was made with {new.entries.count()} entrants: a "
                                       "draft until you publish it.")
             return redirect("competition_edit", new.club.slug, new.slug)
-    return render(request, "league/setup/season_copy.html", {
+    return render(request, "draw/setup/season_copy.html", {
         "club": competition.club, "competition": competition, "form": form,
     }, status=form_status(form))
 
@@ -206,7 +206,7 @@ def _entries_page(request: HttpRequest, competition: Competition, listed: tuple[
     arrange_form = arrange_form or ArrangeForm(entries=rows)
     teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
                                                                              "partnerships__player_two"))
-    return render(request, "league/setup/entries.html", {
+    return render(request, "draw/setup/entries.html", {
         "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
         "list_query": f"?{request.GET.urlencode()}" if request.GET else "",
         "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
@@ -315,7 +315,7 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
         else:
             messages.success(request, f"{team.name} is entered with {team.partnerships.count()} pairs.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
-    return render(request, "league/setup/team_form.html", {
+    return render(request, "draw/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": None, "form": form,
     }, status=form_status(form))
 
@@ -335,7 +335,7 @@ def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> H
         else:
             messages.success(request, f"{team.name} was saved.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
-    return render(request, "league/setup/team_form.html", {
+    return render(request, "draw/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": team, "form": form,
     }, status=form_status(form))
 

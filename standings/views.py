@@ -11,5 +11,5 @@ from standings.tables import standings_of
 
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
-    return render(request, "league/standings.html", {
+    return render(request, "standings/standings.html", {
         "competition": competition, "club": competition.club, **standings_of(competition)})

@@ -17,5 +17,5 @@ def team(request: HttpRequest, club_slug: str, competition_slug: str, team_pk: i
     if found is None:
         raise Http404("No such team.")
     page = team_page(found, request.user)
-    return render(request, "league/team.html", {"competition": competition, "club": competition.club,
+    return render(request, "standings/team.html", {"competition": competition, "club": competition.club,
                                                 "team": found, "page": page})

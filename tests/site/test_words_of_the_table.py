@@ -52,7 +52,7 @@ def rule_ids_in_python_messages() -> list[str]:
 
 def rule_ids_in_templates() -> list[str]:
     found = []
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    for path in sorted([*(ROOT / "templates").rglob("*.html"), *ROOT.glob("*/templates/**/*.html")]):
         text = re.sub(r"\{#.*?#\}|<!--.*?-->|\{% comment %\}.*?\{% endcomment %\}", "", path.read_text(), flags=re.S)
         found += [f"{path.relative_to(ROOT)}: {line.strip()[:80]}" for line in text.splitlines()
                   if RULE_ID.search(line)]
