@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tables",
     "live",
     "importer",
+    "pages",
 ]
 
 MIDDLEWARE = [

@@ -14,7 +14,7 @@ from engine import RecordError, Ruleset, score_chalk
 from engine.hand import HandState
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "config")
+APPS = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "config")
 RULE_ID = re.compile(r"\bR\d{1,2}\b")
 DOC_KEYWORDS = {"help_text", "description"}  # the admin's and the API schema's documentation
 DOC_MODULES = {"engine/schema.py"}  # the JSON schema of hand records: documentation

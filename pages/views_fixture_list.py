@@ -19,11 +19,11 @@ from draw import fixtures, publishing
 from draw import selectors as round_selectors
 from draw.forms_fixtures import FIXTURE_SIDES, ByeForm, FixtureForm, RoundEditForm, RoundForm, active_entries
 from draw.models import Bye, Round
-from draw.views_setup import organiser_view
 from engine.errors import FieldError
 from games.models import Match, TeamMatch
 from league.forms import add_setup_error, form_status
 from league.models import Competition
+from league.views import organiser_view
 
 
 def _manual_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -65,7 +65,7 @@ def _page(request: HttpRequest, competition: Competition, bound: dict[str, Any] 
     page_rounds = round_selectors.results_by_round(rounds)
     for item in page_rounds:
         item.edit_form = edit_forms[item.round.number]  # type: ignore[attr-defined]  # for the template
-    return render(request, "draw/setup/fixtures.html", {
+    return render(request, "pages/setup/fixtures.html", {
         "club": competition.club, "competition": competition, "rounds": page_rounds, "entries": len(entries),
         **forms,
     }, status=form_status(*forms.values(), *edit_forms.values()))

@@ -1,4 +1,5 @@
-"""A competition's public page: its fixtures and results by round, and its standings."""
+"""A competition's public page: its fixtures and results by round (``draw``, ``games``) and its standings
+(``standings``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     rounds = paginate(request, selectors.fixture_rounds(competition, include_drafts=organiser),
                       per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
     fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
-    return render(request, "draw/competition.html", {
+    return render(request, "pages/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
         "is_organiser": organiser, "house_rules": house_rules(competition.engine_ruleset()),
         **standings_of(competition),

@@ -1,10 +1,11 @@
-"""A league fixture played online: the match's online page, for its organisers and scorekeepers.
+"""A league fixture played online: the match's online page, for its organisers and scorekeepers — the link between a
+fixture (``games``) and its online table (``tables``).
 
-``/matches/<id>/online/`` shows the match's open table (or a button that opens one: ``services.open_fixture``), each
-seat's player — their login, and the seat's private link to hand out, with a copy button — a Start button, and for
-organisers the button that ends online play (``services.end_fixture``); each seat's link is renewed or revoked there
-(``tables.seat_links``). Anyone else gets a 403 that says who may open it (a draft they may not see: 404; not logged
-in: the login page). Tables that stopped are listed with why.
+``/matches/<id>/online/`` shows the match's open table (or a button that opens one:
+``tables.services.open_fixture``), each seat's player — their login, and the seat's private link to hand out, with a
+copy button — a Start button, and for organisers the button that ends online play (``tables.services.end_fixture``);
+each seat's link is renewed or revoked there (``tables.seat_links``). Anyone else gets a 403 that says who may open
+it (a draft they may not see: 404; not logged in: the login page). Tables that stopped are listed with why.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
                           "side": match.side_a_name if row.index % 2 == 0 else match.side_b_name})
     earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=services.OPEN)
                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))[:HISTORY])
-    return render(request, "tables/fixture.html", {
+    return render(request, "pages/online/fixture.html", {
         "match": match, "competition": match.competition, "table": table, "seats": seats,
         "earlier": earlier,
         "why_not": _why_not_online(match) if table is None else "",

@@ -71,7 +71,7 @@ def ratings_table(request: HttpRequest) -> dict:
 
 
 def players(request: HttpRequest) -> HttpResponse:
-    return render(request, "standings/players.html", {**ratings_table(request), "base_rating": int(BASE)})
+    return render(request, "pages/players/players.html", {**ratings_table(request), "base_rating": int(BASE)})
 
 
 # ----------------------------------------------------------------------------- the chart
@@ -293,5 +293,5 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     profile = player_profile(pk, request.user)
     if profile is None:
         raise Http404("No such player.")
-    return render(request, "standings/player.html", {"profile": profile, "player": profile.player,
+    return render(request, "pages/players/player.html", {"profile": profile, "player": profile.player,
                                                   "base_rating": int(BASE)})

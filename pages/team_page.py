@@ -1,4 +1,5 @@
-"""A team's page: its pairs, its season (standing line and team matches) and its other seasons.
+"""What a team's page shows (``pages.views_standings.team``): its pairs, its season (standing line and team matches)
+and its other seasons.
 
 A ``Team`` belongs to one competition; a club's team across seasons is the team of the same name (case and spacing
 aside) in the organising club's other competitions — ``league.services.copy_to_new_season`` copies each team under

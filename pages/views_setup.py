@@ -3,19 +3,16 @@ team settings and rule variants), publish it, and run its entries (add, late ent
 withdraw, reinstate) and teams. Club organisers only: someone not logged in is sent to log in, a draft is a
 404 for everyone else, and otherwise it is a 403.
 
-Also :func:`standings_context`, the shape of the public standings table (columns from the competition's
-tiebreaks, the order in words, shared places, marks) for the competition and standings pages.
+They combine the domains: the competition and its entries (``league``), the draw's forms and checks (``draw``).
+Who may is ``league.views.organiser_view``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
@@ -38,37 +35,11 @@ from league import invitations, selectors, services
 from league.forms import form_status
 from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Team
 from league.pagination import paginate, search, search_text
-from league.permissions import can_view_competition, is_organiser
+from league.permissions import is_organiser
+from league.views import organiser_view, refuse_competition_page
 
 ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "partnership__club", "team__club",
                  "player__home_club")
-
-
-# ----------------------------------------------------------------------------- who may
-def _refuse(request: HttpRequest, message: str, visible: bool = True) -> HttpResponse:
-    """What the user may not see → 404, for anonymous visitors too (as for no competition at all); anonymous →
-    log in; otherwise 403."""
-    if not visible:
-        raise Http404("No such competition.")
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    raise PermissionDenied(message)
-
-
-def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Resolve the competition from the URL's slugs and let only its club's organisers through."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, **kwargs: Any) -> HttpResponse:
-        competition = selectors.competition_by_slugs(club_slug, competition_slug)
-        if competition is None:
-            raise Http404("No such competition.")
-        if not is_organiser(request.user, competition.club_id):
-            return _refuse(request, f"Only organisers of {competition.club.name} set up its competitions.",
-                           visible=can_view_competition(request.user, competition))
-        return view(request, competition, **kwargs)
-
-    return wrapper
 
 
 # ----------------------------------------------------------------------------- a competition
@@ -76,13 +47,13 @@ def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 def competition_create(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     if not is_organiser(request.user, club):
-        return _refuse(request, f"Only organisers of {club.name} create its competitions.")
+        return refuse_competition_page(request, f"Only organisers of {club.name} create its competitions.")
     form = CompetitionForm(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         competition = services.create_competition(club=club, **form.values())
         messages.success(request, f"{competition.name} was created as a draft: enter its entrants, then publish it.")
         return redirect("competition_entries", club.slug, competition.slug)
-    return render(request, "draw/setup/competition_form.html", {
+    return render(request, "pages/setup/competition_form.html", {
         "club": club, "competition": None, "form": form,
     }, status=form_status(form))
 
@@ -100,7 +71,7 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
         else:
             messages.success(request, f"{competition.name} was saved.")
             return redirect("competition_edit", competition.club.slug, competition.slug)
-    return render(request, "draw/setup/competition_form.html", {
+    return render(request, "pages/setup/competition_form.html", {
         "club": competition.club, "competition": competition, "form": form,
         "publish_form": PublishForm(initial={"published": not competition.published}),
         "deletable_reason": why_not_deletable(competition),
@@ -120,7 +91,7 @@ def competition_copy(request: HttpRequest, competition: Competition) -> HttpResp
             messages.success(request, f"{new.name} ({new.season}) was made with {new.entries.count()} entrants: a "
                                       "draft until you publish it.")
             return redirect("competition_edit", new.club.slug, new.slug)
-    return render(request, "draw/setup/season_copy.html", {
+    return render(request, "pages/setup/season_copy.html", {
         "club": competition.club, "competition": competition, "form": form,
     }, status=form_status(form))
 
@@ -206,7 +177,7 @@ def _entries_page(request: HttpRequest, competition: Competition, listed: tuple[
     arrange_form = arrange_form or ArrangeForm(entries=rows)
     teams = list(competition.teams.select_related("club").prefetch_related("partnerships__player_one",
                                                                              "partnerships__player_two"))
-    return render(request, "draw/setup/entries.html", {
+    return render(request, "pages/setup/entries.html", {
         "club": competition.club, "competition": competition, "rows": rows, "page": page, "q": text,
         "list_query": f"?{request.GET.urlencode()}" if request.GET else "",
         "add_form": add_form, "arrange_form": arrange_form, "next_round": setup.first_unpaired_round(competition),
@@ -315,7 +286,7 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
         else:
             messages.success(request, f"{team.name} is entered with {team.partnerships.count()} pairs.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
-    return render(request, "draw/setup/team_form.html", {
+    return render(request, "pages/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": None, "form": form,
     }, status=form_status(form))
 
@@ -335,7 +306,7 @@ def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> H
         else:
             messages.success(request, f"{team.name} was saved.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
-    return render(request, "draw/setup/team_form.html", {
+    return render(request, "pages/setup/team_form.html", {
         "club": competition.club, "competition": competition, "team": team, "form": form,
     }, status=form_status(form))
 
