@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "tables",
     "live",
     "importer",
+    "pages",
     "config.apps.WiringConfig",  # last: connects every layer's listeners (config.wiring)
 ]
 

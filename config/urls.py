@@ -1,6 +1,7 @@
-"""The root URLs: each app's pages by audience (public, scorekeeper, organiser), as Tabbycat splits them, and the
-API. Organisers' routes come before the public ones: ``clubs/<club>/import/`` is the club's import page, not a
-competition called "import" (``league.services.RESERVED_SLUGS`` keeps such slugs free)."""
+"""The root URLs: each app's pages by audience (public, scorekeeper, organiser), as Tabbycat splits them, with the
+pages that combine the domains (``pages``) after the domains' own, and the API. Organisers' routes come before the
+public ones: ``clubs/<club>/import/`` is the club's import page, not a competition called "import"
+(``league.services.RESERVED_SLUGS`` keeps such slugs free)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -20,15 +21,16 @@ urlpatterns = [
     path("", include("league.urls_organiser")),
     path("", include("games.urls_organiser")),
     path("", include("draw.urls_organiser")),
+    path("", include("pages.urls_organiser")),
     path("", include("importer.urls_organiser")),
     # scorekeepers
     path("", include("games.urls_scorekeeper")),
-    path("", include("tables.urls_scorekeeper")),
+    path("", include("pages.urls_scorekeeper")),
     # everyone
     path("", include("league.urls_public")),
     path("", include("games.urls_public")),
-    path("", include("standings.urls_public")),
     path("", include("tables.urls_public")),
     path("", include("draw.urls_public")),
+    path("", include("pages.urls_public")),
     path("", include("importer.urls_public")),
 ]

@@ -62,7 +62,7 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
         return refusal
     _check_round_number(competition, number)
     page = round_selectors.manage_page(competition, number)
-    return render(request, "league/rounds/manage.html", {
+    return render(request, "draw/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
         "swap_form": _swap_form(page.slots),
     })
@@ -259,7 +259,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
         if is_organiser(request.user, competition.club_id) and competition.rounds.filter(number=number).exists():
             return redirect("round_manage", competition.club.slug, competition.slug, number)
         raise Http404("No such round.")
-    return render(request, "league/rounds/round.html", {
+    return render(request, "draw/rounds/round.html", {
         "competition": competition, "club": competition.club, "public": public, "round": public.round,
         "is_organiser": is_organiser(request.user, competition.club_id),
         "has_knockout": round_selectors.has_knockout(competition),
@@ -282,7 +282,7 @@ def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> H
                "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
     if organiser:
         context.update(round_selectors.organiser_rounds(competition))
-    return render(request, "league/rounds/list.html", context)
+    return render(request, "draw/rounds/list.html", context)
 
 
 @require_GET
@@ -290,7 +290,7 @@ def bracket(request: HttpRequest, club_slug: str, competition_slug: str) -> Http
     competition = visible_competition(request, club_slug, competition_slug)
     if not round_selectors.has_knockout(competition):
         raise Http404("This competition has no knockout.")
-    return render(request, "league/rounds/bracket.html", {
+    return render(request, "draw/rounds/bracket.html", {
         "competition": competition, "club": competition.club,
         **whole_bracket(round_selectors.bracket(competition), competition.third_place_match),
         "is_organiser": is_organiser(request.user, competition.club_id),

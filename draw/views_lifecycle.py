@@ -9,9 +9,9 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from draw import lifecycle
-from draw.views_setup import organiser_view
 from league.entries import SetupError
 from league.models import Competition
+from league.views import organiser_view
 
 
 @require_POST

@@ -188,7 +188,7 @@ def _is_local_path(path: str) -> bool:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker of the entry pages (templates/games/entry_sw.js), at the site's root so that its scope
+    """The service worker of the entry pages (games/templates/games/entry_sw.js), at the site's root so that its scope
     covers both routes (``/matches/<id>/enter/`` and ``/enter/<token>/``); never cached by the browser's HTTP
     cache, so that a new version reaches the phones."""
     script = render_to_string("games/entry_sw.js", {"cache_version": CACHE_VERSION, "static_prefix": static("")})

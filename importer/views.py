@@ -123,7 +123,7 @@ def import_page(request: HttpRequest, club_slug: str) -> HttpResponse:
             status = 422
     else:
         form = ImportForm(club=club, initial={"kind": request.GET.get("kind", csv_io.PLAYERS)})
-    return render(request, "league/csv/import.html", {
+    return render(request, "importer/csv/import.html", {
         "club": club, "form": form, "report": report, "errors": _error_rows(report) if report else [],
         "competition": form.cleaned_data.get("competition") if report else None,
         "kinds": _kinds_help(),

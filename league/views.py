@@ -1,5 +1,6 @@
-"""Public pages of the league: home and a club (a competition's page: ``draw.views_public``; its standings:
-``standings.views``), and :func:`visible_competition`, every competition page's check.
+"""Public pages of the league: home and a club (a competition's page and its standings: ``pages``), and the checks
+of every competition page: :func:`visible_competition` (who may see it) and :func:`organiser_view` (its club's
+organisers only).
 
 Reads go through ``league.selectors``; an unpublished competition is a 404 for everyone but its club's
 organisers (``league.permissions.can_view_competition``).
@@ -7,6 +8,12 @@ organisers (``league.permissions.can_view_competition``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -53,3 +60,30 @@ def visible_competition(request: HttpRequest, club_slug: str, competition_slug: 
     if competition is None or not can_view_competition(request.user, competition):
         raise Http404("No such competition.")
     return competition
+
+
+def refuse_competition_page(request: HttpRequest, message: str, visible: bool = True) -> HttpResponse:
+    """What the user may not see → 404, for anonymous visitors too (as for no competition at all); anonymous →
+    log in; otherwise 403."""
+    if not visible:
+        raise Http404("No such competition.")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied(message)
+
+
+def organiser_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the competition from the URL's slugs and let only its club's organisers through."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, **kwargs: Any) -> HttpResponse:
+        competition = selectors.competition_by_slugs(club_slug, competition_slug)
+        if competition is None:
+            raise Http404("No such competition.")
+        if not is_organiser(request.user, competition.club_id):
+            return refuse_competition_page(
+                request, f"Only organisers of {competition.club.name} set up its competitions.",
+                visible=can_view_competition(request.user, competition))
+        return view(request, competition, **kwargs)
+
+    return wrapper

@@ -80,7 +80,7 @@ def team_invitation(request: HttpRequest, club_slug: str, competition_slug: str)
             messages.success(request, f"{club.name} is invited to enter a team, {invitation.team_name}. It is entered "
                                       f"once {club.name}'s organisers accept; then they or you add its pairs.")
             return redirect("competition_entries", competition.club.slug, competition.slug)
-    return render(request, "league/setup/team_invitation.html", {
+    return render(request, "league/team_invitation.html", {
         "club": competition.club, "competition": competition, "form": form,
     }, status=form_status(form))
 

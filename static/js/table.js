@@ -1,4 +1,4 @@
-/* The live table page: draws the reader's own frame (templates/tables/table.html's #table-frame, then every frame
+/* The live table page: draws the reader's own frame (tables/templates/tables/table.html's #table-frame, then every frame
    of the socket ws/tables/<id>/) and sends the taps as actions.
 
    Never a rule here: the cards marked playable are the view's "legal" list, and a tap on any card is sent to the

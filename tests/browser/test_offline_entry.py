@@ -1,6 +1,6 @@
 """Issue 13, entry with no signal: a scorekeeper at the back of a bar enters hands on the phone with the network
 off; the page keeps them (IndexedDB, static/js/offline_entry.js), survives a reload with no signal (the service
-worker, templates/games/entry_sw.js), and sends them in order, once each, when the signal returns. A hand another
+worker, games/templates/games/entry_sw.js), and sends them in order, once each, when the signal returns. A hand another
 scorekeeper entered meanwhile is a conflict shown with both versions, resolved by "Keep theirs" or by "Use mine"
 with a reason (a correction of their hand).
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "config")
+PACKAGES = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "config")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
@@ -40,6 +40,7 @@ def test_the_tree_keeps_every_contract(tree_copy: Path) -> None:
 @pytest.mark.parametrize(("module", "planted", "message"), [
     ("league/entries.py", "    from standings import services  # noqa\n", "league is not allowed to import standings"),
     ("games/services.py", "    from draw import publishing  # noqa\n", "games is not allowed to import draw"),
+    ("importer/views.py", "    from pages import views_setup  # noqa\n", "importer is not allowed to import pages"),
     ("engine/chalk.py", "    import django  # noqa\n", "engine is not allowed to import django"),
     ("draw/pairing/swiss.py", "    from league import models  # noqa\n",
      "draw.pairing is not allowed to import league"),

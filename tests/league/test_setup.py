@@ -587,7 +587,7 @@ def test_the_table_shows_the_tiebreak_columns_the_order_in_words_and_shared_plac
                        "Bch"]
     assert [column.rank for column in table.columns if column.rank] == [1, 3, 2]
     assert [line.place for line in table.sections[0].groups[0].lines] == ["1", "=2", "=2"]
-    html = render_to_string("league/standings.html", {
+    html = render_to_string("pages/standings.html", {
         "competition": competition, "club": competition.club, "standings": rows,
         **standings_context(competition, rows)})
     assert "Ranked by match points, then Buchholz (opponents&#x27; points), then bullseyes for" in html
@@ -608,7 +608,7 @@ def test_the_table_works_for_teams_players_and_groups(world):
     rows = list(StandingRow.objects.filter(competition=competition))
     table = standings_table(competition, rows)
     assert [group.title for group in table.sections[0].groups] == ["Group A", "Group B"]
-    html = render_to_string("league/_standings_table.html", {"standings": rows,
+    html = render_to_string("standings/_standings_table.html", {"standings": rows,
                                                              **standings_context(competition, rows)})
     assert "Pelican" in html and escape(world["club"].name) in html
     assert f'href="{reverse("player", args=[player.pk])}">Carla</a>' in html

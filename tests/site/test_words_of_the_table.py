@@ -14,7 +14,7 @@ from engine import RecordError, Ruleset, score_chalk
 from engine.hand import HandState
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "config")
+APPS = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "config")
 RULE_ID = re.compile(r"\bR\d{1,2}\b")
 DOC_KEYWORDS = {"help_text", "description"}  # the admin's and the API schema's documentation
 DOC_MODULES = {"engine/schema.py"}  # the JSON schema of hand records: documentation
@@ -52,7 +52,7 @@ def rule_ids_in_python_messages() -> list[str]:
 
 def rule_ids_in_templates() -> list[str]:
     found = []
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    for path in sorted([*(ROOT / "templates").rglob("*.html"), *ROOT.glob("*/templates/**/*.html")]):
         text = re.sub(r"\{#.*?#\}|<!--.*?-->|\{% comment %\}.*?\{% endcomment %\}", "", path.read_text(), flags=re.S)
         found += [f"{path.relative_to(ROOT)}: {line.strip()[:80]}" for line in text.splitlines()
                   if RULE_ID.search(line)]
