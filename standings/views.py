@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from league.views import visible_competition
-from standings.tables import standings_of
+from standings.columns import standings_of
 
 
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:

@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from rest_framework.test import APIClient
 
-from draw.storage import partnership_of
+from draw.draft_writing import partnership_of
 from league import entries as setup
 from league.models import Entry, Partnership
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user

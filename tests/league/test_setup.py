@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from draw.models import Round
 from league import entries as setup
 from league.models import Competition, Entry, Team
+from standings.columns import ranking_sentence, standings_context, standings_table
 from standings.models import StandingRow
-from standings.tables import ranking_sentence, standings_context, standings_table
 from tests.factories import (
     make_club,
     make_competition,

@@ -4,7 +4,7 @@ the entries.
 
 from __future__ import annotations
 
-from draw.draft import Draft
+from draw.draft_round import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
 from draw.models import Bye, Round
