@@ -23,19 +23,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from draw.forms_setup import (
-    ArrangeForm,
-    CompetitionForm,
-    EntryForm,
-    PublishForm,
-    SeasonCopyForm,
-    TeamForm,
-    add_setup_error,
-)
+from draw.forms_competition import CompetitionForm, PublishForm, SeasonCopyForm
+from draw.forms_entries import ArrangeForm, EntryForm, TeamForm
 from draw.lifecycle import why_not_deletable
 from league import entries as setup
 from league import invitations, selectors, services
-from league.forms import form_status
+from league.forms import add_setup_error, form_status
 from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Team
 from league.pagination import paginate, search, search_text
 from league.permissions import can_view_competition, is_organiser

@@ -14,7 +14,7 @@ from importlib import import_module
 
 import pytest
 
-from draw.forms_setup import EntryForm, TeamForm
+from draw.forms_entries import EntryForm, TeamForm
 from draw.models import Round
 from games import services
 from games.models import Match
