@@ -11,8 +11,8 @@ from draw.models import Bye, Round
 from draw.placement import with_third_place
 from games.models import Match, TeamMatch
 from games.services import EntryError, create_match, create_team_match
-from league.entries import create_partnership
 from league.models import Competition, Entry, Partnership, Team
+from league.partnerships import create_partnership
 
 
 def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:

@@ -1,7 +1,7 @@
-"""Forms of the organiser's competition setup page: a competition and its options (with the tiebreak order, the
-bye score and the house rules), publishing it, and copying it to a new season. Forms check the shape of the input;
-``league.entries`` checks the rest and its :class:`~league.entries.SetupError` lands next to the field it names
-(:func:`add_setup_error`). The entries and teams pages' forms are ``draw.forms_entries``."""
+"""Forms of the organiser's competition setup page: a competition and its options (with the tiebreak order, the bye
+score and the house rules), publishing it, and copying it to a new season. Forms check the shape of the input;
+``league.competition_options`` checks the rest and its :class:`~league.setup_errors.SetupError` lands next to the
+field it names (:func:`add_setup_error`). The entries and teams pages' forms are ``draw.forms_entries``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.core.validators import MaxValueValidator
 from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
 from engine.variants import VARIANTS
-from league.entries import SetupError, check_competition
+from league.competition_options import check_competition
 from league.forms import add_setup_error
 from league.models import (
     MAX_GROUPS,
@@ -26,6 +26,7 @@ from league.models import (
     match_format_words,
     team_mode_words,
 )
+from league.setup_errors import SetupError
 from standings.metrics import BYE_SCORE_KEYS, METRICS, StandingsError, validate_tiebreaks
 from standings.metrics.inputs import BYE_TARGET, BYE_TARGET_KEYS
 
@@ -251,7 +252,7 @@ class CompetitionForm(forms.ModelForm):
             _say_once(errors)
 
     def values(self) -> dict[str, Any]:
-        """The cleaned options, ready for ``services.create_competition`` / ``entries.update_competition``."""
+        """The cleaned options, ready for ``services.create_competition`` / ``competition_options.update_competition``."""
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
         values["bye_score"], values["ruleset"] = self.cleaned_data["bye_score"], self.cleaned_data["ruleset"]
         return values

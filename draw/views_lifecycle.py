@@ -10,8 +10,8 @@ from django.views.decorators.http import require_POST
 
 from draw import lifecycle
 from draw.views_setup import organiser_view
-from league.entries import SetupError
 from league.models import Competition
+from league.setup_errors import SetupError
 
 
 @require_POST

@@ -6,7 +6,7 @@ class StandingsConfig(AppConfig):
     verbose_name = "Standings and ratings"
 
     def ready(self) -> None:
-        from league.entries import register_option_check
+        from league.competition_options import register_option_check
         from standings import receivers  # noqa: F401  (connects the listeners)
         from standings.services import check_standings_options
 
