@@ -252,7 +252,8 @@ class CompetitionForm(forms.ModelForm):
             _say_once(errors)
 
     def values(self) -> dict[str, Any]:
-        """The cleaned options, ready for ``services.create_competition`` / ``competition_options.update_competition``."""
+        """The cleaned options, ready for ``services.create_competition`` /
+        ``competition_options.update_competition``."""
         values = {name: self.cleaned_data[name] for name in self.Meta.fields}
         values["bye_score"], values["ruleset"] = self.cleaned_data["bye_score"], self.cleaned_data["ruleset"]
         return values
