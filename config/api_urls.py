@@ -5,7 +5,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
-from games.api import CompetitionMatchesActions, GameViewSet, HandViewSet
+from games.api_hands import GameViewSet, HandViewSet
+from games.api_matches import CompetitionMatchesActions
 from league import api as league_api
 from league.api import ClubViewSet, InvitationViewSet, PartnershipViewSet, PlayerViewSet
 from league.api_errors import not_found

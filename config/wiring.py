@@ -5,7 +5,7 @@ listener answers which hook is decided here, in the top layer, and nowhere else 
 anything. ``tests/config/test_wiring.py`` lists the receivers of each signal and the registered option checks and
 compares them with ``HOOKS`` and ``OPTION_CHECKS``.
 
-Option checks (``league.entries.register_option_check``):
+Option checks (``league.competition_options.register_option_check``):
 
 - ``standings.services.check_standings_options`` — a competition's tiebreak order and standings options are
   checked with its other options (``league.entries.check_competition``), by the app that knows the metrics.
@@ -44,7 +44,7 @@ from django.dispatch import Signal
 
 from draw import receivers as draw_receivers
 from games.signals import results_changing, results_settled
-from league.entries import register_option_check
+from league.competition_options import register_option_check
 from league.signals import publication_changed, ratings_stale, standings_stale
 from live import notices
 from standings import receivers as standings_receivers
@@ -72,7 +72,7 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
 """Every signal's listener with its ``dispatch_uid``, in the order connected (see the module's docstring)."""
 
 OPTION_CHECKS: list[Callable[[Callable[[str], Any]], None]] = [check_standings_options]
-"""The checks registered with ``league.entries.register_option_check``."""
+"""The checks registered with ``league.competition_options.register_option_check``."""
 
 
 def connect() -> None:

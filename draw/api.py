@@ -31,7 +31,7 @@ from draw.serializers import (
     RoundSerializer,
     RoundUpdateSerializer,
 )
-from games import api as games_api
+from games import api_base, api_matches, api_team_matches
 from games.models import Match, TeamMatch
 from games.serializers import (
     MatchCreateSerializer,
@@ -85,13 +85,13 @@ class CompetitionRoundsActions(ActionsBase):
         once unless ``status`` is draft; numbered after the last round unless ``number`` is given."""
         competition: Competition = self.get_object()
         require_organiser(request.user, competition.club, "add rounds to its competitions")
-        data = games_api.validated(RoundCreateSerializer, request.data)
+        data = api_base.validated(RoundCreateSerializer, request.data)
         round_ = fixtures.add_round(competition, data.get("number"), starts_on=data.get("starts_on"),
                                     name=data.get("name", ""), draft=data["status"] == Round.DRAFT)
         return Response(RoundSerializer(round_).data, status=201)
 
 
-class RoundViewSet(games_api.SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class RoundViewSet(api_base.SameNotFound, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A round: anyone who may see it reads it (a draft only the club's organisers); they change its date and
     name, publish it, and give and take its byes."""
 
@@ -111,7 +111,7 @@ class RoundViewSet(games_api.SameNotFound, mixins.RetrieveModelMixin, viewsets.G
         """Change the round's date (``starts_on``) or name."""
         round_ = self.get_object()
         self._organiser(round_, "change its rounds")
-        data = games_api.validated(RoundUpdateSerializer, request.data)
+        data = api_base.validated(RoundUpdateSerializer, request.data)
         return Response(RoundSerializer(fixtures.edit_round(round_, **data)).data)
 
     @extend_schema(request=None, responses={200: RoundSerializer, **ERRORS})
@@ -148,7 +148,7 @@ class RoundViewSet(games_api.SameNotFound, mixins.RetrieveModelMixin, viewsets.G
         round_ = self.get_object()
         self._organiser(round_, "give byes")
         fixtures.require_manual(round_.competition)
-        data = games_api.validated(ByeCreateSerializer, request.data)
+        data = api_base.validated(ByeCreateSerializer, request.data)
         entry = Entry.objects.filter(pk=data["entry"], competition=round_.competition).first()
         if entry is None:
             raise RoundError("entry", f"{round_.competition.name} has no entry {data['entry']}")
@@ -180,15 +180,15 @@ def _hand_set(data: dict) -> bool:
     return data.get("round") is not None and data["competition"].system == Competition.MANUAL
 
 
-class MatchViewSet(games_api.MatchViewSet):
+class MatchViewSet(api_matches.MatchViewSet):
     """The matches' API, whose create puts a hand-set fixture through the draw's checks."""
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **games_api.WRITE_ERRORS})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchSerializer, **api_base.WRITE_ERRORS})
     def create(self, request: Request) -> Response:
         """Schedule a match between two entrants (organisers of the club), where (``venue``) and when
         (``scheduled_at``) it is played, in a round given by id (``round``) or number (``round_number``). In a
         competition whose fixtures are set by hand an entrant plays once a round."""
-        data = games_api.validated(MatchCreateSerializer, request.data, context={"request": request})
+        data = api_base.validated(MatchCreateSerializer, request.data, context={"request": request})
         if not _hand_set(data):
             return super().create(request)
         competition = data["competition"]
@@ -201,7 +201,7 @@ class MatchViewSet(games_api.MatchViewSet):
                                      table=data.get("table", ""))
         return Response(MatchSerializer(match).data, status=201)
 
-    @extend_schema(request=None, responses={204: None, **games_api.WRITE_ERRORS})
+    @extend_schema(request=None, responses={204: None, **api_base.WRITE_ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Take a fixture of a competition whose fixtures are set by hand off its list (organisers of the club),
         while nothing has been entered in it."""
@@ -215,18 +215,18 @@ def _remove(request: Request, fixture: Match | TeamMatch) -> Response:
     return Response(status=204)
 
 
-class TeamMatchViewSet(games_api.TeamMatchViewSet):
+class TeamMatchViewSet(api_team_matches.TeamMatchViewSet):
     """The team matches' API, whose create puts a hand-set fixture through the draw's checks."""
 
     @extend_schema(request=TeamMatchCreateSerializer,
-                   responses={201: TeamMatchDetailSerializer, **games_api.WRITE_ERRORS})
+                   responses={201: TeamMatchDetailSerializer, **api_base.WRITE_ERRORS})
     def create(self, request: Request) -> Response:
         """A team match between two teams (organisers of the club), where and when it is played, in a round by
         id or number, with a pair of each team at each table (``tables``, or set later). In a competition whose
         fixtures are set by hand a team plays once a round."""
         if not request.user.is_authenticated:
             raise NotAuthenticated("log in as an organiser to create team matches")
-        data = games_api.validated(TeamMatchCreateSerializer, request.data, context={"request": request})
+        data = api_base.validated(TeamMatchCreateSerializer, request.data, context={"request": request})
         if not _hand_set(data):
             return super().create(request)
         competition = data["competition"]
@@ -242,7 +242,7 @@ class TeamMatchViewSet(games_api.TeamMatchViewSet):
                 set_team_tables(team_match, data["tables"])
         return Response(self._detail(team_match), status=201)
 
-    @extend_schema(request=None, responses={204: None, **games_api.WRITE_ERRORS})
+    @extend_schema(request=None, responses={204: None, **api_base.WRITE_ERRORS})
     def destroy(self, request: Request, pk: str | None = None) -> Response:
         """Take a team match of a competition whose fixtures are set by hand off its list (organisers of the
         club), while nothing has been entered in it or its tables."""

@@ -49,7 +49,7 @@ class PlannedColumn:
 
 
 def decided(tie) -> tuple[str, str]:
-    """(winner, loser) of a published bracket tie (``draw.selectors.Tie``) by name; ``""`` while undecided."""
+    """(winner, loser) of a published bracket tie (``draw.public_rounds.Tie``) by name; ``""`` while undecided."""
     if tie.match is None:
         return tie.bye_name, ""
     match = tie.match
@@ -88,7 +88,7 @@ def planned_columns(last_ties: list, third_place: bool) -> list[PlannedColumn]:
 
 
 def whole_bracket(columns: list, third_place: bool) -> dict:
-    """The bracket page's columns: the published rounds (``draw.selectors.bracket``), each tie given its name
+    """The bracket page's columns: the published rounds (``draw.public_rounds.bracket``), each tie given its name
     (``tie.name``), then the rounds still to come (``planned``)."""
     for column in columns:
         places = max((tie.position for tie in column.ties), default=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from draw.draft import Draft
+from draw.draft_round import Draft
 from draw.field import ENTRANT_ID, TEAM_ROW_FIELDS, Field, load_field, team_row, unit_id
 from draw.knockout import advance, first_round_field
 from draw.models import Bye, Round

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from draw.checks import check_round
+from draw.draft_writing import create_draft_match, create_draft_team_match
 from draw.errors import DrawBugError, RoundError
 from draw.field import entry_pk, unit_id
 from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.placement import KNOCKOUT
+from draw.round_locks import BUSY, results_entered
 from draw.slots import round_slots, slot_key
-from draw.state import BUSY, results_entered
-from draw.storage import create_draft_match, create_draft_team_match
 from draw.swaps import swap_entrants, swap_players
 from games.models import Match, TeamMatch
 from league.models import Competition, Entry, Partnership

@@ -25,7 +25,7 @@ from django.utils import timezone
 from draw.errors import RoundError
 from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
-from draw.state import fixture_results_entered
+from draw.round_locks import fixture_results_entered
 from games.matches import create_match
 from games.models import Match, TeamMatch
 from games.teams import create_team_match

@@ -4,8 +4,8 @@ from the previous round's winners by bracket position, walkovers as byes, and th
 
 from __future__ import annotations
 
-from draw.draft import Draft, DraftBye, DraftMatch
-from draw.drafting import pair_spec
+from draw.draft_by_system import pair_spec
+from draw.draft_round import Draft, DraftBye, DraftMatch
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
 from draw.pairing import knockout_next_round

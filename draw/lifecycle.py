@@ -9,8 +9,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.models import Match, ResultVersion, TeamMatch
-from league.entries import SetupError
 from league.models import Competition
+from league.setup_errors import SetupError
 
 
 def set_archived(*, competition: Competition, archived: bool) -> Competition:

@@ -12,8 +12,8 @@ from django.utils import timezone
 from draw.errors import RoundError
 from draw.models import Round
 from draw.plan import ties_waiting
-from draw.state import BUSY, results_entered
-from league.entries import set_published
+from draw.round_locks import BUSY, results_entered
+from league.competition_options import set_published
 from league.models import Competition
 from league.signals import publication_changed_after_commit, ratings_stale_after_commit
 from standings.services import refresh_standings_after_commit

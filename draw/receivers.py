@@ -11,7 +11,7 @@ from draw.models import Round
 from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
-from draw.state import BUSY
+from draw.round_locks import BUSY
 from league.models import Competition
 
 logger = logging.getLogger(__name__)

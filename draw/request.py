@@ -13,7 +13,7 @@ from django.utils import timezone
 from draw.errors import RoundError
 from draw.models import Round
 from draw.plan import plan_round
-from draw.state import results_entered
+from draw.round_locks import results_entered
 from draw.tasks import pair_round_task
 from league import dispatch
 from league.models import Competition

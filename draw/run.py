@@ -10,8 +10,9 @@ from collections.abc import Callable
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from draw.draft import Draft
-from draw.drafting import draft_group, draft_individual, draft_round_robin, draft_swiss
+from draw.draft_by_system import draft_group, draft_individual, draft_round_robin, draft_swiss
+from draw.draft_round import Draft
+from draw.draft_writing import write_draft
 from draw.errors import RoundError
 from draw.field import ENTRANT_ID, Field, load_field, unit_id
 from draw.knockout import draft_knockout
@@ -19,8 +20,7 @@ from draw.models import Round
 from draw.pairing import PairingError
 from draw.plan import Plan, plan_round
 from draw.progress import Progress
-from draw.state import results_entered
-from draw.storage import write_draft
+from draw.round_locks import results_entered
 from league.models import Entry
 
 logger = logging.getLogger(__name__)

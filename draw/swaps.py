@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from draw.draft_writing import partnership_of
 from draw.errors import RoundError
 from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.slots import Slot
-from draw.storage import partnership_of
 from games.models import Match, TeamMatch
 from league.models import Competition, Entry
 

@@ -3,10 +3,10 @@ each a POST-only view on a URL of its own (pair, swap, set a match's sides, sit 
 publish, unpublish), the pairing task's status as JSON, and the public pages — a published round's pairings
 (printable), results by round and the knockout bracket.
 
-Thin views: reads through ``draw.selectors``, writes through ``draw.request``, ``draw.edits`` and
-``draw.publishing``; the organiser's pages check ``league.permissions.is_organiser`` on every request, GET and
-POST alike (anonymous → log in, an unpublished competition → 404, anyone else → 403). Draft rounds are never
-shown on a public page.
+Thin views: reads through ``draw.selectors``, ``draw.organiser_round`` and ``draw.public_rounds``, writes
+through ``draw.request``, ``draw.edits`` and ``draw.publishing``; the organiser's pages check
+``league.permissions.is_organiser`` on every request, GET and POST alike (anonymous → log in, an unpublished
+competition → 404, anyone else → 403). Draft rounds are never shown on a public page.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from draw import edits, publishing
+from draw import edits, organiser_round, public_rounds, publishing
 from draw import selectors as round_selectors
 from draw.bracket import whole_bracket
 from draw.errors import RoundError
@@ -61,7 +61,7 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
     if refusal is not None:
         return refusal
     _check_round_number(competition, number)
-    page = round_selectors.manage_page(competition, number)
+    page = organiser_round.manage_page(competition, number)
     return render(request, "draw/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
         "swap_form": _swap_form(page.slots),
@@ -156,7 +156,7 @@ def unpublish(request: HttpRequest, competition: Competition, round_: Round) -> 
 
 @round_action
 def swap(request: HttpRequest, competition: Competition, round_: Round) -> None:
-    page = round_selectors.manage_page(competition, round_.number, with_warnings=False)
+    page = organiser_round.manage_page(competition, round_.number, with_warnings=False)
     data = _valid(_swap_form(page.slots, request.POST))
     _warned(request, edits.swap_slots(round_, data["first"], data["second"], user=request.user), "Swapped.")
 
@@ -164,7 +164,7 @@ def swap(request: HttpRequest, competition: Competition, round_: Round) -> None:
 @round_action
 def edit_match(request: HttpRequest, competition: Competition, round_: Round) -> None:
     """Set both sides of one match of the draft."""
-    page = round_selectors.manage_page(competition, round_.number, with_warnings=False)
+    page = organiser_round.manage_page(competition, round_.number, with_warnings=False)
     form = EditForm(request.POST, entrants=page.entrants)
     form.fields["side_a"].error_messages["required"] = "Choose side A."
     form.fields["side_b"].error_messages["required"] = "Choose side B."
@@ -254,7 +254,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
     """A published round's pairings: tables, sides, byes (printable). A draft is a 404 — for an organiser,
     the way to its page."""
     competition = visible_competition(request, club_slug, competition_slug)
-    public = round_selectors.public_round(competition, number)
+    public = public_rounds.public_round(competition, number)
     if public is None:
         if is_organiser(request.user, competition.club_id) and competition.rounds.filter(number=number).exists():
             return redirect("round_manage", competition.club.slug, competition.slug, number)
@@ -262,7 +262,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
     return render(request, "draw/rounds/round.html", {
         "competition": competition, "club": competition.club, "public": public, "round": public.round,
         "is_organiser": is_organiser(request.user, competition.club_id),
-        "has_knockout": round_selectors.has_knockout(competition),
+        "has_knockout": public_rounds.has_knockout(competition),
     })
 
 
@@ -278,8 +278,8 @@ def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> H
     rounds = paginate(request, round_selectors.published_rounds(competition), per_page=ROUNDS_PER_PAGE,
                       param="rounds_page")  # the page's rounds, then only their matches and byes
     context = {"competition": competition, "club": competition.club,
-               "rounds": round_selectors.results_by_round(rounds), "rounds_page": rounds,
-               "is_organiser": organiser, "has_knockout": round_selectors.has_knockout(competition)}
+               "rounds": public_rounds.results_by_round(rounds), "rounds_page": rounds,
+               "is_organiser": organiser, "has_knockout": public_rounds.has_knockout(competition)}
     if organiser:
         context.update(round_selectors.organiser_rounds(competition))
     return render(request, "draw/rounds/list.html", context)
@@ -288,10 +288,10 @@ def round_list(request: HttpRequest, club_slug: str, competition_slug: str) -> H
 @require_GET
 def bracket(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
-    if not round_selectors.has_knockout(competition):
+    if not public_rounds.has_knockout(competition):
         raise Http404("This competition has no knockout.")
     return render(request, "draw/rounds/bracket.html", {
         "competition": competition, "club": competition.club,
-        **whole_bracket(round_selectors.bracket(competition), competition.third_place_match),
+        **whole_bracket(public_rounds.bracket(competition), competition.third_place_match),
         "is_organiser": is_organiser(request.user, competition.club_id),
     })

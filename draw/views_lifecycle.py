@@ -9,8 +9,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from draw import lifecycle
-from league.entries import SetupError
 from league.models import Competition
+from league.setup_errors import SetupError
 from league.views import organiser_view
 
 

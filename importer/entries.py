@@ -1,7 +1,7 @@
 """Importing who plays a competition: club teams of pairs (team competitions), and entries of partnerships, teams
 or players.
 
-Each team goes through ``league.entries.create_team`` (its name, its pairs' sizes and players, a pair in one team
+Each team goes through ``league.teams.create_team`` (its name, its pairs' sizes and players, a pair in one team
 of a competition, the entry from the next unpaired round) and each entry through ``league.entries.enter``, as on
 the entries page (the entrant's kind and size, a player in one partnership of a competition, seeds and groups, a
 late entry's first round); their ``SetupError`` is an error of the row. The standings are refreshed once for the
@@ -22,7 +22,9 @@ from importer.job import ImportJob, refresh_after_commit
 from importer.lookup import ClubIndex, NotFound, PartnershipIndex, PlayerIndex, club_partnerships, competitions_by_name
 from importer.reading import HEADER_LINE, Row
 from league import entries as setup
+from league import setup_errors
 from league.models import Club, Competition, Partnership, Player, Team
+from league.teams import create_team
 
 TEAM_NAME_MAX = cast(int, Team._meta.get_field("name").max_length)
 
@@ -68,7 +70,7 @@ class _Team:
 
 
 def import_teams(job: ImportJob) -> None:
-    """Rows grouped by competition and team name; each team through ``league.entries.create_team`` (its name, its
+    """Rows grouped by competition and team name; each team through ``league.teams.create_team`` (its name, its
     pairs' sizes and players, a pair in one team of a competition, the entry from the next unpaired round)."""
     if "partnership" not in job.report.positions and "player_one" not in job.report.positions:
         job.fail(HEADER_LINE, "partnership", "no partnership column (or player_one and player_two): each row names "
@@ -114,9 +116,9 @@ def import_teams(job: ImportJob) -> None:
 def _store_team(job: ImportJob, team: _Team) -> None:
     try:
         with transaction.atomic():
-            made = setup.create_team(competition=team.competition, name=team.name, club=team.club,
-                                     partnerships=team.partnerships, division=team.division, refresh=False)
-    except setup.SetupError as error:
+            made = create_team(competition=team.competition, name=team.name, club=team.club,
+                               partnerships=team.partnerships, division=team.division, refresh=False)
+    except setup_errors.SetupError as error:
         row = team.rows.get(getattr(error.item, "pk", None), team.row)
         column = "team" if error.field == "name" else ("partnership" if row["partnership"] else "player_one")
         if error.field == "club":  # another club's team: it enters by invitation

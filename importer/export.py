@@ -22,8 +22,8 @@ from games.models import HAND_LEVEL, Match, TeamMatch
 from importer.cells import UTF8_BOM, escape_cell
 from league.models import Competition
 from league.permissions import published_round_filter
+from standings.columns import exact_number
 from standings.models import StandingRow
-from standings.tables import exact_number
 
 STANDINGS_COLUMNS = ("rank", "entrant", "played", "won", "drawn", "lost", "match_points", "bullseyes_for",
                      "bullseyes_against", "bullseye_difference", "chalks_for", "chalks_against", "chalk_difference",

@@ -18,7 +18,7 @@ from importer.cells import CellError, name_key
 from importer.lookup import NotFound
 from importer.reading import Row
 from importer.report import ImportReport
-from league import entries as setup
+from league import setup_errors
 from league.models import Club, Competition
 from standings.services import refresh_standings_after_commit
 
@@ -78,17 +78,17 @@ class ImportJob:
         self.stored_by[(type(obj).__name__, obj.pk)] = row.line
 
     def setup_call(self, row: Row, columns: dict[str, str], call: Callable[[], Any]) -> Any:
-        """A service of ``league.entries`` for one row, in a savepoint: its ``SetupError`` becomes an error of the
-        row, in the column ``columns`` maps its field to (see :meth:`setup_error`). Returns the call's value, or
-        ``None`` after an error."""
+        """A setup service (``league.entries``, ``league.teams``, ``league.partnerships``) for one row, in a
+        savepoint: its ``SetupError`` becomes an error of the row, in the column ``columns`` maps its field to (see
+        :meth:`setup_error`). Returns the call's value, or ``None`` after an error."""
         try:
             with transaction.atomic():
                 return call()
-        except setup.SetupError as error:
+        except setup_errors.SetupError as error:
             self.setup_error(row, self.column_for(error.field, columns), error)
             return None
 
-    def setup_error(self, row: Row, column: str, error: setup.SetupError) -> None:
+    def setup_error(self, row: Row, column: str, error: setup_errors.SetupError) -> None:
         """The service's reason, as an error of ``row`` in ``column``, naming the line of this file that made the
         object it clashes with (``SetupError.clash``), if one did."""
         reason = error.reason

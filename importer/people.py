@@ -2,7 +2,7 @@
 
 Players are not made by a service of ``league`` (there is none): the rules of a player's name — one line of plain
 text within the model's length, unique within its club so that later files can name it — are checked here, and
-the rows are written in batches as the file is read. Partnerships go through ``league.entries.new_partnership``,
+the rows are written in batches as the file is read. Partnerships go through ``league.partnerships.new_partnership``,
 one row at a time.
 """
 
@@ -15,7 +15,7 @@ from typing import cast
 from importer.cells import check_length, check_plain_text, name_key
 from importer.job import ImportJob
 from importer.lookup import ClubIndex, PlayerIndex
-from league import entries as setup
+from league import partnerships
 from league.models import Club, Player
 from league.permissions import is_organiser
 
@@ -87,7 +87,7 @@ def import_players(job: ImportJob) -> None:
 
 
 def import_partnerships(job: ImportJob) -> None:
-    """Each row through ``league.entries.new_partnership``, the rules of a new partnership."""
+    """Each row through ``league.partnerships.new_partnership``, the rules of a new partnership."""
     players = PlayerIndex(Player.objects.filter(home_club=job.club), f"of {job.club.name}")
     for row in job.rows:
         if not job.required(row, "player_one", "the first player"):
@@ -97,7 +97,7 @@ def import_partnerships(job: ImportJob) -> None:
         name = job.cell(row, "name", check_plain_text, "")  # its length: new_partnership's rule
         if one is None or (row["player_two"] and two is None) or name is None:
             continue
-        made = job.setup_call(row, {}, functools.partial(setup.new_partnership, club=job.club, player_one=one,
+        made = job.setup_call(row, {}, functools.partial(partnerships.new_partnership, club=job.club, player_one=one,
                                                          player_two=two, name=name))
         if made is not None:
             job.stored(made, row)

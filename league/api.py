@@ -1,5 +1,5 @@
 """The API for clubs, players, partnerships and competitions with their entries (a competition's matches and
-standings are the actions of ``games.api`` and ``standings.api``, joined to it in ``config.api_urls``).
+standings are the actions of ``games.api_matches`` and ``standings.api``, joined to it in ``config.api_urls``).
 
 Reading is public, except that competitions (and everything in them) follow
 ``league.permissions.visible_competitions``; clubs are created by staff, everything else by the
@@ -18,7 +18,9 @@ from rest_framework.response import Response
 
 from league import entries as setup
 from league import invitations, people, services
+from league.competition_options import update_competition
 from league.models import Club, Competition, Entry, EntryInvitation, Player
+from league.partnerships import create_partnership, update_partnership
 from league.permissions import is_organiser, visible_competitions, visible_partnerships
 from league.serializers import (
     ClubSerializer,
@@ -31,6 +33,7 @@ from league.serializers import (
     PlayerSerializer,
     SeasonCopySerializer,
 )
+from league.setup_errors import SetupError
 
 ID = r"[0-9]+"
 ERRORS = {400: ErrorsSerializer, 403: ErrorsSerializer, 404: ErrorsSerializer}
@@ -136,13 +139,13 @@ class PartnershipViewSet(ClubObjectViewSet):
 
     def perform_create(self, serializer) -> None:
         require_organiser(self.request.user, serializer.validated_data[self.club_field], self.doing)
-        serializer.instance = _setup(setup.create_partnership, reuse=False, **serializer.validated_data)
+        serializer.instance = _setup(create_partnership, reuse=False, **serializer.validated_data)
 
     def perform_update(self, serializer) -> None:
         new_club = serializer.validated_data.get(self.club_field)
         if new_club is not None:
             require_organiser(self.request.user, new_club, self.doing)
-        serializer.instance = _setup(setup.update_partnership, partnership=serializer.instance,
+        serializer.instance = _setup(update_partnership, partnership=serializer.instance,
                                      **serializer.validated_data)
 
 
@@ -167,12 +170,12 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
         serializer.instance = services.create_competition(**data)
 
     def perform_update(self, serializer) -> None:
-        """Through ``league.entries.update_competition``: the standings are rewritten, since the tiebreaks,
-        points and byes decide them."""
+        """Through ``league.competition_options.update_competition``: the standings are rewritten, since the
+        tiebreaks, points and byes decide them."""
         try:
-            serializer.instance = setup.update_competition(competition=serializer.instance,
-                                                           **serializer.validated_data)
-        except setup.SetupError as error:
+            serializer.instance = update_competition(competition=serializer.instance,
+                                                     **serializer.validated_data)
+        except SetupError as error:
             raise ValidationError({error.field: error.reason}) from None
 
     def get_object(self) -> Competition:
@@ -264,11 +267,12 @@ class CompetitionViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, views
 
 
 def _setup(operation, **kwargs):
-    """Run a ``league.entries`` (or ``league.services``) operation; its error is a 400 naming the field, or a 409
-    when the stored state stands in the way (another club's entrant that has not accepted an invitation)."""
+    """Run a setup service (``league.entries`` and its siblings, or ``league.services``); its error is a 400 naming
+    the field, or a 409 when the stored state stands in the way (another club's entrant that has not accepted an
+    invitation)."""
     try:
         return operation(**kwargs)
-    except setup.SetupError as error:
+    except SetupError as error:
         if error.conflict:
             raise  # league.api_errors: 409, naming the field
         raise ValidationError({error.field: error.reason}) from None
@@ -285,7 +289,7 @@ def _answerable(operation, **kwargs):
     naming the field."""
     try:
         return operation(**kwargs)
-    except setup.SetupError as error:
+    except SetupError as error:
         if error.conflict:
             raise
         raise Unprocessable({error.field: error.reason}) from None

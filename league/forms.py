@@ -7,8 +7,8 @@ from typing import cast
 
 from django import forms
 
-from league.entries import SetupError
 from league.models import Club, Competition, EntryInvitation, Player
+from league.setup_errors import SetupError
 
 
 class ClubForm(forms.Form):

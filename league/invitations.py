@@ -7,7 +7,7 @@ that club's organisers, or the players themselves, accept or decline. Accepting 
     decline(invitation=other, by=player)                                           # nothing entered
     cancel(invitation=another, by=organiser)                                       # taken back, unanswered
 
-Errors are :class:`league.entries.SetupError` naming the field; a state that moved on (an invitation already
+Errors are :class:`league.setup_errors.SetupError` naming the field; a state that moved on (an invitation already
 answered, cancelled or already waiting, an entrant already entered) is a conflict (409 in the API).
 """
 
@@ -21,7 +21,6 @@ from django.utils import timezone
 
 from league import entries
 from league.consent import other_club
-from league.entries import SetupError
 from league.models import (
     Club,
     ClubRole,
@@ -34,6 +33,8 @@ from league.models import (
     Team,
 )
 from league.permissions import is_organiser
+from league.setup_errors import SetupError, plain_name
+from league.teams import create_team
 
 TEAM_NAME_MAX = cast(int, EntryInvitation._meta.get_field("team_name").max_length)
 
@@ -64,7 +65,7 @@ def _entrant_checked(competition: Competition, partnership: Partnership | None, 
             raise SetupError("club", f"{competition.name} is entered by club teams: invite a club")
         if club is None:
             raise SetupError("club", "choose the club to invite")
-        name = entries.plain_name(team_name, "team_name", "a team's name", TEAM_NAME_MAX) or club.name
+        name = plain_name(team_name, "team_name", "a team's name", TEAM_NAME_MAX) or club.name
         if club.pk == competition.club_id:
             raise SetupError("club", f"{club.name} runs {competition.name}: make its team on the entries page")
         if Team.objects.filter(competition=competition, name__iexact=name).exists():
@@ -79,7 +80,7 @@ def _entrant_checked(competition: Competition, partnership: Partnership | None, 
         if given is None:
             raise SetupError(wanted, f"choose the {wanted} to invite")
         if partnership is not None:
-            entries._check_partnership(competition, partnership)
+            entries.check_partnership(competition, partnership)
         invited = other_club(competition, partnership=partnership, player=player)
         if partnership is not None:
             name = partnership.display_name
@@ -144,7 +145,7 @@ def accept(*, invitation: EntryInvitation, by: Any) -> Entry:
         invitation = _answering(invitation, by, InvitationState.ACCEPTED)
         competition = invitation.competition
         if invitation.team_name:
-            team = entries.create_team(competition=competition, name=invitation.team_name, club=invitation.club)
+            team = create_team(competition=competition, name=invitation.team_name, club=invitation.club)
             entry = Entry.objects.get(competition=competition, team=team)
         else:
             entry = entries.enter(competition=competition, partnership=invitation.partnership,

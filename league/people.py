@@ -17,9 +17,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league.entries import SetupError, plain_name
 from league.models import Club, ClubRole, Competition, Entry, Partnership, Player
 from league.services import unique_slug
+from league.setup_errors import SetupError, plain_name
 from league.signals import ratings_stale_after_commit, standings_stale_after_commit
 
 NAME_MAX = cast(int, Player._meta.get_field("name").max_length)

@@ -11,9 +11,10 @@ from typing import Any
 from rest_framework import serializers
 
 from engine import Ruleset, RulesetError
-from league.entries import SetupError, check_competition
+from league.competition_options import check_competition
 from league.models import Club, Competition, Entry, EntryInvitation, Partnership, Player
 from league.permissions import visible_partnerships
+from league.setup_errors import SetupError
 
 
 class ClubSerializer(serializers.ModelSerializer):

@@ -1,4 +1,5 @@
-"""Business operations on clubs and competitions: creating them (entries and options: ``league.entries``)."""
+"""Business operations on clubs and competitions: creating them (entries: ``league.entries``, options:
+``league.competition_options``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from league.consent import other_club
-from league.entries import SetupError
 from league.models import Club, Competition, Entry, EntryInvitation, Team
+from league.setup_errors import SetupError
 
 RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
                             "rounds", "bracket", "standings", "results", "setup", "archive"})  # words the page URLs use

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from league import people
-from league.entries import SetupError
 from league.forms import (
     ClubForm,
     DeletePlayerForm,
@@ -31,6 +30,7 @@ from league.forms import (
 from league.models import Club, ClubRole, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import is_organiser
+from league.setup_errors import SetupError
 
 PLAYERS_PER_PAGE = 50
 

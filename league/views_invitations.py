@@ -16,10 +16,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import invitations, selectors
-from league.entries import SetupError
 from league.forms import CancelInvitationForm, TeamInvitationForm, add_setup_error, form_status
 from league.models import Competition
 from league.permissions import can_view_competition, is_organiser
+from league.setup_errors import SetupError
 
 ANSWERS = {"accept": (invitations.accept, "is entered in"), "decline": (invitations.decline, "was declined for")}
 

@@ -18,8 +18,8 @@ from games.models import TeamMatch
 from league.choices import StandingsSection
 from league.models import Competition, Team
 from league.permissions import is_organiser, published_round_filter
+from standings.columns import shown_figure
 from standings.models import StandingRow
-from standings.tables import shown_figure
 
 FIGURES = ("bullseyes_for", "bullseyes_against", "hang_jacks_for", "hang_jacks_against")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from draw import selectors
+from draw import public_rounds
 from engine.variants import house_rules
 from league.pagination import paginate
 from league.permissions import is_organiser
 from league.views import visible_competition
-from standings.tables import standings_of
+from standings.columns import standings_of
 
 ROUNDS_PER_PAGE = 10  # rounds of fixtures a page
 
@@ -19,9 +19,9 @@ ROUNDS_PER_PAGE = 10  # rounds of fixtures a page
 def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
     organiser = is_organiser(request.user, competition.club_id)
-    rounds = paginate(request, selectors.fixture_rounds(competition, include_drafts=organiser),
+    rounds = paginate(request, public_rounds.fixture_rounds(competition, include_drafts=organiser),
                       per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
-    fixtures = selectors.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
+    fixtures = public_rounds.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
     return render(request, "pages/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
         "is_organiser": organiser, "house_rules": house_rules(competition.engine_ruleset()),

@@ -15,8 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from draw import fixtures, publishing
-from draw import selectors as round_selectors
+from draw import fixtures, public_rounds, publishing
 from draw.forms_fixtures import FIXTURE_SIDES, ByeForm, FixtureForm, RoundEditForm, RoundForm, active_entries
 from draw.models import Bye, Round
 from engine.errors import FieldError
@@ -62,7 +61,7 @@ def _page(request: HttpRequest, competition: Competition, bound: dict[str, Any] 
                                                                                    "name": r.name}) for r in rounds}
     if edited is not None:
         edit_forms = {number: edited if form.prefix == edited.prefix else form for number, form in edit_forms.items()}
-    page_rounds = round_selectors.results_by_round(rounds)
+    page_rounds = public_rounds.results_by_round(rounds)
     for item in page_rounds:
         item.edit_form = edit_forms[item.round.number]  # type: ignore[attr-defined]  # for the template
     return render(request, "pages/setup/fixtures.html", {

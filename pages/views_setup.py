@@ -20,22 +20,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from draw.forms_setup import (
-    ArrangeForm,
-    CompetitionForm,
-    EntryForm,
-    PublishForm,
-    SeasonCopyForm,
-    TeamForm,
-    add_setup_error,
-)
+from draw.forms_competition import CompetitionForm, PublishForm, SeasonCopyForm
+from draw.forms_entries import ArrangeForm, EntryForm, TeamForm
 from draw.lifecycle import why_not_deletable
 from league import entries as setup
 from league import invitations, selectors, services
-from league.forms import form_status
+from league.competition_options import set_published, update_competition
+from league.forms import add_setup_error, form_status
 from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Team
 from league.pagination import paginate, search, search_text
+from league.partnerships import create_partnership
 from league.permissions import is_organiser
+from league.seeding import arrange
+from league.setup_errors import NeedsInvitation, SetupError
+from league.teams import create_team, edit_team
 from league.views import organiser_view, refuse_competition_page
 
 ENTRY_RELATED = ("partnership__player_one", "partnership__player_two", "partnership__club", "team__club",
@@ -65,8 +63,8 @@ def competition_edit(request: HttpRequest, competition: Competition) -> HttpResp
     form = CompetitionForm(request.POST or None, instance=editing, club=competition.club)
     if request.method == "POST" and form.is_valid():
         try:
-            competition = setup.update_competition(competition=competition, **form.values())
-        except setup.SetupError as error:
+            competition = update_competition(competition=competition, **form.values())
+        except SetupError as error:
             add_setup_error(form, error)
         else:
             messages.success(request, f"{competition.name} was saved.")
@@ -85,7 +83,7 @@ def competition_copy(request: HttpRequest, competition: Competition) -> HttpResp
     if request.method == "POST" and form.is_valid():
         try:
             new = services.copy_to_new_season(competition=competition, **form.cleaned_data)
-        except setup.SetupError as error:
+        except SetupError as error:
             add_setup_error(form, error)
         else:
             messages.success(request, f"{new.name} ({new.season}) was made with {new.entries.count()} entrants: a "
@@ -101,7 +99,7 @@ def competition_copy(request: HttpRequest, competition: Competition) -> HttpResp
 def competition_publish(request: HttpRequest, competition: Competition) -> HttpResponse:
     form = PublishForm(request.POST)
     published = form.is_valid() and form.cleaned_data["published"]
-    setup.set_published(competition=competition, published=published)
+    set_published(competition=competition, published=published)
     if published:
         messages.success(request, f"{competition.name} is published: everyone can follow it.")
         for warning in selectors.publishing_warnings(competition):
@@ -145,7 +143,7 @@ def _add_entry(form: EntryForm, competition: Competition, user: Any) -> Entry | 
         with transaction.atomic():
             partnership = data.get("partnership")
             if competition.entrant_kind == Competition.PAIRS and partnership is None:
-                partnership = setup.create_partnership(
+                partnership = create_partnership(
                     club=competition.club, player_one=data["player_one"], player_two=data.get("player_two"),
                     name=data.get("pair_name") or "")
             try:
@@ -153,10 +151,10 @@ def _add_entry(form: EntryForm, competition: Competition, user: Any) -> Entry | 
                     return setup.enter(competition=competition, partnership=partnership, team=data.get("team"),
                                        player=data.get("player"), seed=data.get("seed"),
                                        group=data.get("group") or "", division=data.get("division") or "")
-            except setup.NeedsInvitation:
+            except NeedsInvitation:
                 return invitations.invite(competition=competition, by=user, partnership=partnership,
                                           player=data.get("player"))
-    except setup.SetupError as error:
+    except SetupError as error:
         add_setup_error(form, error, {"name": "pair_name"})
         return None
 
@@ -213,9 +211,9 @@ def entries_arrange(request: HttpRequest, competition: Competition) -> HttpRespo
     form = ArrangeForm(request.POST, entries=listed[2])
     if form.is_valid():
         try:
-            changed = setup.arrange(competition=competition, seeds=form.seeds(), groups=form.groups(),
-                                    divisions=form.divisions())
-        except setup.SetupError as error:
+            changed = arrange(competition=competition, seeds=form.seeds(), groups=form.groups(),
+                              divisions=form.divisions())
+        except SetupError as error:
             add_setup_error(form, error)
         else:
             messages.success(request, f"Seeds, groups and divisions saved ({len(changed)} changed).")
@@ -251,7 +249,7 @@ def _change_entry(request: HttpRequest, competition: Competition, entry_pk: int,
     name = entry.display_name
     try:
         operation(entry=entry)
-    except setup.SetupError as error:
+    except SetupError as error:
         messages.error(request, error.reason)
     else:
         messages.success(request, f"{name} {done}.")
@@ -263,8 +261,8 @@ def _team_pairs(form: TeamForm, competition: Competition) -> list:
     pairs = list(form.cleaned_data.get("partnerships") or [])
     one = form.cleaned_data.get("player_one")
     if one is not None:
-        pairs.append(setup.create_partnership(club=form.cleaned_data.get("club") or competition.club,
-                                              player_one=one, player_two=form.cleaned_data.get("player_two")))
+        pairs.append(create_partnership(club=form.cleaned_data.get("club") or competition.club,
+                                        player_one=one, player_two=form.cleaned_data.get("player_two")))
     return pairs
 
 
@@ -278,10 +276,10 @@ def team_create(request: HttpRequest, competition: Competition) -> HttpResponse:
         try:
             with transaction.atomic():
                 data = form.cleaned_data
-                team = setup.create_team(competition=competition, name=data["name"], club=data.get("club"),
-                                         partnerships=_team_pairs(form, competition), seed=data.get("seed"),
-                                         group=data.get("group") or "", division=data.get("division") or "")
-        except setup.SetupError as error:
+                team = create_team(competition=competition, name=data["name"], club=data.get("club"),
+                                   partnerships=_team_pairs(form, competition), seed=data.get("seed"),
+                                   group=data.get("group") or "", division=data.get("division") or "")
+        except SetupError as error:
             add_setup_error(form, error)
         else:
             messages.success(request, f"{team.name} is entered with {team.partnerships.count()} pairs.")
@@ -299,9 +297,9 @@ def team_edit(request: HttpRequest, competition: Competition, team_pk: int) -> H
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
-                setup.edit_team(team=team, name=form.cleaned_data["name"], club=form.cleaned_data.get("club"),
-                                partnerships=_team_pairs(form, competition))
-        except setup.SetupError as error:
+                edit_team(team=team, name=form.cleaned_data["name"], club=form.cleaned_data.get("club"),
+                          partnerships=_team_pairs(form, competition))
+        except SetupError as error:
             add_setup_error(form, error)
         else:
             messages.success(request, f"{team.name} was saved.")

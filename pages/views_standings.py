@@ -9,7 +9,7 @@ from django.shortcuts import render
 from league.models import Team
 from league.views import visible_competition
 from pages.team_page import team_page
-from standings.tables import standings_of
+from standings.columns import standings_of
 
 
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:

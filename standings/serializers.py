@@ -5,8 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from standings.columns import exact_number
 from standings.models import StandingRow
-from standings.tables import exact_number
 
 
 @extend_schema_field({"type": "number", "nullable": True})

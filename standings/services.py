@@ -18,8 +18,8 @@ from games.selectors import results_for_standings, team_results_for_standings
 from league import dispatch
 from league.bulk import update_rows
 from league.choices import StandingsSection
-from league.entries import SetupError
 from league.models import Competition, Entry, Partnership, ResultsClock
+from league.setup_errors import SetupError
 from standings import metrics as standings
 from standings.models import StandingRow
 from standings.signals import standings_refreshed
@@ -198,8 +198,8 @@ def _write_rows(competition_id: int, rows: list[dict]) -> None:
 
 
 def check_standings_options(get: Callable[[str], Any]) -> None:
-    """The tiebreak order, points and bye score of a competition's options (``league.entries.check_competition``)
-    as ``standings.metrics`` reads them."""
+    """The tiebreak order, points and bye score of a competition's options
+    (``league.competition_options.check_competition``) as ``standings.metrics`` reads them."""
     match_format, games = get("match_format"), get("match_games")
     games_to_win = 1 if match_format == Competition.SINGLE else (
         games // 2 + 1 if match_format == Competition.BEST_OF else games)

@@ -55,7 +55,8 @@ from draw.pairing.flags import PairingProblem as Problem
 from draw.pairing.generators import GENERATORS
 from draw.pairing.knockout import bracket_size, knockout
 from draw.pairing.spec import Spec, describe, read_spec
-from draw.pairing.swiss import Swiss, score_units
+from draw.pairing.swiss import Swiss
+from draw.pairing.swiss_ladder import score_units
 
 Finding = dict[str, Any]
 

@@ -75,14 +75,13 @@ so the bye moves up to P6 itself, the next lowest — not to a pair with more po
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
+from collections.abc import Callable, Sequence
 
 from draw.pairing.flags import PairingFlag
 from draw.pairing.matching import Cost, lexicographic_matching, total_cost
 from draw.pairing.spec import Spec, read_spec  # noqa: F401  (read_spec: the doctests)
+from draw.pairing.swiss_draw import SwissDraw, SwissPairing
+from draw.pairing.swiss_ladder import Block, Layout, adjacent_cost, club_bound, score_units
 
 Progress = Callable[[float, str], None]
 
@@ -91,7 +90,6 @@ SEGMENT_DIRECT = 64  # in a large field, a stretch of score groups up to this si
 BAND = 24  # entrants from each half of a score group in one band (a band has up to 2 * BAND)
 MERGE_CAP = 128  # blocks that miss their lower bound are merged up to this many entrants
 FLOAT_CANDIDATES = 8  # entrants tried at each end of two neighbouring groups for the one who floats
-MAX_SCALE = 10**6  # scores are compared in units of 1/scale: exact for up to 6 decimals
 BYE = -1  # the phantom node whose partner has the bye
 
 LEVELS = ("rematches", "extra byes", "bye rank", "same-club pairings", "score difference",
@@ -102,142 +100,6 @@ def _noop(fraction: float, message: str) -> None:
     pass
 
 
-# ------------------------------------------------------------------------------------------------ helpers
-def score_units(scores: Sequence[int | float]) -> tuple[int, list[int]]:
-    """Scores as whole numbers of a common unit ``1/scale`` (exact for decimal scores up to 6 places).
-
-    >>> score_units([3, 2.5, 0])
-    (2, [6, 5, 0])
-    >>> score_units([1, 2])
-    (1, [1, 2])
-    """
-    fractions = [Fraction(s) if isinstance(s, int) else Fraction(repr(float(s))) for s in scores]
-    scale = 1
-    for f in fractions:
-        scale = math.lcm(scale, f.denominator)
-        if scale > MAX_SCALE:
-            scale = MAX_SCALE
-            break
-    return scale, [round(f * scale) for f in fractions]
-
-
-def adjacent_cost(units: Sequence[int]) -> tuple[int, int]:
-    """(total, total squared) score difference of pairing ``units`` (sorted) 1st v 2nd, 3rd v 4th, …: the
-    least any perfect pairing of these scores can have, for both totals (any other pairing crosses or nests
-    pairs, which a convex cost only makes dearer).
-
-    >>> adjacent_cost([3, 2, 2, 0])
-    (3, 5)
-    """
-    ordered = sorted(units, reverse=True)
-    diffs = [ordered[k] - ordered[k + 1] for k in range(0, len(ordered) - 1, 2)]
-    return sum(diffs), sum(d * d for d in diffs)
-
-
-def club_bound(clubs: Iterable[str | None]) -> int:
-    """The fewest same-club pairings possible among entrants of these clubs: when one club has more than
-    half of them, the surplus must meet each other.
-
-    >>> club_bound(["A", "A", "A", "B"]), club_bound(["A", "A", "A", "A", None, "B"]), club_bound([None, None])
-    (1, 1, 0)
-    """
-    counts: dict[str, int] = {}
-    total = 0
-    for club in clubs:
-        total += 1
-        if club is not None:
-            counts[club] = counts.get(club, 0) + 1
-    biggest = max(counts.values(), default=0)
-    return max(0, biggest - (total - biggest)) // 2
-
-
-# ------------------------------------------------------------------------------------------------ results
-@dataclass(frozen=True, slots=True)
-class SwissPairing:
-    a: str
-    b: str
-    flags: list[str]
-
-
-@dataclass
-class SwissDraw:
-    """A Swiss round's pairings with how they were found: ``optimal`` is True when the result is proven
-    optimal under rules 0-5 (always for fields up to ``COMPLETE_LIMIT``, where rule 6 is optimal too);
-    ``cost`` the summed cost vector (``LEVELS``, score differences in units of ``1/scale``); ``method``
-    ``"complete"`` or ``"blocks"``; ``matchings`` how many blossom runs it took. ``bye_flags`` says why the
-    bye is not the lowest-ranked entrant with the fewest byes (``"avoids_rematch"``), and ``passed_over``
-    names the entrants it passed over, lowest-ranked first."""
-
-    pairings: list[SwissPairing]
-    bye: str | None
-    optimal: bool
-    method: str
-    cost: Cost
-    scale: int = 1
-    blocks: int = 1
-    matchings: int = 0
-    lower_bound: Cost = ()
-    bye_flags: list[str] = field(default_factory=list)
-    passed_over: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict:
-        return {"pairings": [{"a": p.a, "b": p.b, "flags": list(p.flags)} for p in self.pairings], "bye": self.bye,
-                "bye_flags": list(self.bye_flags)}
-
-
-@dataclass
-class _Block:
-    """Entrants matched together in a large field. ``bound`` is the lower bound of rules 0-4 for them;
-    ``ideal`` pairs to try before a matching (a band's Dutch pairs, a chosen float)."""
-
-    nodes: list[int]
-    bound: Cost
-    ideal: list[tuple[int, int]] | None = None
-    pairs: list[tuple[int, int]] = field(default_factory=list)
-    cost: Cost = ()
-    stuck: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return tuple(self.cost[:6]) == tuple(self.bound)
-
-
-# ------------------------------------------------------------------------------------------------ layout
-class _Layout:
-    """Score groups of the entrants being paired (the bye aside), for the Dutch tie-break: each entrant's group
-    and place in it, and each group's ideal distance between partners (half of what stays after the floats)."""
-
-    def __init__(self, units: Sequence[int], members: Sequence[int]) -> None:
-        self.group: dict[int, int] = {}
-        self.pos: dict[int, int] = {}
-        self.groups: list[list[int]] = []
-        for i in members:
-            if not self.groups or units[self.groups[-1][0]] != units[i]:
-                self.groups.append([])
-            self.group[i] = len(self.groups) - 1
-            self.pos[i] = len(self.groups[-1])
-            self.groups[-1].append(i)
-        self.size = [len(g) for g in self.groups]
-        self.half = []
-        above = 0
-        for size in self.size:
-            below = above + size
-            rest = size - (above % 2) - (below % 2)
-            self.half.append(max(rest, 0) // 2)
-            above = below
-
-    def dutch(self, i: int, j: int) -> int:
-        gi, gj = self.group[i], self.group[j]
-        if gi == gj:
-            p, q = sorted((self.pos[i], self.pos[j]))
-            return (q - p - self.half[gi]) ** 2
-        if gi > gj:
-            i, j, gi, gj = j, i, gj, gi
-        step = (self.size[gi] - 1 - self.pos[i]) + self.pos[j]
-        return step * step
-
-
-# ------------------------------------------------------------------------------------------------ engine
 class Swiss:
     """One Swiss round's problem: the entrants (by index = rank), their scores in whole units, who met whom,
     clubs and byes. :meth:`pair` solves it."""
@@ -275,7 +137,7 @@ class Swiss:
         self.matchings = 0
 
     # -- costs --------------------------------------------------------------------------------------------
-    def vector(self, i: int, j: int, layout: _Layout) -> Cost:
+    def vector(self, i: int, j: int, layout: Layout) -> Cost:
         """The cost vector (``LEVELS``) of pairing ``i`` with ``j``."""
         key = (i, j) if i < j else (j, i)
         rematch = 1 if key in self.met else 0
@@ -289,7 +151,7 @@ class Swiss:
         lower = sum(1 for j in range(k + 1, self.n) if self.byes[j] == self.byes[k])
         return (0, self.byes[k] - self.min_byes, lower, 0, 0, 0, 0)
 
-    def _match(self, nodes: list[int], layout: _Layout) -> tuple[list[tuple[int, int]], Cost]:
+    def _match(self, nodes: list[int], layout: Layout) -> tuple[list[tuple[int, int]], Cost]:
         costs = {(u, v): self.vector(u, v, layout) for a, u in enumerate(nodes) for v in nodes[a + 1:]}
         pairs = lexicographic_matching(nodes, costs)
         self.matchings += 1
@@ -361,7 +223,7 @@ class Swiss:
         return self._pair_blocks(rest, bye, passed, proven, progress)
 
     def _pair_complete(self, rest: list[int], bye: int | None, passed: list[int], progress: Progress) -> SwissDraw:
-        layout = _Layout(self.units, rest)
+        layout = Layout(self.units, rest)
         chosen = " (the bye is chosen)" if bye is not None else ""
         progress(0.1, f"Matching {len(rest)} entrants on the complete graph{chosen}")
         pairs, cost = self._match(rest, layout)
@@ -379,8 +241,8 @@ class Swiss:
     def _pair_blocks(self, rest: list[int], bye: int | None, passed: list[int], proven: bool,
                      progress: Progress) -> SwissDraw:
         progress(0.05, "Cutting the field into score groups" + (" (the bye is chosen)" if bye is not None else ""))
-        layout = _Layout(self.units, rest)
-        blocks: list[_Block] = []
+        layout = Layout(self.units, rest)
+        blocks: list[Block] = []
         stretch: list[int] = []
         above = 0
         for g, members in enumerate(layout.groups):
@@ -420,13 +282,13 @@ class Swiss:
         clubs = club_bound(self.club[k] for k in nodes) if self.avoid and self.crowded else 0
         return (0, 0, 0, clubs, abs_cost, sq_cost)
 
-    def _stretch_blocks(self, stretch: list[int], layout: _Layout) -> list[_Block]:
+    def _stretch_blocks(self, stretch: list[int], layout: Layout) -> list[Block]:
         """Blocks for a stretch of score groups with an even number of entrants above and below it: one block
         when small; else a float between each two of its groups, and bands of each group's rest."""
         groups = [layout.groups[g] for g in stretch]
         members = [k for g in groups for k in g]
         if len(members) <= SEGMENT_DIRECT:
-            return [_Block(members, self._bound(members))]
+            return [Block(members, self._bound(members))]
         used: set[int] = set()
         floats: list[tuple[int, int]] = []
         for upper, lower in zip(groups, groups[1:], strict=False):
@@ -436,16 +298,16 @@ class Swiss:
                           for v in (self.vector(u, d, layout),))
             used.update((u, d))
             floats.append((u, d))
-        blocks: list[_Block] = []
+        blocks: list[Block] = []
         for index, group in enumerate(groups):
             if index:
                 u, d = floats[index - 1]
                 gap = self.units[u] - self.units[d]
-                blocks.append(_Block([u, d], (0, 0, 0, 0, gap, gap * gap), ideal=[(u, d)]))
+                blocks.append(Block([u, d], (0, 0, 0, 0, gap, gap * gap), ideal=[(u, d)]))
             blocks.extend(self._bands([k for k in group if k not in used]))
         return blocks
 
-    def _bands(self, rest: list[int]) -> list[_Block]:
+    def _bands(self, rest: list[int]) -> list[Block]:
         """A score group's entrants (even count, ranking order) in bands: band c holds places c*BAND.. of
         the top half and the same places of the bottom half, so each Dutch pair (top half's p-th v bottom
         half's p-th) lies in one band. A last band of less than half a band joins the one before."""
@@ -459,10 +321,10 @@ class Swiss:
         for c, start in enumerate(starts):
             stop = starts[c + 1] if c + 1 < len(starts) else half
             top, bottom = rest[start:stop], rest[half + start:half + stop]
-            blocks.append(_Block(top + bottom, self._bound(top + bottom), ideal=list(zip(top, bottom, strict=True))))
+            blocks.append(Block(top + bottom, self._bound(top + bottom), ideal=list(zip(top, bottom, strict=True))))
         return blocks
 
-    def _solve(self, block: _Block, layout: _Layout) -> None:
+    def _solve(self, block: Block, layout: Layout) -> None:
         if block.ideal is not None:
             vectors = [self.vector(u, v, layout) for u, v in block.ideal]
             if len(block.ideal) * 2 == len(block.nodes) and all(v[0] == 0 and v[3] == 0 for v in vectors):
@@ -475,7 +337,7 @@ class Swiss:
         nodes = sorted(block.nodes, key=self.place.__getitem__)
         block.pairs, block.cost = self._match(nodes, layout)
 
-    def _merge_failing(self, blocks: list[_Block], layout: _Layout) -> list[_Block]:
+    def _merge_failing(self, blocks: list[Block], layout: Layout) -> list[Block]:
         """Merge each block that misses its lower bound with its neighbours (else with one of them) and match
         the merged block again, until every block reaches its bound or could only grow past ``MERGE_CAP``."""
         while True:
@@ -494,12 +356,12 @@ class Swiss:
                         break
                 else:
                     blocks[k].stuck = True
-            merged: list[_Block] = []
+            merged: list[Block] = []
             cursor = 0
             for lo, hi in spans:
                 merged.extend(blocks[cursor:lo])
                 nodes = [k for b in blocks[lo:hi + 1] for k in b.nodes]
-                block = _Block(nodes, self._bound(nodes))
+                block = Block(nodes, self._bound(nodes))
                 self._solve(block, layout)
                 merged.append(block)
                 cursor = hi + 1

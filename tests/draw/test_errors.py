@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from draw import drafting
+from draw import draft_by_system
 from draw.edits import swap_pairings
 from draw.errors import DrawBugError, RoundError
 from draw.models import Round
@@ -77,9 +77,9 @@ def test_a_long_reason_is_cut_and_the_next_step_kept():
 
 def test_a_malformed_spec_is_a_bug_logged_and_raised(monkeypatch, caplog):
     def malformed(spec, progress):
-        return drafting.pair({**spec, "entrants": [*spec["entrants"], {"id": 7}]}, progress)
+        return draft_by_system.pair({**spec, "entrants": [*spec["entrants"], {"id": 7}]}, progress)
 
-    monkeypatch.setattr(drafting, "pair_spec", malformed)
+    monkeypatch.setattr(draft_by_system, "pair_spec", malformed)
     round_ = queued(competition_of(Competition.SWISS, 4, planned_rounds=3))
     with caplog.at_level(logging.ERROR, logger="draw.run"), pytest.raises(PairingFatalError, match=r"entrants\[4\]"):
         run_pairing(round_.pk, round_.pairing_version)

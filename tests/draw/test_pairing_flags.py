@@ -13,10 +13,10 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from draw.edits import swap_pairings
+from draw.flag_words import explain
 from draw.models import Bye
 from draw.pairing import check_pairings, pair
 from draw.pairing.flags import PairingFlag, PairingProblem
-from draw.selectors import explain
 from league.models import Competition
 from tests.draw.test_rounds import competition_of, manage_url, matches_of
 from tests.draw.test_rounds import pair as pair_round

@@ -13,8 +13,9 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from draw import drafting
+from draw import draft_by_system
 from draw.checks import check_round
+from draw.draft_writing import partnership_of
 from draw.edits import edit_pairing, move_to_bye, pair_byes, swap_pairings, swap_slots, swap_with_bye
 from draw.errors import RoundError
 from draw.field import load_field
@@ -23,7 +24,6 @@ from draw.progress import Progress
 from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
 from draw.run import run_pairing
-from draw.storage import partnership_of
 from games import services
 from games.models import Hand, Match, TeamMatch
 from league.models import Competition, Entry, Partnership, Team
@@ -706,8 +706,8 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
 def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
                                                                         django_capture_on_commit_callbacks):
     """The pairing engine's bye flag (``avoids_rematch``) reaches the stored bye and the organiser's draft page."""
-    real = drafting.pair_spec
-    monkeypatch.setattr(drafting, "pair_spec", lambda spec, progress: {**real(spec, progress),
+    real = draft_by_system.pair_spec
+    monkeypatch.setattr(draft_by_system, "pair_spec", lambda spec, progress: {**real(spec, progress),
                                                                   "bye_flags": ["avoids_rematch"]})
     competition = competition_of(club, Competition.SWISS, 5, planned_rounds=3)
     round_one = pair(django_capture_on_commit_callbacks, competition)

@@ -11,8 +11,8 @@ from draw.bracket import PlannedSide, planned_columns, tie_name
 from draw.errors import RoundError
 from draw.models import Round
 from draw.plan import ties_waiting
+from draw.public_rounds import Tie
 from draw.request import request_pairing
-from draw.selectors import Tie
 from league.models import Competition
 from tests.draw.test_rounds import (  # noqa: F401
     club,

@@ -1,6 +1,6 @@
 """Issue 13: a phone that queues hands entered offline and sends them again when the signal returns. Each request
 carries an ``Idempotency-Key``; the same key again gets the first answer and stores nothing twice
-(``games.idempotency``, ``games.api.answered_once``).
+(``games.idempotency``, ``games.api_base.answered_once``).
 
 The race of two requests with one key runs on PostgreSQL (skipped without it; a failure with
 ``REQUIRE_SERVICES=1``): ``DATABASE_URL=postgres://… REDIS_URL=redis://…``.
@@ -18,7 +18,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import api as games_api
+from games import api_matches
 from games.idempotency import clear_old_requests
 from games.models import Game, Hand, IdempotentRequest, Match
 from games.tasks import clear_idempotency_keys_task
@@ -245,13 +245,13 @@ def test_two_requests_with_one_key_at_once_store_one_hand(scene, monkeypatch):
     """Both requests find no answer under the key; the entry is slowed so that they overlap: the second one's
     insert of the key waits on the first one's, then finds its answer (or is told it is in progress)."""
     match, user = scene["match"], scene["scorekeeper"]
-    original = games_api.enter_hand
+    original = api_matches.enter_hand
 
     def slow_enter_hand(**kwargs):
         time.sleep(0.3)
         return original(**kwargs)
 
-    monkeypatch.setattr(games_api, "enter_hand", slow_enter_hand)
+    monkeypatch.setattr(api_matches, "enter_hand", slow_enter_hand)
     clients = [client_of(user), client_of(user)]
     start, answers = threading.Barrier(2), []
 

@@ -12,7 +12,7 @@ from draw.models import Round
 from games.entry import enter_hand
 from games.models import Hand
 from games.urls_scorekeeper import ENTRY_PAGES
-from league.entries import set_published
+from league.competition_options import set_published
 from tests.factories import make_scene, sweep
 
 pytestmark = pytest.mark.django_db

@@ -14,14 +14,17 @@ from importlib import import_module
 
 import pytest
 
-from draw.forms_setup import EntryForm, TeamForm
+from draw.forms_entries import EntryForm, TeamForm
 from draw.models import Round
 from games import services
 from games.models import Match
 from importer import csv_io
 from league import entries as setup
-from league import invitations
+from league import invitations, partnerships
 from league.models import Competition, Entry, InvitationState, Partnership, Player, Team
+from league.partnerships import PARTNERSHIP_NAME_MAX
+from league.seeding import GROUP_MAX
+from league.setup_errors import SetupError
 from standings.models import StandingRow
 from tests.factories import make_club, make_match, make_organiser, make_partnership, make_player, make_user
 
@@ -159,9 +162,9 @@ def test_point16_partnerships_go_through_new_partnership(club, imported):
     ]
     assert not Partnership.objects.filter(club=club).exists()
     assert imported(club=club, kind="partnerships", data=data.split("\r\nBob Part")[0] + "\r\n").ok
-    with pytest.raises(setup.SetupError, match="already the partnership The Parts"):  # the same rule, by the service
-        setup.new_partnership(club=club, player_one=Player.objects.get(name="Bob Part"),
-                              player_two=Player.objects.get(name="Ann Part"))
+    with pytest.raises(SetupError, match="already the partnership The Parts"):  # the same rule, by the service
+        partnerships.new_partnership(club=club, player_one=Player.objects.get(name="Bob Part"),
+                                     player_two=Player.objects.get(name="Ann Part"))
 
 
 def test_point16_results_refused_by_the_services_are_line_errors(club, imported):
@@ -196,7 +199,7 @@ def test_point16_the_importer_writes_no_entry_team_or_partnership_itself():
 
 # ----------------------------------------------------------------------------- issue 10: one rule, one reason
 def _service_reason(call) -> tuple[str, str]:
-    with pytest.raises((setup.SetupError, services.EntryError)) as raised:
+    with pytest.raises((SetupError, services.EntryError)) as raised:
         call()
     return raised.value.field, raised.value.reason
 
@@ -216,7 +219,7 @@ def test_issue10_a_seed_the_page_refuses_is_refused_with_the_pages_reason(club, 
 def test_issue10_names_and_groups_are_measured_by_the_services(club, imported):
     league = Competition.objects.create(club=club, name="Long League", slug="long-league")
     pair = _pair(club, "Lou One", "Lou Two", "Longs")
-    long_group, long_name = "G" * (setup.GROUP_MAX + 1), "N" * (setup.PARTNERSHIP_NAME_MAX + 1)
+    long_group, long_name = "G" * (GROUP_MAX + 1), "N" * (PARTNERSHIP_NAME_MAX + 1)
     report = imported(club=club, kind="entries", competition=league,
                       data=f"partnership,group\r\nLongs,{long_group}\r\n")
     assert report.errors == [{"line": 2, "column": "group", "reason": _service_reason(
@@ -227,7 +230,7 @@ def test_issue10_names_and_groups_are_measured_by_the_services(club, imported):
                       data=f"player_one,player_two,name\r\nNed One,Ned Two,{long_name}\r\n")
     one, two = Player.objects.get(name="Ned One"), Player.objects.get(name="Ned Two")
     assert report.errors == [{"line": 2, "column": "name", "reason": _service_reason(
-        lambda: setup.new_partnership(club=club, player_one=one, player_two=two, name=long_name))[1]}]
+        lambda: partnerships.new_partnership(club=club, player_one=one, player_two=two, name=long_name))[1]}]
 
 
 def test_issue10_results_the_services_refuse_carry_the_services_reasons(club, imported):

@@ -10,9 +10,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import invitations
-from league.entries import SetupError
 from league.invitations import InvitationConflict
 from league.models import Competition, Entry, EntryInvitation, InvitationState
+from league.setup_errors import SetupError
 from tests.factories import make_club, make_organiser, make_partnership, make_user
 
 pytestmark = pytest.mark.django_db

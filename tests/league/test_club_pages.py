@@ -9,9 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import entries as setup
 from league.models import Club, ClubRole, Entry, Partnership, Player
 from league.people import merge_players
+from league.setup_errors import SetupError
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +117,7 @@ def test_a_merge_is_refused_for_two_partners_or_two_entrants(organiser):
     club, _ = organiser
     one, two = make_player("Ann", club=club), make_player("Bea", club=club)
     Partnership.objects.create(club=club, player_one=one, player_two=two)
-    with pytest.raises(setup.SetupError, match="played together"):
+    with pytest.raises(SetupError, match="played together"):
         merge_players(keep=one, duplicate=two)
     three, four = make_player("Cal", club=club), make_player("Cal B", club=club)
     solo = make_competition(club=club, players=4)
@@ -125,7 +125,7 @@ def test_a_merge_is_refused_for_two_partners_or_two_entrants(organiser):
     solo.save()
     Entry.objects.create(competition=solo, player=three)
     Entry.objects.create(competition=solo, player=four)
-    with pytest.raises(setup.SetupError, match="both are entered"):
+    with pytest.raises(SetupError, match="both are entered"):
         merge_players(keep=three, duplicate=four)
-    with pytest.raises(setup.SetupError, match="two different records"):
+    with pytest.raises(SetupError, match="two different records"):
         merge_players(keep=three, duplicate=three)

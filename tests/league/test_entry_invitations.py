@@ -14,6 +14,8 @@ from league import entries as setup
 from league import invitations, services
 from league.models import Club, Competition, Entry, EntryInvitation, InvitationState, Partnership, Team
 from league.people import CLUBS_PER_DAY
+from league.setup_errors import NeedsInvitation
+from league.teams import create_team, edit_team
 from standings.models import PlayerRating
 from standings.ratings import rebuild_ratings
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user
@@ -137,7 +139,7 @@ def test_a_pair_made_of_another_clubs_players_under_ones_own_club_still_needs_th
     competition, user = newcomer["competition"], newcomer["user"]
     disguised = Partnership.objects.create(club=competition.club, player_one=make_player(club=rivals["club"]),
                                            player_two=make_player(club=rivals["club"]))
-    with pytest.raises(setup.NeedsInvitation) as refused:
+    with pytest.raises(NeedsInvitation) as refused:
         setup.enter(competition=competition, partnership=disguised)
     assert refused.value.field == "partnership" and "Rivals Bar" in refused.value.reason
     invitation = invitations.invite(competition=competition, by=user, partnership=disguised)
@@ -150,7 +152,7 @@ def test_a_player_of_another_club_enters_an_individual_event_by_invitation(rival
     event = Competition.objects.create(club=host, name="Rotating Night", slug="rotating", published=True,
                                        entrant_kind=Competition.INDIVIDUAL)
     visitor = make_player("Visitor", club=rivals["club"])
-    with pytest.raises(setup.NeedsInvitation):
+    with pytest.raises(NeedsInvitation):
         setup.enter(competition=event, player=visitor)
     invitation = invitations.invite(competition=event, by=organiser, player=visitor)
     invitations.accept(invitation=invitation, by=rivals["organiser"])
@@ -162,11 +164,11 @@ def test_a_team_of_another_club_is_made_when_that_club_accepts(rivals):
     organiser = make_organiser(host)
     league = Competition.objects.create(club=host, name="Team League", slug="teams", published=True,
                                         entrant_kind=Competition.TEAMS)
-    with pytest.raises(setup.NeedsInvitation) as refused:
-        setup.create_team(competition=league, name="Rivals", club=rivals["club"], partnerships=rivals["pairs"])
+    with pytest.raises(NeedsInvitation) as refused:
+        create_team(competition=league, name="Rivals", club=rivals["club"], partnerships=rivals["pairs"])
     assert refused.value.field == "club"
-    with pytest.raises(setup.NeedsInvitation) as refused:  # nor into a team of one's own club
-        setup.create_team(competition=league, name="Hosts", club=host, partnerships=rivals["pairs"][:1])
+    with pytest.raises(NeedsInvitation) as refused:  # nor into a team of one's own club
+        create_team(competition=league, name="Hosts", club=host, partnerships=rivals["pairs"][:1])
     assert refused.value.field == "partnerships"
     assert not Team.objects.exists()
     sent = api_as(organiser).post(f"/api/competitions/{league.pk}/invitations/",
@@ -177,7 +179,7 @@ def test_a_team_of_another_club_is_made_when_that_club_accepts(rivals):
     team = Team.objects.get(competition=league)
     assert (team.name, team.club) == ("Rivals", rivals["club"])
     assert Entry.objects.filter(competition=league, team=team).exists()
-    setup.edit_team(team=team, partnerships=rivals["pairs"])  # its own club's pairs, now it is in
+    edit_team(team=team, partnerships=rivals["pairs"])  # its own club's pairs, now it is in
     assert team.partnerships.count() == 2
 
 

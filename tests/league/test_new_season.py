@@ -9,8 +9,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import entries as setup
+from league.competition_options import set_published, update_competition
 from league.models import Competition, Entry, Team
 from league.services import copy_to_new_season
+from league.teams import create_team
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +22,8 @@ pytestmark = pytest.mark.django_db
 def season():
     club = make_club("Arima Social Club")
     league = make_competition(club=club, match_format=Competition.BEST_OF, match_games=3, ruleset={"target": 10})
-    setup.update_competition(competition=league, season="2026", tiebreaks=["bullseyes_for", "hang_jacks_for"],
-                             bye_score={"bullseyes_against": "average_down"}, division_ranking="division")
+    update_competition(competition=league, season="2026", tiebreaks=["bullseyes_for", "hang_jacks_for"],
+                       bye_score={"bullseyes_against": "average_down"}, division_ranking="division")
     pairs = [make_partnership(club=club, name=name) for name in ("Red", "Blue", "Gold")]
     for pair, (seed, division) in zip(pairs, ((1, "North"), (2, "South"), (None, "North")), strict=True):
         setup.enter(competition=league, partnership=pair, seed=seed, division=division)
@@ -51,7 +53,7 @@ def test_a_team_league_copies_its_teams_with_their_pairs():
     league.entrant_kind = Competition.TEAMS
     league.save()
     pairs = [make_partnership(club=club) for _ in range(2)]
-    setup.create_team(competition=league, name="Smokey's", partnerships=pairs, division="Premier")
+    create_team(competition=league, name="Smokey's", partnerships=pairs, division="Premier")
     new = copy_to_new_season(competition=league, season="2027")
     team = Team.objects.get(competition=new)
     assert team.name == "Smokey's" and set(team.partnerships.all()) == set(pairs)
@@ -87,8 +89,8 @@ def test_the_api_copies_for_organisers_only(season):
 
 def test_the_players_page_shows_every_season(client, season):
     new = copy_to_new_season(competition=season, season="2027")
-    setup.set_published(competition=new, published=True)
-    setup.set_published(competition=season, published=True)
+    set_published(competition=new, published=True)
+    set_published(competition=season, published=True)
     red = Entry.objects.get(competition=season, partnership__name="Red").partnership.player_one
     page = client.get(reverse("player", args=[red.pk])).content.decode()
     assert "· 2026 ·" in page and "· 2027 ·" in page

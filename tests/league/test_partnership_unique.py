@@ -12,9 +12,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from rest_framework.test import APIClient
 
-from draw.storage import partnership_of
-from league import entries as setup
+from draw.draft_writing import partnership_of
 from league.models import Entry, Partnership
+from league.partnerships import create_partnership
+from league.setup_errors import SetupError
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_player, make_user
 
 pytestmark = pytest.mark.django_db
@@ -34,16 +35,16 @@ def world():
 
 
 def test_point17_the_service_refuses_the_same_players_under_another_name(world):
-    with pytest.raises(setup.SetupError) as caught:
-        setup.create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
-                                 name="Tigers")
+    with pytest.raises(SetupError) as caught:
+        create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
+                           name="Tigers")
     assert caught.value.field == "name"
     assert "Ann Lee & Bob Ray are already a partnership: “Lions”" in caught.value.reason
     assert f"id {world['lions'].pk}" in caught.value.reason
     # with no name, or its own name in any case, it is the existing one
     for name in ("", "lions", " Lions "):
-        assert setup.create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
-                                        name=name) == world["lions"]
+        assert create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
+                                  name=name) == world["lions"]
     assert Partnership.objects.count() == 1
 
 
@@ -87,9 +88,9 @@ def test_point17_the_api_refuses_a_partnership_of_the_same_players(world):
 
 def test_point17_the_2_player_game_has_one_partnership_a_player(world):
     solo = Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Ann")
-    with pytest.raises(setup.SetupError, match="Ann Lee already has a partnership: “Ann”"):
-        setup.create_partnership(club=world["club"], player_one=world["ann"], name="Annie")
-    assert setup.create_partnership(club=world["club"], player_one=world["ann"]) == solo
+    with pytest.raises(SetupError, match="Ann Lee already has a partnership: “Ann”"):
+        create_partnership(club=world["club"], player_one=world["ann"], name="Annie")
+    assert create_partnership(club=world["club"], player_one=world["ann"]) == solo
     with pytest.raises(IntegrityError), transaction.atomic():
         Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Annie")
 

@@ -42,21 +42,25 @@ def test_issue10_team_group_and_partnership_names_are_plain_text_in_the_services
     and a partnership's name, naming the field (the CSV import no longer needs a check of its own)."""
     from league import entries
     from league.models import Competition
+    from league.partnerships import create_partnership, new_partnership
+    from league.seeding import set_groups
+    from league.setup_errors import SetupError
+    from league.teams import create_team
     from tests.factories import make_club, make_competition, make_partnership, make_player
 
     club = make_club()
     teams = make_competition(club=club)
     Competition.objects.filter(pk=teams.pk).update(entrant_kind=Competition.TEAMS)
     teams.refresh_from_db()
-    with pytest.raises(entries.SetupError) as raised:
-        entries.create_team(competition=teams, name=bad, partnerships=[])
+    with pytest.raises(SetupError) as raised:
+        create_team(competition=teams, name=bad, partnerships=[])
     assert raised.value.field == "name" and "plain text" in raised.value.reason
     pairs = make_competition(club=club)
     entry = entries.enter(competition=pairs, partnership=make_partnership(club=club))
-    with pytest.raises(entries.SetupError) as raised:
-        entries.set_groups(competition=pairs, groups={entry.pk: bad})
+    with pytest.raises(SetupError) as raised:
+        set_groups(competition=pairs, groups={entry.pk: bad})
     assert "plain text" in raised.value.reason
-    for make in (entries.new_partnership, entries.create_partnership):
-        with pytest.raises(entries.SetupError) as raised:
+    for make in (new_partnership, create_partnership):
+        with pytest.raises(SetupError) as raised:
             make(club=club, player_one=make_player(club=club), player_two=make_player(club=club), name=bad)
         assert raised.value.field == "name" and "plain text" in raised.value.reason

@@ -9,7 +9,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import entries as setup
+from league.competition_options import update_competition
 from league.models import Competition
+from league.seeding import set_seeds
+from league.setup_errors import SetupError
 from tests.factories import make_club, make_competition, make_organiser, make_partnership
 from tests.league.test_setup import field_block, form_data, text
 
@@ -90,8 +93,8 @@ def test_point6_the_setup_page_says_the_bounds(client, club, organiser):
 ])
 def test_point6_the_service_refuses_a_number_past_its_bound(values, field):
     competition = make_competition()
-    with pytest.raises(setup.SetupError) as caught:
-        setup.update_competition(competition=competition, **values)
+    with pytest.raises(SetupError) as caught:
+        update_competition(competition=competition, **values)
     assert caught.value.field == field and "at most" in caught.value.reason
 
 
@@ -137,10 +140,10 @@ def test_point6_a_null_ruleset_or_bye_score_is_a_400_not_a_500(api, club):
 
 def test_point6_a_seed_is_at_most_ten_thousand(api, club):
     competition = make_competition(club=club)
-    with pytest.raises(setup.SetupError) as caught:
+    with pytest.raises(SetupError) as caught:
         setup.enter(competition=competition, partnership=make_partnership(club=club), seed=10_001)
     assert caught.value.field == "seed" and "1 to 10,000" in caught.value.reason
     entry = setup.enter(competition=competition, partnership=make_partnership(club=club), seed=10_000)
-    with pytest.raises(setup.SetupError) as caught:
-        setup.set_seeds(competition=competition, seeds={entry.pk: HUGE})
+    with pytest.raises(SetupError) as caught:
+        set_seeds(competition=competition, seeds={entry.pk: HUGE})
     assert caught.value.field == f"seed_{entry.pk}"

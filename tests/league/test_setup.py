@@ -15,8 +15,12 @@ from rest_framework.test import APIClient
 from draw.models import Round
 from league import entries as setup
 from league.models import Competition, Entry, Team
+from league.partnerships import create_partnership
+from league.seeding import set_groups, set_seeds
+from league.setup_errors import SetupError
+from league.teams import create_team, edit_team
+from standings.columns import ranking_sentence, standings_context, standings_table
 from standings.models import StandingRow
-from standings.tables import ranking_sentence, standings_context, standings_table
 from tests.factories import (
     make_club,
     make_competition,
@@ -306,13 +310,13 @@ def test_enter_checks_the_kind_and_the_size_and_refreshes_the_standings(world, d
         ({"partnership": make_partnership(), "seed": 0}, "seed", "a whole number from 1"),
     ]
     for kwargs, field, reason in cases:
-        with pytest.raises(setup.SetupError) as caught:
+        with pytest.raises(SetupError) as caught:
             setup.enter(competition=competition, **kwargs)
         assert caught.value.field == field and reason in caught.value.reason, kwargs
     shares = make_partnership()
     shares.player_two = pair.player_one
     shares.save()
-    with pytest.raises(setup.SetupError, match=f"{pair.player_one.name} already plays in"):
+    with pytest.raises(SetupError, match=f"{pair.player_one.name} already plays in"):
         setup.enter(competition=competition, partnership=shares)
 
 
@@ -341,14 +345,14 @@ def test_withdraw_keeps_results_and_reinstate_takes_it_back(world, django_captur
     entry.refresh_from_db()
     assert (entry.withdrawn, entry.withdrawn_after_round) == (True, 1)
     assert competition.matches.filter(pk=match.pk).exists()  # its result stands
-    with pytest.raises(setup.SetupError, match="has already withdrawn"):
+    with pytest.raises(SetupError, match="has already withdrawn"):
         setup.withdraw(entry=entry)
-    with pytest.raises(setup.SetupError, match="withdraw it instead"):
+    with pytest.raises(SetupError, match="withdraw it instead"):
         setup.remove_entry(entry=entry)
     setup.reinstate(entry=entry)
     entry.refresh_from_db()
     assert (entry.withdrawn, entry.withdrawn_after_round) == (False, None)
-    with pytest.raises(setup.SetupError, match="has not withdrawn"):
+    with pytest.raises(SetupError, match="has not withdrawn"):
         setup.reinstate(entry=entry)
     setup.withdraw(entry=entry)
     again = setup.enter(competition=competition, partnership=match.side_a, seed=4)  # entering again reinstates
@@ -363,20 +367,20 @@ def test_seeds_and_groups_are_checked_as_a_whole(world):
     competition.group_count = 2
     competition.save()
     a, b, c = competition.entries.order_by("id")
-    setup.set_seeds(competition=competition, seeds={a.pk: 1, b: 2})
-    setup.set_seeds(competition=competition, seeds={a.pk: 2, b.pk: 1})  # a swap in one go
+    set_seeds(competition=competition, seeds={a.pk: 1, b: 2})
+    set_seeds(competition=competition, seeds={a.pk: 2, b.pk: 1})  # a swap in one go
     assert [e.seed for e in competition.entries.order_by("id")] == [2, 1, None]
-    with pytest.raises(setup.SetupError) as caught:
-        setup.set_seeds(competition=competition, seeds={c.pk: 1})
+    with pytest.raises(SetupError) as caught:
+        set_seeds(competition=competition, seeds={c.pk: 1})
     assert caught.value.field == f"seed_{c.pk}" and "seed 1 is also" in caught.value.reason
-    setup.set_groups(competition=competition, groups={a.pk: "A", b.pk: " B ", c.pk: "A"})
+    set_groups(competition=competition, groups={a.pk: "A", b.pk: " B ", c.pk: "A"})
     assert [e.group for e in competition.entries.order_by("id")] == ["A", "B", "A"]
-    with pytest.raises(setup.SetupError) as caught:
-        setup.set_groups(competition=competition, groups={c.pk: "C"})
+    with pytest.raises(SetupError) as caught:
+        set_groups(competition=competition, groups={c.pk: "C"})
     assert caught.value.field == "groups" and "has 2 groups, not 3" in caught.value.reason
     other = make_competition(club=world["club"], entrants=1).entries.get()
-    with pytest.raises(setup.SetupError, match="not an entry of"):
-        setup.set_seeds(competition=competition, seeds={other.pk: 5})
+    with pytest.raises(SetupError, match="not an entry of"):
+        set_seeds(competition=competition, seeds={other.pk: 5})
 
 
 def test_teams_and_individual_entries(world):
@@ -384,35 +388,35 @@ def test_teams_and_individual_entries(world):
     teams.entrant_kind = Competition.TEAMS
     teams.save()
     pairs = [make_partnership(club=world["club"]) for _ in range(4)]
-    blue = setup.create_team(competition=teams, name="Blue Dollar", club=world["club"], partnerships=pairs[:3])
+    blue = create_team(competition=teams, name="Blue Dollar", club=world["club"], partnerships=pairs[:3])
     assert Entry.objects.get(competition=teams, team=blue).joined_round == 1
     assert set(blue.partnerships.all()) == set(pairs[:3])
-    with pytest.raises(setup.SetupError, match="already plays for Blue Dollar") as caught:
-        setup.create_team(competition=teams, name="Pelican", partnerships=[pairs[2], pairs[3]])
+    with pytest.raises(SetupError, match="already plays for Blue Dollar") as caught:
+        create_team(competition=teams, name="Pelican", partnerships=[pairs[2], pairs[3]])
     assert caught.value.field == "partnerships"
-    with pytest.raises(setup.SetupError, match="already has a team"):
-        setup.create_team(competition=teams, name="Blue Dollar")
-    setup.edit_team(team=blue, name="Blue Dollar Bar", partnerships=pairs[:2])
+    with pytest.raises(SetupError, match="already has a team"):
+        create_team(competition=teams, name="Blue Dollar")
+    edit_team(team=blue, name="Blue Dollar Bar", partnerships=pairs[:2])
     blue.refresh_from_db()
     assert blue.name == "Blue Dollar Bar" and blue.partnerships.count() == 2
-    with pytest.raises(setup.SetupError, match="not a team competition"):
-        setup.create_team(competition=world["competition"], name="Nope")
+    with pytest.raises(SetupError, match="not a team competition"):
+        create_team(competition=world["competition"], name="Nope")
 
     individual = make_competition(club=world["club"])
     individual.entrant_kind = Competition.INDIVIDUAL
     individual.save()
     player = make_player(club=world["club"])
     assert setup.enter(competition=individual, player=player).player == player
-    with pytest.raises(setup.SetupError, match="entered by individuals"):
+    with pytest.raises(SetupError, match="entered by individuals"):
         setup.enter(competition=individual, partnership=pairs[0])
 
 
 def test_a_partnership_made_on_the_spot_is_reused(world):
     one, two = make_player(), make_player()
-    made = setup.create_partnership(club=world["club"], player_one=one, player_two=two)
-    assert setup.create_partnership(club=world["club"], player_one=two, player_two=one) == made
-    with pytest.raises(setup.SetupError) as caught:
-        setup.create_partnership(club=world["club"], player_one=one, player_two=one)
+    made = create_partnership(club=world["club"], player_one=one, player_two=two)
+    assert create_partnership(club=world["club"], player_one=two, player_two=one) == made
+    with pytest.raises(SetupError) as caught:
+        create_partnership(club=world["club"], player_one=one, player_two=one)
     assert caught.value.field == "player_two"
 
 
@@ -601,7 +605,7 @@ def test_the_table_works_for_teams_players_and_groups(world):
     competition = make_competition(club=world["club"])
     competition.entrant_kind, competition.tiebreaks = Competition.TEAMS, BOSTON
     competition.save()
-    team = setup.create_team(competition=competition, name="Pelican", club=world["club"])
+    team = create_team(competition=competition, name="Pelican", club=world["club"])
     StandingRow.objects.create(competition=competition, team=team, rank=1, group="A")
     player = make_player("Carla")
     StandingRow.objects.create(competition=competition, player=player, rank=1, group="B")

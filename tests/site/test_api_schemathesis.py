@@ -201,7 +201,7 @@ def test_point7_a_method_the_endpoint_has_not_is_a_json_405(client, settings, me
 
 
 def test_point7_a_bug_in_an_api_view_is_a_json_500_and_is_still_raised_in_tests(client, settings, monkeypatch):
-    from games.api import MatchViewSet
+    from games.api_matches import MatchViewSet
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")

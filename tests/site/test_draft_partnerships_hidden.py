@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from draw.forms_setup import EntryForm
+from draw.forms_entries import EntryForm
 from draw.models import Round
 from draw.publishing import publish_round
 from draw.request import request_pairing

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Hand, HandVersion, Match
-from league.entries import set_published
+from league.competition_options import set_published
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
 
 pytestmark = pytest.mark.django_db

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from importer import csv_io
 from league import entries as setup
+from league.competition_options import update_competition
 from league.models import Competition, Entry
 from standings.metrics import Entrant, Result, StandingsError, StandingsSettings, compute_standings
 from standings.models import StandingRow
@@ -83,7 +84,7 @@ def test_the_page_shows_the_whole_table_grouped_by_division(client, league):
 
 
 def test_each_division_ranked_on_its_own(client, league):
-    setup.update_competition(competition=league, division_ranking=Competition.RANK_BY_DIVISION)
+    update_competition(competition=league, division_ranking=Competition.RANK_BY_DIVISION)
     refresh_standings(league.pk)
     assert rows(league) == [("North", "Ann", 1), ("North", "Bea", 2), ("South", "Cal", 1), ("South", "Dom", 2)]
     page = client.get(reverse("competition_standings", args=[league.club.slug, league.slug])).content.decode()

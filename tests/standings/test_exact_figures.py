@@ -180,12 +180,13 @@ def test_the_api_takes_each_columns_rule_and_names_a_bad_one():
 
 def test_team_totals_without_chalks_show_a_dash_not_zero():
     from games.teams import create_team_match, record_team_totals
-    from league import entries as setup
+    from league.competition_options import update_competition
+    from league.teams import create_team
 
     club = make_club()
     league = make_competition(club=club)
-    setup.update_competition(competition=league, entrant_kind=Competition.TEAMS, team_target=18)
-    one, two, three = (setup.create_team(competition=league, name=name) for name in ("Blue", "Gold", "Jade"))
+    update_competition(competition=league, entrant_kind=Competition.TEAMS, team_target=18)
+    one, two, three = (create_team(competition=league, name=name) for name in ("Blue", "Gold", "Jade"))
     record_team_totals(create_team_match(league, one, two), 18, 11, hang_jacks_a=2)  # no chalks kept
     kept = record_team_totals(create_team_match(league, two, three), 18, 9, chalks_a=300, chalks_b=200)
     assert kept.chalks_known

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from standings.columns import ranking_sentence, table_columns
 from standings.metrics import (
     METRICS,
     Metric,
@@ -20,7 +21,6 @@ from standings.metrics import (
     register,
     validate_tiebreaks,
 )
-from standings.tables import ranking_sentence, table_columns
 
 
 @pytest.fixture

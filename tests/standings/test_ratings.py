@@ -23,7 +23,7 @@ from draw.models import Round
 from draw.publishing import publish_round
 from games import services
 from games.models import Hand, Match
-from league.entries import set_published
+from league.competition_options import set_published
 from standings.models import PlayerRating, RatingPoint
 from standings.ratings import (
     MU,

@@ -44,8 +44,9 @@ from engine.bots import make_bot
 from engine.cards import CARD_NAMES
 from games import services
 from games.models import Hand, Match, TeamMatch
-from league import entries, invitations
+from league import invitations
 from league.models import Club, ClubRole, Competition, Entry, Partnership, Player, Team
+from league.teams import create_team, edit_team
 from standings.ratings import rebuild_ratings
 
 DEMO_PASSWORD = "allfours-demo"
@@ -243,15 +244,15 @@ def create_structure(users: dict[str, Any]) -> tuple[Competition, Competition]:
             tiebreaks=["wins", "bullseye_difference", "hang_jacks_for"])
         for slug in DEMO_CLUB_SLUGS:
             if slug == TEAMS_CLUB:
-                entries.create_team(competition=teams, name=clubs[slug].name, club=clubs[slug],
-                                    partnerships=pairs[slug][:3])
+                create_team(competition=teams, name=clubs[slug].name, club=clubs[slug],
+                            partnerships=pairs[slug][:3])
                 continue
             # another club's team enters by invitation; the demo organiser runs every club, so answers it too
             invitation = invitations.invite(competition=teams, by=users[ORGANISER], club=clubs[slug],
                                             team_name=clubs[slug].name)
             entry = invitations.accept(invitation=invitation, by=users[ORGANISER])
             assert entry.team is not None  # a team's entry
-            entries.edit_team(team=entry.team, partnerships=pairs[slug][:3])
+            edit_team(team=entry.team, partnerships=pairs[slug][:3])
     return league, knockout
 
 

@@ -1,5 +1,5 @@
 """Each system's draft (the knockout's in ``draw.knockout``): the spec for the pairing engine from the field,
-and the engine's answer as a :class:`~draw.draft.Draft`.
+and the engine's answer as a :class:`~draw.draft_round.Draft`.
 
 - **swiss**: round by round, up to ``planned_rounds``. Scores are match points as the standings count them
   (``standings.metrics``: complete results, forfeits, byes by the bye policy), the entrants in ranking order
@@ -14,9 +14,9 @@ and the engine's answer as a :class:`~draw.draft.Draft`.
   them), a round robin in each group (stage ``group``), then a knockout (``draw.knockout``) seeded from the
   group standings.
 - **individual** entrants (rotating partners, 4-player game): each round makes partnerships of players and
-  tables of two partnerships (stored by ``draw.storage``). Players sitting out have a bye (flag
+  tables of two partnerships (stored by ``draw.draft_writing``). Players sitting out have a bye (flag
   ``sitting_out``).
-- **teams** (club teams of pairs): the teams are paired as above; ``draw.storage`` makes each pairing a
+- **teams** (club teams of pairs): the teams are paired as above; ``draw.draft_writing`` makes each pairing a
   ``TeamMatch``.
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from draw.draft import Draft, DraftBye, DraftMatch
+from draw.draft_round import Draft, DraftBye, DraftMatch
 from draw.errors import RoundError
 from draw.field import Field, seed_key
 from draw.pairing import pair

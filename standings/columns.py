@@ -192,7 +192,7 @@ SECTION_TITLES: dict[str, str] = {StandingsSection.RANKING: "", StandingsSection
 
 
 def standings_table(competition: Competition, rows: list[StandingRow]) -> StandingsTable:
-    """The standings rows shaped for ``league/_standings_table.html``: section by section (the ranking, then
+    """The standings rows shaped for ``standings/_standings_table.html``: section by section (the ranking, then
     a team league's per-pair statistics), group by group, each by rank, a shared place shown as "=2". No
     query beyond the rows', except one each for the teams and the players of team and individual events when
     ``rows`` did not bring them."""
@@ -230,7 +230,7 @@ def standings_table(competition: Competition, rows: list[StandingRow]) -> Standi
 
 def standings_context(competition: Competition, rows: list[StandingRow],
                       pair_statistics: Iterable[StandingRow] = ()) -> dict[str, Any]:
-    """What the competition and standings pages add for ``league/_standings_table.html``: ``table`` (the
+    """What the competition and standings pages add for ``standings/_standings_table.html``: ``table`` (the
     ranking, then a team league's ``pair_statistics`` as a second section) and ``ranked_by`` (the tiebreak
     order in words)."""
     table = standings_table(competition, [*rows, *pair_statistics])

@@ -4,15 +4,15 @@ the entries.
 
 from __future__ import annotations
 
-from draw.draft import Draft
+from draw.draft_round import Draft
 from draw.errors import DrawBugError, RoundError
 from draw.field import Field, entry_pk
 from draw.models import Bye, Round
 from draw.placement import with_third_place
 from games.models import Match, TeamMatch
 from games.services import EntryError, create_match, create_team_match
-from league.entries import create_partnership
 from league.models import Competition, Entry, Partnership, Team
+from league.partnerships import create_partnership
 
 
 def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
