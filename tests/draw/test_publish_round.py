@@ -48,7 +48,7 @@ def manage_url(competition: Competition, button: str = "manage") -> str:
     return f"/clubs/{competition.club.slug}/{competition.slug}/rounds/1/{button}/"
 
 
-def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
+def test_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 4, published=False)
     paired(django_capture_on_commit_callbacks, competition)
@@ -67,7 +67,7 @@ def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_
     assert client.get(f"/clubs/{club.slug}/{competition.slug}/rounds/1/").status_code == 404
 
 
-def test_point17_the_round_and_its_competition_are_published_together(
+def test_the_round_and_its_competition_are_published_together(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 4, published=False)
     paired(django_capture_on_commit_callbacks, competition)
@@ -87,7 +87,7 @@ def test_point17_the_round_and_its_competition_are_published_together(
     assert "visitors cannot see" not in page and "and the competition" not in page
 
 
-def test_point17_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
+def test_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 5)
     round_ = paired(django_capture_on_commit_callbacks, competition)

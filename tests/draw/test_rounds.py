@@ -703,7 +703,7 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
     assert Bye.objects.get(round=round_).entry.seed == 9  # round 1: the bye to the lowest-ranked
 
 
-def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
+def test_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
                                                                         django_capture_on_commit_callbacks):
     """The pairing engine's bye flag (``avoids_rematch``) reaches the stored bye and the organiser's draft page."""
     real = drafting.pair_spec

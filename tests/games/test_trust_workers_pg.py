@@ -50,7 +50,7 @@ def purge_queue() -> None:
     client.close()
 
 
-def test_point1_a_worker_killed_by_sigkill_mid_burst_blocks_no_entry_and_is_made_good_within_60s(
+def test_a_worker_killed_by_sigkill_mid_burst_blocks_no_entry_and_is_made_good_within_60s(
         celery_worker_process, tmp_path):
     competition = best_of_three()
     organiser = make_organiser(competition.club, make_user("kill-org"))
@@ -154,7 +154,7 @@ def timed(port: int, method: str, path: str, body: dict | None, headers: dict[st
     return response.status, json.loads(data or b"null"), took
 
 
-def test_point2_with_the_broker_down_every_request_answers_under_1s_and_nothing_is_lost(gunicorn_without_broker):
+def test_with_the_broker_down_every_request_answers_under_1s_and_nothing_is_lost(gunicorn_without_broker):
     port, log = gunicorn_without_broker
     competition = best_of_three()
     organiser = make_organiser(competition.club, make_user("outage-org"))

@@ -64,7 +64,7 @@ def _league_after_round_one(club) -> Competition:
     return league
 
 
-def test_point16_entries_imported_after_round_one_join_round_two_as_on_the_page(club, imported):
+def test_entries_imported_after_round_one_join_round_two_as_on_the_page(club, imported):
     league = _league_after_round_one(club)
     by_page = setup.enter(competition=league, partnership=_pair(club, "Page One", "Page Two", "By Page"))
     _pair(club, "Csv One", "Csv Two", "By File")
@@ -75,7 +75,7 @@ def test_point16_entries_imported_after_round_one_join_round_two_as_on_the_page(
     assert by_file.joined_round == by_page.joined_round == setup.first_unpaired_round(league)
 
 
-def test_point16_two_partnerships_sharing_a_player_are_not_both_entered(club, imported):
+def test_two_partnerships_sharing_a_player_are_not_both_entered(club, imported):
     league = Competition.objects.create(club=club, name="Share League", slug="share-league")
     ann = make_player("Ann Share", club=club)
     Partnership.objects.create(club=club, name="Ann and Bob", player_one=ann, player_two=make_player("Bob", club=club))
@@ -87,7 +87,7 @@ def test_point16_two_partnerships_sharing_a_player_are_not_both_entered(club, im
     assert not Entry.objects.filter(competition=league).exists()
 
 
-def test_point16_every_bad_entry_row_is_reported_by_the_service_and_nothing_is_stored(club, imported):
+def test_every_bad_entry_row_is_reported_by_the_service_and_nothing_is_stored(club, imported):
     league = Competition.objects.create(club=club, name="Bad League", slug="bad-league", group_count=2)
     solo = Partnership.objects.create(club=club, name="Solo", player_one=make_player("Solo Sam", club=club))
     _pair(club, "Dee", "Eve", "Dee and Eve")
@@ -112,7 +112,7 @@ def test_point16_every_bad_entry_row_is_reported_by_the_service_and_nothing_is_s
     assert report.created == {} and Entry.objects.count() == before
 
 
-def test_point16_an_entries_import_refreshes_the_standings_once(club, imported):
+def test_an_entries_import_refreshes_the_standings_once(club, imported):
     league = Competition.objects.create(club=club, name="Fresh League", slug="fresh-league", published=True)
     names = [f"Pair {n}" for n in range(6)]
     for n, name in enumerate(names):
@@ -124,7 +124,7 @@ def test_point16_an_entries_import_refreshes_the_standings_once(club, imported):
     assert StandingRow.objects.filter(competition=league).count() == 6
 
 
-def test_point16_teams_go_through_create_team(club, imported):
+def test_imported_teams_go_through_create_team_and_its_size_rule(club, imported):
     league = _league_after_round_one(club)
     league.entrant_kind = Competition.TEAMS
     league.save(update_fields=["entrant_kind"])
@@ -144,7 +144,7 @@ def test_point16_teams_go_through_create_team(club, imported):
     assert Entry.objects.get(team=reds).joined_round == 2  # a late entry, as create_team makes it
 
 
-def test_point16_partnerships_go_through_new_partnership(club, imported):
+def test_partnerships_go_through_new_partnership(club, imported):
     for name in ("Ann Part", "Bob Part", "Cy Part"):
         make_player(name, club=club)
     data = ("player_one,player_two,name\r\nAnn Part,Bob Part,The Parts\r\nBob Part,Ann Part,\r\n"
@@ -164,7 +164,7 @@ def test_point16_partnerships_go_through_new_partnership(club, imported):
                               player_two=Player.objects.get(name="Ann Part"))
 
 
-def test_point16_results_refused_by_the_services_are_line_errors(club, imported):
+def test_results_refused_by_the_services_are_line_errors(club, imported):
     league = Competition.objects.create(club=club, name="Res League", slug="res-league", published=True,
                                         match_format=Competition.BEST_OF, match_games=3)
     for name, one, two in (("Aces", "A1", "A2"), ("Kings", "K1", "K2")):
@@ -181,7 +181,7 @@ def test_point16_results_refused_by_the_services_are_line_errors(club, imported)
     assert not Match.objects.filter(competition=league).exists()
 
 
-def test_point16_the_importer_writes_no_entry_team_or_partnership_itself():
+def test_the_importer_writes_no_entry_team_or_partnership_itself():
     import importer
 
     modules = [import_module(f"importer.{info.name}") for info in pkgutil.iter_modules(importer.__path__)

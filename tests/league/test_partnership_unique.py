@@ -33,7 +33,7 @@ def world():
     return {"club": club, "organiser": organiser, "ann": ann, "bob": bob, "lions": lions}
 
 
-def test_point17_the_service_refuses_the_same_players_under_another_name(world):
+def test_the_service_refuses_the_same_players_under_another_name(world):
     with pytest.raises(setup.SetupError) as caught:
         setup.create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
                                  name="Tigers")
@@ -47,7 +47,7 @@ def test_point17_the_service_refuses_the_same_players_under_another_name(world):
     assert Partnership.objects.count() == 1
 
 
-def test_point17_the_entries_page_names_the_existing_partnership(client, world):
+def test_the_entries_page_names_the_existing_partnership(client, world):
     competition = make_competition(club=world["club"])
     client.force_login(world["organiser"])
     url = f"/clubs/{world['club'].slug}/{competition.slug}/entries/new/"
@@ -64,7 +64,7 @@ def test_point17_the_entries_page_names_the_existing_partnership(client, world):
     assert Partnership.objects.count() == 1
 
 
-def test_point17_the_api_refuses_a_partnership_of_the_same_players(world):
+def test_the_api_refuses_a_partnership_of_the_same_players(world):
     api = APIClient()
     api.force_authenticate(world["organiser"])
     for name in ("Tigers", "Lions", ""):
@@ -85,7 +85,7 @@ def test_point17_the_api_refuses_a_partnership_of_the_same_players(world):
     assert renamed.status_code == 200 and renamed.json()["name"] == "Eagles"
 
 
-def test_point17_the_2_player_game_has_one_partnership_a_player(world):
+def test_the_2_player_game_has_one_partnership_a_player(world):
     solo = Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Ann")
     with pytest.raises(setup.SetupError, match="Ann Lee already has a partnership: “Ann”"):
         setup.create_partnership(club=world["club"], player_one=world["ann"], name="Annie")
@@ -94,7 +94,7 @@ def test_point17_the_2_player_game_has_one_partnership_a_player(world):
         Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Annie")
 
 
-def test_point17_the_database_holds_the_rule_in_either_order(world):
+def test_the_database_holds_the_rule_in_either_order(world):
     with pytest.raises(IntegrityError), transaction.atomic():
         Partnership.objects.create(player_one=world["bob"], player_two=world["ann"], name="Tigers")
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -109,7 +109,7 @@ def test_an_individual_round_reuses_the_partnership_of_two_players(world):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_point17_the_migration_merges_partnerships_made_twice():
+def test_the_migration_merges_partnerships_made_twice():
     """Partnerships of the same players made before the constraint are merged into the oldest: its entries,
     matches and team places move to it, and a match keeps the names it was played under."""
     migration = importlib.import_module("league.migrations.0007_unique_partners")

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("name", ["Ann\nLee", "Ann\tLee", "Bob\rRay", "Nul\x00l", "Esc\x1bape"])
-def test_point4_the_api_refuses_a_name_with_a_control_character(name):
+def test_the_api_refuses_a_name_with_a_control_character(name):
     club = make_club()
     api = APIClient()
     api.force_authenticate(make_organiser(club, make_user("names-org")))
@@ -27,7 +27,7 @@ def test_point4_the_api_refuses_a_name_with_a_control_character(name):
     assert not Player.objects.exists()  # (PostgreSQL cannot even look a NUL up: nothing was stored)
 
 
-def test_point11_the_csv_import_refuses_a_name_with_a_control_character():
+def test_the_csv_import_refuses_a_name_with_a_control_character():
     club = make_club()
     report = csv_io.import_csv(club=club, kind="players", data="name,nickname\r\nAnn Lee,Big\tAnn\r\nBob Ray,\r\n")
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "nickname")]

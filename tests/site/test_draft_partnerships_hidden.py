@@ -74,7 +74,7 @@ def seen_by(client: Client, event: dict) -> dict[str, set[int]]:
     return {"listed": listed, "detail": detail, "pages": on_pages}
 
 
-def test_point3_an_individual_drafts_partnerships_are_the_organisers_until_it_is_published(event, commit):
+def test_an_individual_drafts_partnerships_are_the_organisers_until_it_is_published(event, commit):
     draft, known = event["draft"], event["known"]
     hidden = made_by(draft, known)
     assert len(hidden) >= 3
@@ -94,7 +94,7 @@ def test_point3_an_individual_drafts_partnerships_are_the_organisers_until_it_is
     assert all(hidden <= ids for ids in public.values())  # played in a published round: public at once
 
 
-def test_point3_a_partnership_a_new_pairing_left_behind_stays_the_organisers(event, commit):
+def test_a_partnership_a_new_pairing_left_behind_stays_the_organisers(event, commit):
     first = made_by(event["draft"], event["known"])
     setup.withdraw(entry=Entry.objects.get(player=event["players"][0]))  # so that the tables change
     again = paired(commit, event["competition"], 1)  # the organiser pairs round 1 again

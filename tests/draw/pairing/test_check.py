@@ -102,7 +102,7 @@ def test_byes():
     assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], None)) == ["missing", "bye_missing"]
 
 
-def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
+def test_a_bye_to_a_higher_pair_than_needed_is_warned():
     spec = swiss_spec()
     # P6 (1 point, no bye) has it where P7 (0, no bye) could: the others pair without a rematch either way
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P7"}]
