@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live pages under load (issue 13): a hand committed through the API → its scoresheet's and the standings' open
+"""Live pages under load: a hand committed through the API → its scoresheet's and the standings' open
 pages updated in place, with 20 scorekeepers entering hands and 200 pages open.
 
     python bench/bench_live.py                     # 20 scorekeepers, 200 pages, 150 s measured after 15 s

@@ -1,4 +1,4 @@
-"""Point 13 of issue 9: the phone entry page's card picker files every card in the field it belongs to.
+"""The phone entry page's card picker files every card in the field it belongs to.
 
 A scorekeeper enters, by taps only (the picker's rank and suit buttons and the big toggles, never the keyboard),
 a hand where the eldest stood, one where the dealer gave one, one with a run of the pack and one with two runs;

@@ -1,4 +1,4 @@
-"""Issue 9, point 11 (review L3): the paginated fixtures and results pages — the competition's page and its
+"""The paginated fixtures and results pages — the competition's page and its
 results by round — read the rounds of the page and then only those rounds' matches and byes, not every match of
 the competition, in a number of queries that is the same on every page and for every size of competition."""
 

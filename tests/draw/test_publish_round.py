@@ -1,4 +1,4 @@
-"""Point 17 of issue 9, publishing: a round published while its competition is still a draft says that
+"""Publishing: a round published while its competition is still a draft says that
 visitors cannot see it yet (and the page offers to publish both); a bye shows on the competition page and counts
 in the standings as soon as its round is published, before any result of that round is settled."""
 

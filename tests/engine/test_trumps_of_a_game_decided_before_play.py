@@ -1,4 +1,4 @@
-"""Issue 9, point 20: the result names ``trump`` when a kick or the beg point decides the game before any card
+"""The result names ``trump`` when a kick or the beg point decides the game before any card
 is played (R23), in every path that produces a result: the state machine, hand records, chalk entries, the
 CLI, the seat views. The suit is the one the rules make trumps at that moment:
 

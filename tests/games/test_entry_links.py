@@ -1,4 +1,4 @@
-"""Issue 9, point 10: private entry links.
+"""Private entry links.
 
 A revoked, an unknown and a not-yet-usable token answer the same; tokens stay out of the logs (Django's and
 gunicorn's) and out of Referer headers.

@@ -1,4 +1,4 @@
-"""Point 19 of issue 9: the OpenAPI schema (drf-spectacular, ``/api/schema/``) describes the ``entry`` of
+"""The OpenAPI schema (drf-spectacular, ``/api/schema/``) describes the ``entry`` of
 ``POST /api/matches/<id>/hands/`` fully — a chalk entry and a hand record, every field with its type and its
 values, told apart by ``mode`` — with examples a client can post as they are (taken from the schema and posted:
 201). The schema is put together from the engine's own field lists (``engine.schema``); what the engine accepts

@@ -1,4 +1,4 @@
-"""Point 5 of issue 9: a result that cannot happen under the competition's format and ruleset is refused, and
+"""A result that cannot happen under the competition's format and ruleset is refused, and
 the message says why — match totals, game results and team totals, at the API, the pages and the services; the
 bounds are the engine's (``engine.limits``, tested with the rule ids in tests/engine/test_limits.py)."""
 
@@ -50,7 +50,7 @@ def refusal(function, *args, **kwargs) -> EntryError:
 
 # ----------------------------------------------------------------------------- match totals
 def test_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not_move(api, league, commit):
-    """The issue's example: side A cannot have won two games to 14 with 3 chalks (R24)."""
+    """An impossible result: side A cannot have won two games to 14 with 3 chalks (R24)."""
     played = make_match(league)
     commit(record_match_totals, played, games_a=2, games_b=1, chalks_a=35, chalks_b=30)
     leader = StandingRow.objects.get(competition=league, rank=1).partnership_id

@@ -1,4 +1,4 @@
-"""Point 4 of issue 9: every input bounded, every 500 gone.
+"""Every input bounded, every 500 gone.
 
 Query parameters (``limit``, ``offset``, ``competition``), the game results and totals of the API and the pages,
 and the entries page's seeds: a number the game or the database cannot hold is a 400 (or a form error) naming

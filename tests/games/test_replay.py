@@ -1,4 +1,4 @@
-"""Issue 11, the replay: a finished hand stored as a full hand record (entered, or played online — the tables store
+"""The replay: a finished hand stored as a full hand record (entered, or played online — the tables store
 their hands through the same ``enter_hand``) is stepped through from its stored record: the deal, each trick (who
 led, who played what, who won it, the cards left), then the scoring in the order of R23 (R6, R8, R18–R22) and the
 score after. Every figure is checked against an independent oracle: the ``HandState`` the bots played, never the

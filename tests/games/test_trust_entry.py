@@ -1,4 +1,4 @@
-"""Issue 9, the scorekeeper's side of settling and correcting (points 1, 2, 12, 14 and 15), without a worker:
+"""The scorekeeper's side of settling and correcting, without a worker:
 a scorekeeper is never blocked by a settle that has not run, sends to a broker that is down never fail or slow a
 request, two corrections of one hand cannot overwrite each other, a deal out of turn can be entered, and an
 undone hand's number goes to the hand entered in its place. The same with a real worker killed hard, and with
@@ -41,7 +41,7 @@ def no_workers():
         yield sent
 
 
-# ----------------------------------------------------------------------------- point 1: never blocked
+# ----------------------------------------------------------------------------- never blocked
 def test_a_whole_match_is_entered_with_no_settle_task_ever_running(no_workers,
                                                                           django_capture_on_commit_callbacks):
     """The hand that ends a game settles the match in its own commit: the next hand goes to the next game at
@@ -112,7 +112,7 @@ def services_stale() -> int:
     return SETTLE_REQUEST_STALE
 
 
-# ----------------------------------------------------------------------------- point 2: the broker down
+# ----------------------------------------------------------------------------- the broker down
 def test_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch, with_a_broker):
     from standings.tasks import refresh_standings_task
 
@@ -168,7 +168,7 @@ def test_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django
     assert StandingRow.objects.filter(competition=competition, partnership=pair).exists()
 
 
-# ----------------------------------------------------------------------------- point 12: two corrections at once
+# ----------------------------------------------------------------------------- two corrections at once
 @pytest.fixture
 def entered():
     competition = make_competition()
@@ -220,7 +220,7 @@ def test_the_correction_page_carries_the_version_and_says_who_got_there_first(cl
     assert Hand.objects.get(pk=hand.pk).version == 2
 
 
-# ----------------------------------------------------------------------------- point 14: a deal out of turn
+# ----------------------------------------------------------------------------- a deal out of turn
 def test_a_deal_out_of_turn_is_entered_and_the_deal_passes_on_from_it(django_capture_on_commit_callbacks):
     match = make_match(make_competition(), first_dealer=0)
     with django_capture_on_commit_callbacks(execute=True):
@@ -276,7 +276,7 @@ def test_the_entry_page_offers_the_dealer_and_stores_the_one_chosen(client):
     assert body.status_code == 400 and body.json()["errors"][0]["field"] == "dealer"
 
 
-# ----------------------------------------------------------------------------- point 15: after an undo
+# ----------------------------------------------------------------------------- after an undo
 def test_after_an_undo_the_next_hand_takes_the_undone_hands_number(client, django_capture_on_commit_callbacks):
     competition = make_competition()
     organiser = make_organiser(competition.club, make_user("una"))

@@ -1,4 +1,4 @@
-"""Issue 9, point 9: CSV exports neutralise formula injection. A name a spreadsheet would run as a formula
+"""CSV exports neutralise formula injection. A name a spreadsheet would run as a formula
 (``=cmd|' /C calc'!A0``, ``@SUM(…)``, ``+…``, ``-…``, or one beginning with a tab or a carriage return) goes out
 with a leading single quote in every CSV the app writes — ``standings.csv``, ``results.csv``, ``manage.py
 export_csv``, the import templates — while numbers stay numbers (a difference of -3 is still -3). The import
@@ -124,7 +124,7 @@ def test_every_csv_the_app_writes_goes_through_the_escape(client, league):
 
 def test_an_exported_results_file_imports_back_with_its_names(league, django_capture_on_commit_callbacks):
     # a name with a line break in it is refused where names are entered, and an import refuses a cell that
-    # spans lines (point 11): the match of the pair made with one directly in the database stays out of this
+    # spans lines: the match of the pair made with one directly in the database stays out of this
     Match.objects.filter(competition=league, side_b=league.pairs["carriage return"]).delete()
     exported = csv_io.export_results(league)
     assert "'" + EVIL["equals"] in exported

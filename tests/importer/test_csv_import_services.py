@@ -1,4 +1,4 @@
-"""Issue 9, point 16: a CSV import goes through the same services as the pages, so no rule is written twice.
+"""A CSV import goes through the same services as the pages, so no rule is written twice.
 
 Entries through ``league.entries.enter`` (late entries, a player in one partnership of a competition, seeds,
 groups, sizes), teams through ``create_team``, partnerships through ``new_partnership``, results through
@@ -194,7 +194,7 @@ def test_the_importer_writes_no_entry_team_or_partnership_itself():
             assert write not in source, (module.__name__, write)
 
 
-# ----------------------------------------------------------------------------- issue 10: one rule, one reason
+# ----------------------------------------------------------------------------- one rule, one reason
 def _service_reason(call) -> tuple[str, str]:
     with pytest.raises((setup.SetupError, services.EntryError)) as raised:
         call()

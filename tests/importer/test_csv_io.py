@@ -332,7 +332,7 @@ def test_excel_semicolons_with_a_byte_order_mark(club):
 def test_utf8_without_bom_windows_1252_and_excels_sep_line(club):
     assert csv_io.import_csv(club=club, kind="players", data="name\nJosé Ramírez\n".encode()).ok
     windows = "name;nickname\r\nRenée Joseph;Ren\r\n".encode("cp1252")
-    refused = csv_io.import_csv(club=club, kind="players", data=windows)  # not guessed: declared (point 11)
+    refused = csv_io.import_csv(club=club, kind="players", data=windows)  # not guessed: declared
     assert not refused.ok and "the file is not UTF-8" in refused.errors[0]["reason"]
     report = csv_io.import_csv(club=club, kind="players", data=windows, encoding="cp1252")
     assert report.ok and "Windows-1252" in report.notes[0]

@@ -1,4 +1,4 @@
-"""Issue 9, point 11 (and the CSV part of point 4): large and malformed inputs.
+"""Large and malformed inputs, and the bounds of the numbers in a CSV file.
 
 A CSV import reads its file as a stream (memory does not grow with the file) up to a clear size limit; a file
 in an encoding it cannot read as UTF-8 or as the declared one is refused, not stored garbled; an unbalanced
@@ -180,7 +180,7 @@ def league(club):
 
 
 @pytest.mark.parametrize(("row", "column", "reason"), [
-    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "a side has at most 5 a game"),  # the engine's bound (point 5)
+    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "a side has at most 5 a game"),  # the engine's bound
     ("99999999999,Aces,Kings,2,1,0,0", "round", "must be a round number of at most 32,767, got '99999999999'"),
     ("1,Aces,Kings,99999999999999999999999,1,0,0", "games_a", "must be at most 32,767"),
     ("1,Aces,Kings," + "9" * 5000 + ",1,0,0", "games_a", "must be a whole number"),

@@ -1,4 +1,4 @@
-"""Issue 9, point 4 (review L1): "²" and the other characters that ``str.isdigit()`` takes for digits but
+"""The "²" and the other characters that ``str.isdigit()`` takes for digits but
 ``int()`` refuses are text, never a 500 — in a form's number, a posted entry id, a table's name, a group's name
 and the command line's choice. (The entry page's undo is pinned with its own fix.)"""
 

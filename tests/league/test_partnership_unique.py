@@ -1,4 +1,4 @@
-"""Point 17 of issue 9: a partnership that already exists (the same players, in either order) cannot be made
+"""A partnership that already exists (the same players, in either order) cannot be made
 again under another name — not on the entries page, not in the API, not in the database — and the error names
 the partnership there is. The same players with no name (or the same name) on the entries page are the
 existing partnership, entered as it is."""

@@ -1,4 +1,4 @@
-"""Issue 9, points 4 and 11: a name is one line of plain text. A line break, a tab or another control character in a
+"""A name is one line of plain text. A line break, a tab or another control character in a
 name would run a printed sheet's row into the next, break a CSV file and feed a spreadsheet a formula (a name
 beginning with a tab): the API, the pages' forms and the CSV import refuse it, naming the field and the reason."""
 

@@ -1,4 +1,4 @@
-"""Issue 9, point 8: logging in and API authentication are rate limited.
+"""Logging in and API authentication are rate limited.
 
 django-axes locks a username out from an address after ``AXES_FAILURE_LIMIT`` failed logins (counted in the
 database); the API has no Basic authentication (a password hash per request) but tokens from a throttled

@@ -1,4 +1,4 @@
-"""Point 6 of issue 9: absurd settings are refused — a competition's numbers (games a match, Swiss rounds, match
+"""Absurd settings are refused — a competition's numbers (games a match, Swiss rounds, match
 points, groups, team tables, team target, games a table, bye scores) and entries' seeds have sensible upper
 bounds, said in the help text and the error, in the model, the setup page, the API and the services."""
 

@@ -1,4 +1,4 @@
-"""Issue 9, point 3 (review M1): pairing an individual event's draft round makes the partnerships of its tables
+"""Pairing an individual event's draft round makes the partnerships of its tables
 (who partners whom). Until a partnership is entered in a published competition or plays a public match it is the
 draft's: the API's partnerships (list and detail), the players' pages and another club's entry forms do not show
 it to anyone but the organisers of its club or competition — also once a new pairing has left it behind — and it

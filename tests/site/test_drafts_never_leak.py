@@ -1,4 +1,4 @@
-"""Issue 9, point 3: drafts never leak. Nothing of a draft round (its matches, team matches, tables, byes and the
+"""Drafts never leak. Nothing of a draft round (its matches, team matches, tables, byes and the
 results an organiser already entered in them) or of an unpublished competition reaches anyone but the club's
 organisers: no page, API endpoint or export shows it, the standings do not count it, the ratings do not rate it.
 

@@ -1,4 +1,4 @@
-"""Issue 9, point 4 (review L2): the lists nested in a competition — ``/api/competitions/<id>/matches/`` and
+"""The lists nested in a competition — ``/api/competitions/<id>/matches/`` and
 ``/entries/`` — come a capped page at a time like every other list of the API (``config.pagination``): ``limit``
 1 to 500 (default 100) from ``offset``, anything else a 400 naming the parameter, and the schema says so."""
 

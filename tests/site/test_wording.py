@@ -1,4 +1,4 @@
-"""Point 18 of issue 9: words a player understands. Every message names the sides A and B (never "team 0/1") and
+"""Words a player understands. Every message names the sides A and B (never "team 0/1") and
 numbers seats 1 to 4 as people do (the records keep their indexes); a table is "Table 1", never "Table Table 1";
 a match format says its number ("Best of 3 games", on pages, on setup forms and in the API's schema); the rating
 chart's caption says what the chart draws; and every page under a club names the club in its breadcrumbs.

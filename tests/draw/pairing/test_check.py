@@ -88,7 +88,7 @@ def test_byes():
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P6", "b": "P7"}]
     warnings = check_pairings(spec, pairings, "P5")
     # P5 has had a bye. Its pairings are as good as any with P5 out (P6 v P7 floats, but some pairing must):
-    # the bye is no float; it goes by rank (issue 9, point 21)
+    # the bye is no float; it goes by rank
     assert [(w["code"], w["entrants"]) for w in warnings] == [("second_bye", ["P5"])]
     assert warnings[0]["message"] == ("P5 has the bye with 1 bye already, while P1, P2, P3, P4 and 2 others have "
                                       "had none")

@@ -75,7 +75,7 @@ def test_bye_not_to_the_leader_even_when_that_would_save_a_float():
 def test_bye_moves_up_when_the_lowest_would_force_a_rematch():
     result = pair(field([0, 0, 0], history=[["P1", "P2"]]))
     assert result["bye"] == "P2" and result_pairs(result) == [("P3", "P1")]  # P1 was "a" against P2
-    assert result["bye_flags"] == ["avoids_rematch"]  # P3, below it, was passed over (issue 9, point 21)
+    assert result["bye_flags"] == ["avoids_rematch"]  # P3, below it, was passed over: the bye moved up
     assert pair(field([0, 0, 0]))["bye_flags"] == [] and pair(field([0, 0]))["bye_flags"] == []
 
 
@@ -300,7 +300,7 @@ def test_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_free_field
     bye, passed = expected_bye(spec)
     met = {frozenset(p) for p in spec["history"]}
     if rematch_free([i for i in ids if i != bye], met):
-        # the plain statement of point 21: the lowest-ranked with the fewest byes whose absence leaves a
+        # the plain statement of the bye rule: the lowest-ranked with the fewest byes whose absence leaves a
         # rematch-free pairing of the others, and every one passed over would have forced a rematch
         assert all(not rematch_free([i for i in ids if i != p], met) for p in passed)
     assert result["bye"] == bye
@@ -332,7 +332,7 @@ def test_block_method_is_valid_and_optimal_whenever_it_says_so(blocks, spec):
     ids = [e["id"] for e in spec["entrants"]]
     assert_everyone_once(ids, result_pairs(result), [result["bye"]] if result["bye"] else [])
     assert draw.method == "blocks"
-    if len(ids) % 2:  # the bye of point 21, whenever some candidate leaves a rematch-free field
+    if len(ids) % 2:  # the bye by rank, whenever some candidate leaves a rematch-free field
         bye, passed = expected_bye(spec)
         met = {frozenset(p) for p in spec["history"]}
         if rematch_free([i for i in ids if i != bye], met):
