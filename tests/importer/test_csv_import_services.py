@@ -202,7 +202,7 @@ def _service_reason(call) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("seed", ["0", "first", "10001", "9" * 50])
-def test_issue10_a_seed_the_page_refuses_is_refused_with_the_pages_reason(club, imported, seed):
+def test_a_seed_the_page_refuses_is_refused_with_the_pages_reason(club, imported, seed):
     league = Competition.objects.create(club=club, name="Seed League", slug="seed-league")
     pair = _pair(club, "Sid One", "Sid Two", "Seeders")
     report = imported(club=club, kind="entries", competition=league, data=f"partnership,seed\r\nSeeders,{seed}\r\n")
@@ -213,7 +213,7 @@ def test_issue10_a_seed_the_page_refuses_is_refused_with_the_pages_reason(club, 
                                                seed.isdigit() else seed)) == ("seed", form.errors["seed"][0])
 
 
-def test_issue10_names_and_groups_are_measured_by_the_services(club, imported):
+def test_names_and_groups_are_measured_by_the_services(club, imported):
     league = Competition.objects.create(club=club, name="Long League", slug="long-league")
     pair = _pair(club, "Lou One", "Lou Two", "Longs")
     long_group, long_name = "G" * (setup.GROUP_MAX + 1), "N" * (setup.PARTNERSHIP_NAME_MAX + 1)
@@ -230,7 +230,7 @@ def test_issue10_names_and_groups_are_measured_by_the_services(club, imported):
         lambda: setup.new_partnership(club=club, player_one=one, player_two=two, name=long_name))[1]}]
 
 
-def test_issue10_results_the_services_refuse_carry_the_services_reasons(club, imported):
+def test_results_the_services_refuse_carry_the_services_reasons(club, imported):
     league = Competition.objects.create(club=club, name="Chalk League", slug="chalk-league", published=True,
                                         match_format=Competition.BEST_OF, match_games=3)
     for name, one, two in (("Aces", "A1", "A2"), ("Kings", "K1", "K2")):
@@ -248,7 +248,7 @@ def test_issue10_results_the_services_refuse_carry_the_services_reasons(club, im
         lambda: services.enter_game_result(match, number=0, winner="a"))[1]}]
 
 
-def test_issue10_a_team_cannot_take_another_clubs_partnership_that_its_team_page_does_not_offer(club, imported):
+def test_a_team_cannot_take_another_clubs_partnership_that_its_team_page_does_not_offer(club, imported):
     """The bug: the teams import looked a team's pairs up among all the partnerships of the team's club, so an
     organiser could put into a team another club's partnership that only that club's drafts know, which the team
     page (``partnerships_for``) never offers them; once the competition is published it would have been public."""
@@ -279,7 +279,7 @@ def test_issue10_a_team_cannot_take_another_clubs_partnership_that_its_team_page
     assert list(Team.objects.get(competition=league).partnerships.all()) == [public]
 
 
-def test_issue10_a_row_naming_a_partnership_and_other_players_is_refused(club, imported):
+def test_a_row_naming_a_partnership_and_other_players_is_refused(club, imported):
     """As the entries page refuses a partnership together with the players of another: the row's players are
     those of the partnership it names, or the row is an error (it used to enter the partnership, players unread)."""
     league = Competition.objects.create(club=club, name="Both League", slug="both-league")
@@ -296,7 +296,7 @@ def test_issue10_a_row_naming_a_partnership_and_other_players_is_refused(club, i
                     data="partnership,player_one,player_two\r\nAnn and Bob,Bob Both,Ann Both\r\n").ok
 
 
-def test_issue10_a_forfeits_winner_is_the_side_that_played(club, imported):
+def test_a_forfeits_winner_is_the_side_that_played(club, imported):
     """A forfeit row's winner cell was not read: "forfeit_a, won by side A" stored side B as the winner without a
     word. It is checked against the winner the services give a forfeit (``games.services.FORFEIT_WINNER``)."""
     league = Competition.objects.create(club=club, name="No-show League", slug="no-show")

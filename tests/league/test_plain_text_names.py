@@ -37,7 +37,7 @@ def test_the_csv_import_refuses_a_name_with_a_control_character():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("bad", ["Reds\tY", "Two\nlines"])
-def test_issue10_team_group_and_partnership_names_are_plain_text_in_the_services(bad):
+def test_team_group_and_partnership_names_are_plain_text_in_the_services(bad):
     """The services the pages, the API and the CSV import share refuse a control character in a team's, a group's
     and a partnership's name, naming the field (the CSV import no longer needs a check of its own)."""
     from league import entries
