@@ -54,12 +54,12 @@ def test_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
     paired(django_capture_on_commit_callbacks, competition)
     client.force_login(organiser)
     page = client.get(manage_url(competition)).content.decode()
-    assert "visitors cannot see this round until the competition is published" in page
+    assert "visitors cannot see this round" in page
     assert "Publish Round 1 and the competition" in page
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(manage_url(competition, "publish"), follow=True)
     text = response.content.decode()
-    assert "Round 1 is published, but Tuesday League is still a draft: visitors cannot see the round" in text
+    assert "Round 1 is published" in text and "Tuesday League is still a draft" in text
     competition.refresh_from_db()
     assert not competition.published
     assert client.get(f"/clubs/{club.slug}/").status_code == 200

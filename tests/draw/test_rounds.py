@@ -715,4 +715,4 @@ def test_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, mo
     assert bye.flags == ["bye", "avoids_rematch"]
     client.force_login(make_organiser(club, make_user("bye-reader")))
     page = client.get(reverse("round_manage", args=[club.slug, competition.slug, 1])).content.decode()
-    assert "Bye moved up: a lower-ranked pair sitting out would have forced a rematch" in page
+    assert "Bye moved up" in page and "forced a rematch" in page

@@ -63,7 +63,7 @@ def test_a_file_over_the_size_limit_is_refused_with_the_limit(club, tmp_path, ca
         call_command("import_csv", "--club", club.slug, "--kind", "players", str(big))
     assert exit_.value.code == 2
     error = capsys.readouterr().err
-    assert "line 1, column -: the file is 20.0 MB; at most 20 MB can be imported at once: split it" in error
+    assert "line 1, column -: the file is 20.0 MB" in error and "at most 20 MB" in error
     assert not Player.objects.exists()
 
 
@@ -149,8 +149,8 @@ def test_a_header_line_over_128_kb_is_a_clear_error(club):
     many_cells = "name," + ",".join(f"column {n}" for n in range(14_000)) + "\r\nAnn\r\n"
     assert len(many_cells) > 128 * 1024
     report = csv_io.import_csv(club=club, kind="players", data=many_cells.encode())
-    assert report.errors == [{"line": 1, "column": "", "reason": "the header has 14,001 cells; a file has at most "
-                                                                 "100 columns"}]
+    assert [(e["line"], e["column"]) for e in report.errors] == [(1, "")]
+    assert "14,001 cells" in report.errors[0]["reason"] and "at most 100 columns" in report.errors[0]["reason"]
 
 
 def test_a_cell_over_the_limit_is_a_line_error(club):
