@@ -78,7 +78,7 @@ def test_the_hand_entry_request_is_a_chalk_entry_or_a_hand_record_by_mode(spec):
     assert "A chalk entry (engine/chalk.py) or a hand record" not in str(body["schema"])
 
 
-def test_every_field_of_a_chalk_entry_with_its_type_and_values(spec):
+def test_the_schema_gives_every_field_of_a_chalk_entry_its_type_and_values(spec):
     schema = component(spec, "ChalkEntry")
     properties = schema["properties"]
     assert list(properties) == list(chalk.FIELDS)
@@ -102,7 +102,7 @@ def test_every_field_of_a_chalk_entry_with_its_type_and_values(spec):
     assert set(properties["ruleset"]["properties"]) == set(Ruleset.keys())
 
 
-def test_every_field_of_a_hand_record_with_its_type_and_values(spec):
+def test_the_schema_gives_every_field_of_a_hand_record_its_type_and_values(spec):
     schema = component(spec, "HandRecord")
     properties = schema["properties"]
     assert list(properties) == list(record.FIELDS)

@@ -86,7 +86,7 @@ def test_possible_totals_at_the_edge_are_kept(league, commit):
     assert (match.winner, match.chalks_a, match.chalks_b, match.hang_jacks_a) == ("a", 60, 60, 9)
 
 
-def test_the_totals_page_shows_why(client, organiser, league):
+def test_the_totals_page_says_why_impossible_totals_are_refused(client, organiser, league):
     match = make_match(league)
     client.force_login(organiser)
     response = client.post(reverse("match_match_totals", args=[match.pk]),
