@@ -1,4 +1,4 @@
-"""The entry page with no signal (issue 13): the web app manifest and the service worker that keep the page
+"""The entry page with no signal: the web app manifest and the service worker that keep the page
 working offline, and the JSON shapes the page's queue (static/js/offline_entry.js) reads from the entry views.
 
 Nothing here knows a rule of the game: the queue sends the entry form's own fields, the form and the engine check

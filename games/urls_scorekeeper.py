@@ -26,7 +26,7 @@ def _by_link(route: str) -> str:
 
 urlpatterns = [
     path("my/matches/", views.my_matches, name="my_matches"),
-    # at the root, so that the service worker's scope covers both routes of the entry page (issue 13)
+    # at the root, so that the service worker's scope covers both routes of the entry page, offline too
     path("entry-sw.js", offline.service_worker, name="entry_service_worker"),
     path("entry.webmanifest", offline.manifest, name="entry_manifest"),
     *[path(f"matches/<int:pk>/{route}", view, name=f"match_{name}") for route, view, name in ENTRY_PAGES],

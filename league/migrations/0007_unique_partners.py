@@ -1,4 +1,4 @@
-"""The same players are one partnership (issue 9, point 17).
+"""The same players are one partnership.
 
 Before the constraints, partnerships of the same players made twice (under two names) are merged into the
 oldest: entries, matches, team places and standings rows move to it (a match keeps the side names it was

@@ -1,4 +1,4 @@
-"""Live pages in Chromium at phone width (issue 13): a standings page and a scoresheet open in one browser update
+"""Live pages in Chromium at phone width: a standings page and a scoresheet open in one browser update
 in place, with no reload and without moving what the reader looks at, when a scorekeeper in another browser saves
 a hand; each change is marked "updated"; when the server goes away the page says so and offers a reload.
 

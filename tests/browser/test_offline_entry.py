@@ -1,4 +1,4 @@
-"""Issue 13, entry with no signal: a scorekeeper at the back of a bar enters hands on the phone with the network
+"""Entry with no signal: a scorekeeper at the back of a bar enters hands on the phone with the network
 off; the page keeps them (IndexedDB, static/js/offline_entry.js), survives a reload with no signal (the service
 worker, games/templates/games/entry_sw.js), and sends them in order, once each, when the signal returns. A hand another
 scorekeeper entered meanwhile is a conflict shown with both versions, resolved by "Keep theirs" or by "Use mine"
@@ -121,7 +121,7 @@ def reload_offline(page, shots, prefix: str) -> None:
 
 
 def test_three_hands_entered_offline_are_stored_once_in_order_when_the_signal_returns(live_server, browser, shots):
-    """Issue 13: three hands with the network off, a reload while still offline (served by the service worker,
+    """Three hands with the network off, a reload while still offline (served by the service worker,
     the hands still listed), then online: the three hands are stored once each, in order, with the scores the
     server gave them, and the standings row of the competition follows (the match is won by the third hand under
     a target of 8)."""
@@ -183,7 +183,7 @@ def test_three_hands_entered_offline_are_stored_once_in_order_when_the_signal_re
 @pytest.mark.parametrize("choice", ["keep_theirs", "use_mine"])
 def test_a_hand_entered_meanwhile_by_another_scorekeeper_is_a_conflict_to_resolve(live_server, browser, shots,
                                                                                  choice):
-    """Issue 13: while sam's phone has no signal, lee (online, another phone) enters hand 1. When sam's signal
+    """While sam's phone has no signal, lee (online, another phone) enters hand 1. When sam's signal
     returns, hand 1 is a conflict card with both versions side by side and the queue waits; "Keep theirs" drops
     sam's hand 1, "Use mine" (a reason required) corrects lee's hand with sam's version — a new version with the
     reason — and then sam's hands 2 and 3 are stored after it."""
@@ -239,7 +239,7 @@ def test_a_hand_entered_meanwhile_by_another_scorekeeper_is_a_conflict_to_resolv
 
 
 def test_a_hand_refused_on_arrival_stays_on_the_phone_until_edited(live_server, browser, shots):
-    """Issue 13, nothing lost silently: hand 1 typed offline with Low but no High is refused by the server when
+    """Nothing lost silently: hand 1 typed offline with Low but no High is refused by the server when
     the signal returns; it stays on the phone with the reason and the queue waits (hand 2 behind it).
     "Edit it" loads it back into the form; saved again (with High), it is sent with a new key, then hand 2."""
     s = scene()
@@ -280,7 +280,7 @@ def test_a_hand_refused_on_arrival_stays_on_the_phone_until_edited(live_server, 
 
 
 def test_a_hand_sent_after_the_organiser_ended_the_match_stays_with_the_reason(live_server, browser, shots):
-    """Issue 13: the organiser records a forfeit while the phone is offline; the hand sent later is refused with
+    """The organiser records a forfeit while the phone is offline; the hand sent later is refused with
     the server's reason, stays on the phone through a reload (the page now says the match is over), and goes only
     when the scorekeeper discards it (after a confirm)."""
     s = scene()

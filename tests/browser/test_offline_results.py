@@ -1,4 +1,4 @@
-"""Issue 13, entry with no signal, at the coarser levels: the game results page and the match totals page keep
+"""Entry with no signal, at the coarser levels: the game results page and the match totals page keep
 what is typed with the network off (the same queue as the hand page, static/js/offline_entry.js, in its own lane),
 survive a reload with no signal (the service worker keeps these pages too, without their flash messages), and send
 in order, once each, when the signal returns. A game entered meanwhile by another scorekeeper is a conflict with

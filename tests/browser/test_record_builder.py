@@ -126,8 +126,8 @@ def test_a_hand_record_is_built_card_by_card_on_a_phone(live_server, browser, sh
     context.close()
 
 
-def test_point14_a_deal_out_of_turn_is_built_from_the_dealer_chosen(live_server, browser, shots):
-    """The full-entry page's dealer choice (issue 9, point 14): the builder deals, begs and leads from the seat
+def test_a_deal_out_of_turn_is_built_from_the_dealer_chosen(live_server, browser, shots):
+    """The full-entry page's dealer choice (a deal out of turn): the builder deals, begs and leads from the seat
     chosen, and the hand is stored as dealt by it."""
     club = make_club("Arima Social Club")
     competition = make_competition(club=club, players=2)

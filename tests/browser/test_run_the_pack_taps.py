@@ -1,4 +1,4 @@
-"""Point 13 of issue 9: the phone entry page's card picker files every card in the field it belongs to.
+"""The phone entry page's card picker files every card in the field it belongs to.
 
 A scorekeeper enters, by taps only (the picker's rank and suit buttons and the big toggles, never the keyboard),
 a hand where the eldest stood, one where the dealer gave one, one with a run of the pack and one with two runs;
@@ -84,7 +84,7 @@ def stored(match, number: int) -> dict:
     return Hand.objects.get(game__match=match, number=number).entry
 
 
-def test_point13_hands_with_a_stand_a_give_and_runs_of_the_pack_entered_by_taps_only(entry_page, shots):
+def test_hands_with_a_stand_a_give_and_runs_of_the_pack_entered_by_taps_only(entry_page, shots):
     page, match = entry_page
 
     # hand 1: the eldest stands
@@ -136,7 +136,7 @@ def test_point13_hands_with_a_stand_a_give_and_runs_of_the_pack_entered_by_taps_
     assert Hand.objects.filter(game__match=match).count() == 4
 
 
-def test_point13_every_other_sequence_of_the_picker(entry_page, shots):
+def test_the_card_picker_takes_suit_first_taps_going_back_and_the_other_sequences(entry_page, shots):
     page, match = entry_page
 
     # suit before rank, then "Run the pack"
@@ -213,7 +213,7 @@ def a_hand_with_one_run(dealer: int) -> dict:
     raise AssertionError("no seed gives a hand with one run of the pack")
 
 
-def test_point13_the_record_builder_takes_a_run_of_the_pack_by_taps(live_server, browser, shots):
+def test_the_record_builder_takes_a_run_of_the_pack_by_taps(live_server, browser, shots):
     club = make_club("Belmont Sports Club")
     competition = make_competition(club=club)
     keeper = make_user("sam", password=PASSWORD)

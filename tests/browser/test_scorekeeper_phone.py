@@ -85,7 +85,7 @@ def test_scorekeeper_enters_a_game_to_14_on_a_phone(live_server, browser, shots)
     tap_toggle(page, "beg", "stand")
     for field in ("low", "jack", "game"):
         tap_toggle(page, field, "a")
-    # the undone hand's number goes to the hand entered in its place (issue 9, point 15)
+    # the undone hand's number goes to the hand entered in its place
     with page.expect_navigation():
         page.get_by_role("button", name="Save hand 3").tap()
     error = page.locator("#f-high .field-errors")

@@ -1,4 +1,4 @@
-"""A league fixture played online to its end, on phones (issue 11), and the same hands entered by a scorekeeper.
+"""A league fixture played online to its end, on phones, and the same hands entered by a scorekeeper.
 
 The organiser opens the match's scoresheet, taps "Play online", gets the table with each seat's player and private
 link (copy buttons), and starts it. Four people play on four phones: two by their logins (Ann and Tom) and two by

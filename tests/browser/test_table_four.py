@@ -1,4 +1,4 @@
-"""Four people on four phones play a hand at one online table (issue 11).
+"""Four people on four phones play a hand at one online table.
 
 Four browser contexts, four logins: pat creates a table with no bots, sam, kim and lee sit down from the table
 page, pat starts it, and the four play the whole first hand by taps, each on their own page. At every turn:

@@ -1,4 +1,4 @@
-"""A whole game to 14 at the online table on a phone (issue 11): one person and three bots, by taps only.
+"""A whole game to 14 at the online table on a phone: one person and three bots, by taps only.
 
 The person creates a table in the lobby with three normal bots, starts it and plays every turn of theirs by a tap
 on a card marked legal or on the stand / beg / give one / run the pack button the page shows, until the page says

@@ -1,4 +1,4 @@
-"""The lobby's "New table" form on a phone (issue 11): the seats it shows follow the choices.
+"""The lobby's "New table" form on a phone: the seats it shows follow the choices.
 
 At two players seats 3 and 4 are gone from "Your seat" and "The other seats"; the seat you chose has no "who
 plays" menu but "You"; the table made has you in that seat and the other seat as chosen (here left to a player).

@@ -1,4 +1,4 @@
-"""The online table page on a phone (issue 11): one person and three bots, by taps only.
+"""The online table page on a phone: one person and three bots, by taps only.
 
 The person signs in, creates a table in the lobby with bots in the three other seats and starts it; the page's
 socket goes live; a tap on a card the rules forbid shows the engine's reason and changes nothing; taps on the

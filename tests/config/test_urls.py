@@ -1,5 +1,5 @@
-"""Every URL of the site keeps its name and its path as the apps were split by domain and their URLs by audience
-(issue 10): the pages' routes as they were before, each resolved to the same name and reversed to the same path,
+"""Every URL of the site keeps its name and its path as the apps were split by domain and their URLs by audience:
+the pages' routes as they were before, each resolved to the same name and reversed to the same path,
 and every name of the API."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ PAGES = [  # (name, route) as they were before the split
     ('token_match_totals', 'enter/<str:token>/totals/'),
     ('match_forfeit', 'matches/<int:pk>/forfeit/'),
     ('match_print', 'matches/<int:pk>/print/'),
-    ('hand_replay', 'matches/<int:pk>/hands/<int:hand_pk>/replay/'),  # a hand's replay (issue 11)
+    ('hand_replay', 'matches/<int:pk>/hands/<int:hand_pk>/replay/'),  # a hand's replay
     ('team_match', 'team-matches/<int:pk>/'),
     ('team_match_totals', 'team-matches/<int:pk>/totals/'),
     ('team_matches', 'clubs/<slug:club_slug>/<slug:competition_slug>/team-matches/'),
@@ -59,7 +59,7 @@ PAGES = [  # (name, route) as they were before the split
     ('club', 'clubs/<slug:club_slug>/'),
     ('competition', 'clubs/<slug:club_slug>/<slug:competition_slug>/'),
     ('competition_standings', 'clubs/<slug:club_slug>/<slug:competition_slug>/standings/'),
-    # online tables (issue 11)
+    # online tables
     ('tables_lobby', 'tables/'),
     ('table', 'tables/<int:pk>/'),
     ('table_start', 'tables/<int:pk>/start/'),
@@ -74,7 +74,7 @@ PAGES = [  # (name, route) as they were before the split
     ('match_online_end', 'matches/<int:pk>/online/end/'),
     ('match_online_seat_renew', 'matches/<int:pk>/online/seats/<int:number>/renew/'),
     ('match_online_seat_revoke', 'matches/<int:pk>/online/seats/<int:number>/revoke/'),
-    # a club's season kept by the club (issue 12)
+    # a club's season kept by the club
     ('competition_copy', 'clubs/<slug:club_slug>/<slug:competition_slug>/copy/'),
     ('my_matches', 'my/matches/'),
     ('club_create', 'clubs/new/'),

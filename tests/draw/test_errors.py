@@ -54,7 +54,8 @@ def test_a_field_the_engine_cannot_pair_fails_the_round_with_the_organisers_reas
     result = run_pairing(round_.pk, round_.pairing_version)
     round_.refresh_from_db()
     assert result["state"] == Round.FAILED and round_.pairing_state == Round.FAILED
-    assert round_.pairing_message.startswith("Pairing failed: 3 groups of at least 2 need 6 entrants, got 5 (groups)")
+    assert round_.pairing_message.startswith("Pairing failed")
+    assert "need 6 entrants, got 5 (groups)" in round_.pairing_message
     assert "then pair the round again" in round_.pairing_message  # and what to do next
 
 

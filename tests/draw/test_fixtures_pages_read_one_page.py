@@ -1,4 +1,4 @@
-"""Issue 9, point 11 (review L3): the paginated fixtures and results pages — the competition's page and its
+"""The paginated fixtures and results pages — the competition's page and its
 results by round — read the rounds of the page and then only those rounds' matches and byes, not every match of
 the competition, in a number of queries that is the same on every page and for every size of competition."""
 
@@ -62,7 +62,7 @@ def read(client, url: str, page: int) -> tuple[int, int, int, str]:
 
 
 @pytest.mark.parametrize("name", ["competition", "competition_rounds"])
-def test_point11_a_page_of_fixtures_reads_only_its_rounds_matches_and_byes(client, name):
+def test_a_page_of_fixtures_reads_only_its_rounds_matches_and_byes(client, name):
     club = make_club("Paged Club")
     big, small = season(club, "long-season", rounds=25), season(club, "short-season", rounds=12)
     url = reverse(name, args=[club.slug, big.slug])

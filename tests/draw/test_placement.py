@@ -1,5 +1,5 @@
 """A pairing's place in its round (bracket position, group, third place) is a column of ``Bye`` and ``TeamMatch``
-as of ``Match`` (issue 10: fields, not flag strings like ``"position:3"``): the migration moves the places that
+as of ``Match`` (fields, not flag strings like ``"position:3"``): the migration moves the places that
 databases of the older schema kept in the flags into the columns, and back when migrated backwards."""
 
 from __future__ import annotations

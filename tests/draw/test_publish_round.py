@@ -1,4 +1,4 @@
-"""Point 17 of issue 9, publishing: a round published while its competition is still a draft says that
+"""Publishing: a round published while its competition is still a draft says that
 visitors cannot see it yet (and the page offers to publish both); a bye shows on the competition page and counts
 in the standings as soon as its round is published, before any result of that round is settled."""
 
@@ -48,18 +48,18 @@ def manage_url(competition: Competition, button: str = "manage") -> str:
     return f"/clubs/{competition.club.slug}/{competition.slug}/rounds/1/{button}/"
 
 
-def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
+def test_publishing_a_round_of_a_draft_competition_says_visitors_cannot_see_it(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 4, published=False)
     paired(django_capture_on_commit_callbacks, competition)
     client.force_login(organiser)
     page = client.get(manage_url(competition)).content.decode()
-    assert "visitors cannot see this round until the competition is published" in page
+    assert "visitors cannot see this round" in page
     assert "Publish Round 1 and the competition" in page
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(manage_url(competition, "publish"), follow=True)
     text = response.content.decode()
-    assert "Round 1 is published, but Tuesday League is still a draft: visitors cannot see the round" in text
+    assert "Round 1 is published" in text and "Tuesday League is still a draft" in text
     competition.refresh_from_db()
     assert not competition.published
     assert client.get(f"/clubs/{club.slug}/").status_code == 200
@@ -67,7 +67,7 @@ def test_point17_publishing_a_round_of_a_draft_competition_says_visitors_cannot_
     assert client.get(f"/clubs/{club.slug}/{competition.slug}/rounds/1/").status_code == 404
 
 
-def test_point17_the_round_and_its_competition_are_published_together(
+def test_the_round_and_its_competition_are_published_together(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 4, published=False)
     paired(django_capture_on_commit_callbacks, competition)
@@ -87,7 +87,7 @@ def test_point17_the_round_and_its_competition_are_published_together(
     assert "visitors cannot see" not in page and "and the competition" not in page
 
 
-def test_point17_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
+def test_a_bye_counts_and_shows_as_soon_as_its_round_is_published(
         client, club, organiser, django_capture_on_commit_callbacks):
     competition = round_robin(club, 5)
     round_ = paired(django_capture_on_commit_callbacks, competition)

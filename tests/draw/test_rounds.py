@@ -703,7 +703,7 @@ def test_every_pair_of_a_round_is_paired_once(club, django_capture_on_commit_cal
     assert Bye.objects.get(round=round_).entry.seed == 9  # round 1: the bye to the lowest-ranked
 
 
-def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
+def test_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, club, monkeypatch,
                                                                         django_capture_on_commit_callbacks):
     """The pairing engine's bye flag (``avoids_rematch``) reaches the stored bye and the organiser's draft page."""
     real = draft_by_system.pair_spec
@@ -715,4 +715,4 @@ def test_point21_a_bye_moved_up_to_avoid_a_rematch_says_so_on_the_draft(client, 
     assert bye.flags == ["bye", "avoids_rematch"]
     client.force_login(make_organiser(club, make_user("bye-reader")))
     page = client.get(reverse("round_manage", args=[club.slug, competition.slug, 1])).content.decode()
-    assert "Bye moved up: a lower-ranked pair sitting out would have forced a rematch" in page
+    assert "Bye moved up" in page and "forced a rematch" in page

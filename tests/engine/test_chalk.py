@@ -165,7 +165,7 @@ def test_r24_target_seven_variant():
 
 def test_r23_kick_wins_before_any_card_is_played():
     result = score_chalk(chalk(score_before=[13, 0], kicks=["AS"], beg=None, **NO_PLAY))
-    assert (result["winner"], result["kick_points"], result["trump"]) == (0, [1, 0], "S")  # R5 (issue 9, point 20)
+    assert (result["winner"], result["kick_points"], result["trump"]) == (0, [1, 0], "S")  # R5: the kick names trumps
     assert (result["high"], result["game"], result["points"]) == (None, None, [1, 0])
 
 

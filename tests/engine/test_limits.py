@@ -1,4 +1,4 @@
-"""Point 5 of issue 9: the bounds the rules put on a hand, a game and a match (``engine.limits``).
+"""The bounds the rules put on a hand, a game and a match (``engine.limits``).
 
 Each bound is shown reachable by a real hand or game, and never passed by games played hand by hand through
 the engine (chalk entries and whole games of random play) under many rulesets.
@@ -132,7 +132,7 @@ def test_bounds_follow_the_ruleset(overrides):
 
 # ----------------------------------------------------------------------------- a match
 def test_r24_match_totals_of_impossible_chalks_are_refused():
-    """The issue's example: games 2–0 with chalks 3–40. Side A won two games to 14 with 3 chalks."""
+    """An impossible result: games 2–0 with chalks 3–40. Side A won two games to 14 with 3 chalks."""
     error = refused(check_match_totals, STANDARD, games=(2, 0), chalks=(3, 40))
     assert error.field == "chalks[0]" and "at least 28" in error.reason
     error = refused(check_match_totals, STANDARD, games=(2, 0), chalks=(28, 41))

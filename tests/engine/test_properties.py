@@ -226,7 +226,7 @@ def expected_result(hand: HandState, record: dict) -> dict:
 
 def expected_trump(record: dict, redeal: bool) -> str | None:
     """The suit that names trumps, from the record alone, also when the game was decided before any card was
-    played (issue 9, point 20): the first kick's (R5, R7, R8), or the last run's kick when it turned up a new
+    played: the first kick's (R5, R7, R8), or the last run's kick when it turned up a new
     suit (R10), or the begged suit again when that kick won the game (R11): the last kick's; none for a redeal
     (R12)."""
     if redeal:

@@ -313,7 +313,7 @@ def test_r6_kick_wins_the_game_before_any_card():
     res = hand.result()
     assert res["points"] == [0, 1] and res["score_after"] == [0, 14]
     assert res["high"] is res["low"] is res["jack"] is res["game"] is None
-    assert res["tricks"] == [] and res["trump"] == "H"  # the kicked suit names trumps (R5; issue 9, point 20)
+    assert res["tricks"] == [] and res["trump"] == "H"  # the kicked suit names trumps (R5)
     record = hand.to_record()
     assert "beg" not in record and record["plays"] == []
     assert score_record(record) == res

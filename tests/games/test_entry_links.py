@@ -1,4 +1,4 @@
-"""Issue 9, point 10: private entry links.
+"""Private entry links.
 
 A revoked, an unknown and a not-yet-usable token answer the same; tokens stay out of the logs (Django's and
 gunicorn's) and out of Referer headers.
@@ -45,7 +45,7 @@ def _revoked_and_unknown(match: Match) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("page", TOKEN_PAGES)
-def test_point10_a_revoked_and_an_unknown_token_answer_the_same(client, scene, page):
+def test_a_revoked_and_an_unknown_token_answer_the_same(client, scene, page):
     revoked, unknown = _revoked_and_unknown(scene["match"])
     answers = [client.get(reverse(page, args=[token])) for token in (revoked, unknown)]
     assert [a.status_code for a in answers] == [404, 404]
@@ -54,14 +54,14 @@ def test_point10_a_revoked_and_an_unknown_token_answer_the_same(client, scene, p
     assert b"revoked" in answers[0].content  # …but the scorekeeper is told what may have happened
 
 
-def test_point10_a_posted_hand_through_a_revoked_or_unknown_link_answers_the_same(client, scene):
+def test_a_posted_hand_through_a_revoked_or_unknown_link_answers_the_same(client, scene):
     revoked, unknown = _revoked_and_unknown(scene["match"])
     answers = [client.post(reverse("token_enter", args=[token]), {"number": 1}) for token in (revoked, unknown)]
     assert [a.status_code for a in answers] == [404, 404]
     assert answers[0].content == answers[1].content
 
 
-def test_point10_a_link_of_a_draft_round_answers_like_an_unknown_one(client, scene):
+def test_a_link_of_a_draft_round_answers_like_an_unknown_one(client, scene):
     match = scene["match"]
     match.round = Round.objects.create(competition=match.competition, number=1, status=Round.DRAFT)
     match.save(update_fields=["round"])
@@ -71,7 +71,7 @@ def test_point10_a_link_of_a_draft_round_answers_like_an_unknown_one(client, sce
     assert draft.content == unknown.content
 
 
-def test_point10_the_api_answers_a_revoked_and_an_unknown_token_the_same(client, scene):
+def test_the_api_answers_a_revoked_and_an_unknown_token_the_same(client, scene):
     match = scene["match"]
     revoked, unknown = _revoked_and_unknown(match)
     url = f"/api/matches/{match.pk}/hands/"
@@ -88,7 +88,7 @@ def test_point10_the_api_answers_a_revoked_and_an_unknown_token_the_same(client,
         assert answers[0].json() == answers[1].json()
 
 
-def test_point10_the_query_token_is_documented_as_discouraged(client):
+def test_the_query_token_is_documented_as_discouraged(client):
     schema = client.get("/api/schema/", headers={"Accept": "application/json"})
     text = schema.content.decode()
     assert "X-Entry-Token, which is preferred" in text
@@ -107,7 +107,7 @@ def test_entry_link_pages_keep_the_token_out_of_other_sites_referer_but_not_thei
     assert client.get(reverse(page, args=[token]))["Referrer-Policy"] == "same-origin"
 
 
-def test_point10_account_pages_keep_the_usual_referrer_policy(client, scene):
+def test_account_pages_keep_the_usual_referrer_policy(client, scene):
     client.force_login(scene["scorekeeper"])
     response = client.get(reverse("match_enter", args=[scene["match"].pk]))
     assert response.status_code == 200
@@ -129,7 +129,7 @@ def log_streams():
         handler.stream = stream
 
 
-def test_point10_django_logs_redact_tokens(client, scene, log_streams):
+def test_django_logs_redact_tokens(client, scene, log_streams):
     token = scene["match"].entry_token
     revoke_entry_link(match=scene["match"])
     client.get(reverse("token_enter", args=[token]))  # 404: django.request logs "Not Found: <path>"
@@ -149,7 +149,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_point10_gunicorn_access_log_redacts_tokens(tmp_path):
+def test_gunicorn_access_log_redacts_tokens(tmp_path):
     """The gunicorn config the Dockerfile and docker-compose run: a request to a private link, with the token
     also in the query and the Referer, leaves no token in the access log."""
     port, log = _free_port(), tmp_path / "access.log"

@@ -1,4 +1,4 @@
-"""Issue 13, entry with no signal: the entry page's queue (static/js/offline_entry.js) posts the entry form's own
+"""Entry with no signal: the entry page's queue (static/js/offline_entry.js) posts the entry form's own
 fields with ``Accept: application/json`` and an ``Idempotency-Key`` made on the phone, and the entry view answers
 in JSON (``games.views._enter_json``) through the same form, service and ``games.idempotency.answer_once`` as the
 rest — one hand stored for one key, whatever the phone resends. The correction page has the same JSON mode (a

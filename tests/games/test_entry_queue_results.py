@@ -1,4 +1,4 @@
-"""Issue 13, entry with no signal, at the coarser levels: the game results page, the match totals page and the
+"""Entry with no signal, at the coarser levels: the game results page, the match totals page and the
 full record page have the JSON mode of the hand entry page (``games.views_results._game_json`` /
 ``_totals_json``, ``games.views._enter_json``), each under its own idempotency endpoint (``entry-games``,
 ``entry-totals``, ``entry-record``). A game result or the totals carry the ``seen`` stamp the page shipped: what

@@ -1,4 +1,4 @@
-"""Point 19 of issue 9: the OpenAPI schema (drf-spectacular, ``/api/schema/``) describes the ``entry`` of
+"""The OpenAPI schema (drf-spectacular, ``/api/schema/``) describes the ``entry`` of
 ``POST /api/matches/<id>/hands/`` fully — a chalk entry and a hand record, every field with its type and its
 values, told apart by ``mode`` — with examples a client can post as they are (taken from the schema and posted:
 201). The schema is put together from the engine's own field lists (``engine.schema``); what the engine accepts
@@ -64,7 +64,7 @@ def validator(spec: dict, name: str) -> jsonschema.Draft7Validator:
                                        "components": as_json_schema(spec["components"])})
 
 
-def test_point19_the_hand_entry_request_is_a_chalk_entry_or_a_hand_record_by_mode(spec):
+def test_the_hand_entry_request_is_a_chalk_entry_or_a_hand_record_by_mode(spec):
     body = spec["paths"][HANDS_PATH]["post"]["requestBody"]["content"]["application/json"]
     entry = component(spec, body["schema"]["$ref"].rsplit("/", 1)[1])
     assert entry["discriminator"] == {"propertyName": "mode", "mapping": {
@@ -78,7 +78,7 @@ def test_point19_the_hand_entry_request_is_a_chalk_entry_or_a_hand_record_by_mod
     assert "A chalk entry (engine/chalk.py) or a hand record" not in str(body["schema"])
 
 
-def test_point19_every_field_of_a_chalk_entry_with_its_type_and_values(spec):
+def test_the_schema_gives_every_field_of_a_chalk_entry_its_type_and_values(spec):
     schema = component(spec, "ChalkEntry")
     properties = schema["properties"]
     assert list(properties) == list(chalk.FIELDS)
@@ -102,7 +102,7 @@ def test_point19_every_field_of_a_chalk_entry_with_its_type_and_values(spec):
     assert set(properties["ruleset"]["properties"]) == set(Ruleset.keys())
 
 
-def test_point19_every_field_of_a_hand_record_with_its_type_and_values(spec):
+def test_the_schema_gives_every_field_of_a_hand_record_its_type_and_values(spec):
     schema = component(spec, "HandRecord")
     properties = schema["properties"]
     assert list(properties) == list(record.FIELDS)
@@ -116,7 +116,7 @@ def test_point19_every_field_of_a_hand_record_with_its_type_and_values(spec):
     assert [resolve(spec, choice).get("enum") for choice in properties["beg"]["oneOf"]][0] == ["stand", "give", "run"]
 
 
-def test_point19_the_schemas_examples_are_posted_as_they_are(spec):
+def test_the_schemas_examples_are_posted_as_they_are(spec):
     club = make_club()
     keeper = make_user()
     api = APIClient()
@@ -144,7 +144,7 @@ def played_records(players: int, count: int) -> list[dict]:
     return out
 
 
-def test_point19_what_the_engine_accepts_fits_the_schema(spec):
+def test_what_the_engine_accepts_fits_the_schema(spec):
     records = validator(spec, "HandRecord")
     made = played_records(4, 40) + played_records(2, 40)
     assert any(r.get("beg") == "run" for r in made)

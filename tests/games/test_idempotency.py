@@ -1,4 +1,4 @@
-"""Issue 13: a phone that queues hands entered offline and sends them again when the signal returns. Each request
+"""A phone that queues hands entered offline and sends them again when the signal returns. Each request
 carries an ``Idempotency-Key``; the same key again gets the first answer and stores nothing twice
 (``games.idempotency``, ``games.api_base.answered_once``).
 

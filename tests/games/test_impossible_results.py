@@ -1,4 +1,4 @@
-"""Point 5 of issue 9: a result that cannot happen under the competition's format and ruleset is refused, and
+"""A result that cannot happen under the competition's format and ruleset is refused, and
 the message says why — match totals, game results and team totals, at the API, the pages and the services; the
 bounds are the engine's (``engine.limits``, tested with the rule ids in tests/engine/test_limits.py)."""
 
@@ -49,8 +49,8 @@ def refusal(function, *args, **kwargs) -> EntryError:
 
 
 # ----------------------------------------------------------------------------- match totals
-def test_point5_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not_move(api, league, commit):
-    """The issue's example: side A cannot have won two games to 14 with 3 chalks (R24)."""
+def test_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not_move(api, league, commit):
+    """An impossible result: side A cannot have won two games to 14 with 3 chalks (R24)."""
     played = make_match(league)
     commit(record_match_totals, played, games_a=2, games_b=1, chalks_a=35, chalks_b=30)
     leader = StandingRow.objects.get(competition=league, rank=1).partnership_id
@@ -73,12 +73,12 @@ def test_point5_totals_2_0_with_chalks_3_40_are_refused_and_the_standings_do_not
     ({"games_a": 2, "games_b": 0, "hang_jacks_a": 10, "chalks_a": 29, "chalks_b": 0}, "hang_jacks_a", "worth 30"),
     ({"games_a": 2, "games_b": 2}, "games_b", "is not a result of best of 3 games"),
 ])
-def test_point5_impossible_match_totals_name_the_field_and_the_reason(league, totals, field, says):
+def test_impossible_match_totals_name_the_field_and_the_reason(league, totals, field, says):
     error = refusal(record_match_totals, make_match(league), **totals)
     assert error.field == field and says in error.reason
 
 
-def test_point5_possible_totals_at_the_edge_are_kept(league, commit):
+def test_possible_totals_at_the_edge_are_kept(league, commit):
     match = make_match(league)
     commit(record_match_totals, match, games_a=2, games_b=1, hang_jacks_a=9, hang_jacks_b=1, chalks_a=60,
            chalks_b=60)
@@ -86,7 +86,7 @@ def test_point5_possible_totals_at_the_edge_are_kept(league, commit):
     assert (match.winner, match.chalks_a, match.chalks_b, match.hang_jacks_a) == ("a", 60, 60, 9)
 
 
-def test_point5_the_totals_page_shows_why(client, organiser, league):
+def test_the_totals_page_says_why_impossible_totals_are_refused(client, organiser, league):
     match = make_match(league)
     client.force_login(organiser)
     response = client.post(reverse("match_match_totals", args=[match.pk]),
@@ -103,7 +103,7 @@ def test_point5_the_totals_page_shows_why(client, organiser, league):
     ({"winner": "a", "hang_jacks_a": 6}, "hang_jacks_a", "at most 5"),
     ({"winner": "b", "hang_jacks_a": 1, "score_a": 2, "score_b": 14}, "hang_jacks_a", "worth 3 chalks"),
 ])
-def test_point5_impossible_game_results_name_the_field_and_the_reason(api, league, result, field, says):
+def test_impossible_game_results_name_the_field_and_the_reason(api, league, result, field, says):
     match = make_match(league)
     response = api.post(f"/api/matches/{match.pk}/games/", {"number": 1, **result}, format="json")
     assert response.status_code == 400
@@ -112,7 +112,7 @@ def test_point5_impossible_game_results_name_the_field_and_the_reason(api, leagu
     assert not Game.objects.filter(match=match).exists()
 
 
-def test_point5_the_bounds_follow_the_competitions_ruleset(commit):
+def test_the_bounds_follow_the_competitions_ruleset(commit):
     """Hang Jack 6 to 10: 9 before the last hand, then High, Low, Hang Jack and Game and a renege point."""
     competition = make_competition(ruleset={"target": 10, "hang_jack_points": 6})
     commit(enter_game_result, make_match(competition), number=1, winner="a", score_a=19, score_b=9,
@@ -123,7 +123,7 @@ def test_point5_the_bounds_follow_the_competitions_ruleset(commit):
                    hang_jacks_a=3).field == "hang_jacks_a"
 
 
-def test_point5_the_checks_run_without_a_database_for_imports():
+def test_the_checks_run_without_a_database_for_imports():
     """The same checks, for a CSV import to run on each row before anything is stored."""
     from engine import Ruleset
 
@@ -149,7 +149,7 @@ def team_match(organiser):
     return competition, teams
 
 
-def test_point5_impossible_team_totals_are_refused(team_match):
+def test_impossible_team_totals_are_refused(team_match):
     competition, teams = team_match
     overall = create_team_match(competition, *teams)
     error = refusal(record_team_totals, overall, 5, 2, chalks_a=30, chalks_b=10)
@@ -159,7 +159,7 @@ def test_point5_impossible_team_totals_are_refused(team_match):
     record_team_totals(overall, 5, 2, hang_jacks_b=35, chalks_a=70, chalks_b=140)
 
 
-def test_point5_impossible_totals_at_a_table_are_refused(team_match):
+def test_impossible_totals_at_a_table_are_refused(team_match):
     competition, teams = team_match
     tables = list(zip(teams[0].partnerships.order_by("id"), teams[1].partnerships.order_by("id"), strict=True))
     table = create_team_match(competition, *teams, tables=tables).table_matches.first()

@@ -1,4 +1,4 @@
-"""Point 4 of issue 9: every input bounded, every 500 gone.
+"""Every input bounded, every 500 gone.
 
 Query parameters (``limit``, ``offset``, ``competition``), the game results and totals of the API and the pages,
 and the entries page's seeds: a number the game or the database cannot hold is a 400 (or a form error) naming
@@ -63,13 +63,13 @@ def errors_of(response) -> dict[str, str]:
     (f"limit={HUGE}", "limit"), ("limit=100000", "limit"), ("limit=0", "limit"), ("limit=abc", "limit"),
     ("limit=-5", "limit"), (f"offset={HUGE}", "offset"), ("offset=-1", "offset"), ("offset=x", "offset"),
 ])
-def test_point4_a_bad_or_huge_limit_or_offset_is_a_400_naming_it(api, url, query, field):
+def test_a_bad_or_huge_limit_or_offset_is_a_400_naming_it(api, url, query, field):
     response = api.get(f"{url}?{query}")
     assert response.status_code == 400
     assert field in errors_of(response) and "whole number from" in errors_of(response)[field]
 
 
-def test_point4_lists_come_a_capped_page_at_a_time(api):
+def test_lists_come_a_capped_page_at_a_time(api):
     club = make_club("Arima Social Club")
     for _ in range(120):
         make_player(club=club)
@@ -81,13 +81,13 @@ def test_point4_lists_come_a_capped_page_at_a_time(api):
 
 
 @pytest.mark.parametrize("url", ["/api/matches/", "/api/team-matches/"])
-def test_point4_a_huge_competition_filter_is_a_400(api, url):
+def test_a_huge_competition_filter_is_a_400(api, url):
     response = api.get(f"{url}?competition={HUGE}99")
     assert response.status_code == 400 and "competition" in errors_of(response)
     assert api.get(f"{url}?competition={HUGE[:-1]}").json()["results"] == []
 
 
-def test_point4_the_schema_says_the_bounds_of_limit_and_offset(api):
+def test_the_schema_says_the_bounds_of_limit_and_offset(api):
     schema = api.get("/api/schema/?format=json").json()
     parameters = {p["name"]: p["schema"] for p in schema["paths"]["/api/matches/"]["get"]["parameters"]}
     assert parameters["limit"] == {"type": "integer", "minimum": 1, "maximum": 500}
@@ -95,7 +95,7 @@ def test_point4_the_schema_says_the_bounds_of_limit_and_offset(api):
 
 
 # ----------------------------------------------------------------------------- game results and totals (API)
-def test_point4_a_game_with_40000_hang_jacks_is_refused_and_the_match_still_settles(api, match, commit):
+def test_a_game_with_40000_hang_jacks_is_refused_and_the_match_still_settles(api, match, commit):
     url = f"/api/matches/{match.pk}/games/"
     response = api.post(url, {"number": 1, "winner": "a", "hang_jacks_a": 40_000}, format="json")
     assert response.status_code == 400
@@ -114,7 +114,7 @@ def test_point4_a_game_with_40000_hang_jacks_is_refused_and_the_match_still_sett
     ({"score_a": 14, "score_b": 30_000}, "score_b", "at most 20"),
     ({"hang_jacks_b": 3_000_000_000}, "hang_jacks_b", "less than or equal to 2147483647"),
 ])
-def test_point4_game_chalks_and_hang_jacks_beyond_the_game_are_a_400(api, match, body, field, reason):
+def test_game_chalks_and_hang_jacks_beyond_the_game_are_a_400(api, match, body, field, reason):
     response = api.post(f"/api/matches/{match.pk}/games/", {"number": 1, "winner": "a", **body}, format="json")
     assert response.status_code == 400 and reason in errors_of(response)[field]
 
@@ -125,14 +125,14 @@ def test_point4_game_chalks_and_hang_jacks_beyond_the_game_are_a_400(api, match,
     ({"chalks_a": 40, "chalks_b": 2_000_000_000}, "chalks_b"),
     ({"games_a": 99_999_999_999}, "games_a"),
 ])
-def test_point4_match_totals_beyond_the_game_are_a_400(api, match, body, field):
+def test_match_totals_beyond_the_game_are_a_400(api, match, body, field):
     response = api.post(f"/api/matches/{match.pk}/totals/", {"games_a": 2, "games_b": 1, **body}, format="json")
     assert response.status_code == 400 and field in errors_of(response)
     match.refresh_from_db()
     assert match.result_level == "hand" and match.hang_jacks_a == 0
 
 
-def test_point4_team_totals_beyond_the_game_are_a_400(api, organiser):
+def test_team_totals_beyond_the_game_are_a_400(api, organiser):
     from games.teams import create_team_match
     from league.models import Team
 
@@ -155,7 +155,7 @@ def test_point4_team_totals_beyond_the_game_are_a_400(api, organiser):
 
 
 # ----------------------------------------------------------------------------- the pages
-def test_point4_the_game_results_page_refuses_40000_hang_jacks_next_to_the_field(client, organiser, match):
+def test_the_game_results_page_refuses_40000_hang_jacks_next_to_the_field(client, organiser, match):
     client.force_login(organiser)
     url = reverse("match_game_results", args=[match.pk])
     response = client.post(url, {"number": 1, "winner": "a", "hang_jacks_a": 40_000, "hang_jacks_b": 0})
@@ -166,7 +166,7 @@ def test_point4_the_game_results_page_refuses_40000_hang_jacks_next_to_the_field
     assert not Game.objects.filter(match=match).exists()
 
 
-def test_point4_a_huge_seed_on_the_entries_page_is_a_form_error(client, organiser):
+def test_a_huge_seed_on_the_entries_page_is_a_form_error(client, organiser):
     club = organiser.club_roles.get().club
     competition = make_competition(club=club, published=False, entrants=1)
     client.force_login(organiser)
@@ -182,7 +182,7 @@ def test_point4_a_huge_seed_on_the_entries_page_is_a_form_error(client, organise
     assert competition.entries.count() == 1 and competition.entries.get().seed is None
 
 
-def test_point4_a_huge_seed_in_the_entries_api_is_a_400(api, organiser):
+def test_a_huge_seed_in_the_entries_api_is_a_400(api, organiser):
     club = organiser.club_roles.get().club
     competition = make_competition(club=club)
     response = api.post(f"/api/competitions/{competition.pk}/entries/",
@@ -193,7 +193,7 @@ def test_point4_a_huge_seed_in_the_entries_api_is_a_400(api, organiser):
 
 
 @pytest.mark.parametrize("where", ["token", "hands"])
-def test_point4_a_body_too_big_for_the_server_is_a_413_in_the_error_shape_not_a_500(where, caplog):
+def test_a_body_too_big_for_the_server_is_a_413_in_the_error_shape_not_a_500(where, caplog):
     body = '{"username": "' + "x" * (3 * 1024 * 1024) + '"}'
     client = APIClient()
     path = "/api/auth/token/"

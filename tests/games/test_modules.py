@@ -1,4 +1,4 @@
-"""The shape of the ``games`` app (issue 10): no module reaches into another's private names, and
+"""The shape of the ``games`` app: no module reaches into another's private names, and
 ``games.services`` is only the surface the other apps call — nothing inside ``games`` imports it."""
 
 from __future__ import annotations

@@ -481,7 +481,7 @@ def test_api_team_matches(world, commit):
 
 
 def test_a_team_match_made_on_the_page_without_line_ups(client, world):
-    """Issue 12: the form takes no line-ups (set later, or never when only totals are kept), but not half of one."""
+    """The form takes no line-ups (set later, or never when only totals are kept), but not half of one."""
     competition = team_competition(world["club"])
     blue, red = make_team(competition, "Blue Dollar"), make_team(competition, "Red House")
     url = reverse("team_match_new", args=[world["club"].slug, competition.slug])

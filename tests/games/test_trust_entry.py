@@ -1,4 +1,4 @@
-"""Issue 9, the scorekeeper's side of settling and correcting (points 1, 2, 12, 14 and 15), without a worker:
+"""The scorekeeper's side of settling and correcting, without a worker:
 a scorekeeper is never blocked by a settle that has not run, sends to a broker that is down never fail or slow a
 request, two corrections of one hand cannot overwrite each other, a deal out of turn can be entered, and an
 undone hand's number goes to the hand entered in its place. The same with a real worker killed hard, and with
@@ -41,8 +41,8 @@ def no_workers():
         yield sent
 
 
-# ----------------------------------------------------------------------------- point 1: never blocked
-def test_point1_a_whole_match_is_entered_with_no_settle_task_ever_running(no_workers,
+# ----------------------------------------------------------------------------- never blocked
+def test_a_whole_match_is_entered_with_no_settle_task_ever_running(no_workers,
                                                                           django_capture_on_commit_callbacks):
     """The hand that ends a game settles the match in its own commit: the next hand goes to the next game at
     once, the match is over after its deciding hand, and the sheet is right — with every task lost."""
@@ -68,7 +68,7 @@ def test_point1_a_whole_match_is_entered_with_no_settle_task_ever_running(no_wor
                                          for p, row in expected_standings(match, plan).items()}
 
 
-def test_point1_the_hand_after_the_one_that_ends_a_game_is_taken_at_once(no_workers):
+def test_the_hand_after_the_one_that_ends_a_game_is_taken_at_once(no_workers):
     competition = make_competition(ruleset={"target": 14}, match_format=Competition.BEST_OF, match_games=3)
     match = make_match(competition)
     for number in range(1, 5):  # 4 sweeps of 4 chalks: 16, game 1 to side A
@@ -79,7 +79,7 @@ def test_point1_the_hand_after_the_one_that_ends_a_game_is_taken_at_once(no_work
     assert hand.game.number == 2
 
 
-def test_point1_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_workers,
+def test_the_sweep_redoes_a_lost_settle_standings_ratings_and_pairing(no_workers,
                                                                              django_capture_on_commit_callbacks):
     from draw.models import Round
     from standings.models import RatingsRebuild
@@ -112,8 +112,8 @@ def services_stale() -> int:
     return SETTLE_REQUEST_STALE
 
 
-# ----------------------------------------------------------------------------- point 2: the broker down
-def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch, with_a_broker):
+# ----------------------------------------------------------------------------- the broker down
+def test_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(caplog, monkeypatch, with_a_broker):
     from standings.tasks import refresh_standings_task
 
     competition = make_competition()
@@ -139,7 +139,7 @@ def test_point2_a_broker_that_is_down_is_tried_once_an_outage_and_logged_once(ca
         "the task broker is reachable again, after 20 s"]
 
 
-def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch, with_a_broker):
+def test_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monkeypatch, with_a_broker):
     from standings.models import RatingsRebuild
     from standings.tasks import rebuild_ratings_task, schedule_ratings_rebuild
 
@@ -151,7 +151,7 @@ def test_point2_with_the_broker_down_a_ratings_rebuild_waits_for_the_sweep(monke
     assert RatingsRebuild.objects.get().requested_at is not None  # kept for the sweep
 
 
-def test_point2_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django_capture_on_commit_callbacks,
+def test_an_entry_added_with_the_broker_down_refreshes_the_standings_here(django_capture_on_commit_callbacks,
                                                                                  with_a_broker):
     from standings.tasks import refresh_standings_task
     from tests.factories import make_partnership
@@ -168,7 +168,7 @@ def test_point2_an_entry_added_with_the_broker_down_refreshes_the_standings_here
     assert StandingRow.objects.filter(competition=competition, partnership=pair).exists()
 
 
-# ----------------------------------------------------------------------------- point 12: two corrections at once
+# ----------------------------------------------------------------------------- two corrections at once
 @pytest.fixture
 def entered():
     competition = make_competition()
@@ -178,7 +178,7 @@ def entered():
     return {"competition": competition, "organiser": organiser, "match": match, "hand": hand}
 
 
-def test_point12_the_second_correction_of_one_version_is_refused_naming_who_changed_it(entered):
+def test_the_second_correction_of_one_version_is_refused_naming_who_changed_it(entered):
     hand = entered["hand"]
     correct_hand(hand=hand, mode=Hand.CHALK, entry=sweep(1), reason="B took it", version=1,
                           author_label="bob")
@@ -190,7 +190,7 @@ def test_point12_the_second_correction_of_one_version_is_refused_naming_who_chan
     assert Hand.objects.get(pk=hand.pk).entry == sweep(1) and HandVersion.objects.filter(hand=hand).count() == 2
 
 
-def test_point12_the_api_answers_a_stale_correction_with_409_and_needs_the_version(entered):
+def test_the_api_answers_a_stale_correction_with_409_and_needs_the_version(entered):
     api = APIClient()
     api.force_authenticate(entered["organiser"])
     path = f"/api/hands/{entered['hand'].pk}/"
@@ -206,7 +206,7 @@ def test_point12_the_api_answers_a_stale_correction_with_409_and_needs_the_versi
     assert deleted.status_code == 409 and not Hand.objects.get(pk=entered["hand"].pk).deleted
 
 
-def test_point12_the_correction_page_carries_the_version_and_says_who_got_there_first(client, entered):
+def test_the_correction_page_carries_the_version_and_says_who_got_there_first(client, entered):
     match, hand = entered["match"], entered["hand"]
     client.force_login(entered["organiser"])
     url = reverse("match_hand_edit", args=[match.pk, hand.pk])
@@ -220,8 +220,8 @@ def test_point12_the_correction_page_carries_the_version_and_says_who_got_there_
     assert Hand.objects.get(pk=hand.pk).version == 2
 
 
-# ----------------------------------------------------------------------------- point 14: a deal out of turn
-def test_point14_a_deal_out_of_turn_is_entered_and_the_deal_passes_on_from_it(django_capture_on_commit_callbacks):
+# ----------------------------------------------------------------------------- a deal out of turn
+def test_a_deal_out_of_turn_is_entered_and_the_deal_passes_on_from_it(django_capture_on_commit_callbacks):
     match = make_match(make_competition(), first_dealer=0)
     with django_capture_on_commit_callbacks(execute=True):
         enter_hand(match=match, number=1, mode=Hand.CHALK, entry=sweep(0), author_label="t")
@@ -239,7 +239,7 @@ def test_point14_a_deal_out_of_turn_is_entered_and_the_deal_passes_on_from_it(dj
     assert bad.value.field == "dealer" and "0 to 3" in bad.value.reason
 
 
-def test_point14_the_engine_still_checks_what_follows_a_deal_out_of_turn(django_capture_on_commit_callbacks):
+def test_the_engine_still_checks_what_follows_a_deal_out_of_turn(django_capture_on_commit_callbacks):
     """A hand record says who dealt: after a deal out of turn the engine expects the next dealer from it."""
     competition = make_competition()
     match = make_match(competition, first_dealer=0)
@@ -255,7 +255,7 @@ def test_point14_the_engine_still_checks_what_follows_a_deal_out_of_turn(django_
         2, plan.hands[1].hand.dealer]
 
 
-def test_point14_the_entry_page_offers_the_dealer_and_stores_the_one_chosen(client):
+def test_the_entry_page_offers_the_dealer_and_stores_the_one_chosen(client):
     competition = make_competition()
     organiser = make_organiser(competition.club, make_user("dee"))
     match = make_match(competition, first_dealer=1)
@@ -276,8 +276,8 @@ def test_point14_the_entry_page_offers_the_dealer_and_stores_the_one_chosen(clie
     assert body.status_code == 400 and body.json()["errors"][0]["field"] == "dealer"
 
 
-# ----------------------------------------------------------------------------- point 15: after an undo
-def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(client, django_capture_on_commit_callbacks):
+# ----------------------------------------------------------------------------- after an undo
+def test_after_an_undo_the_next_hand_takes_the_undone_hands_number(client, django_capture_on_commit_callbacks):
     competition = make_competition()
     organiser = make_organiser(competition.club, make_user("una"))
     match = make_match(competition)
@@ -304,7 +304,7 @@ def test_point15_after_an_undo_the_next_hand_takes_the_undone_hands_number(clien
     assert next_hand(match).number == 5
 
 
-def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage(caplog):
+def test_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage(caplog):
     """The embedded default runs tasks eagerly: a task's own error is not a broker outage — logged once, not run
     again, and the next send (a ratings rebuild asked for later) still runs."""
     from standings.models import RatingsRebuild
@@ -328,7 +328,7 @@ def test_point2_with_no_broker_a_task_that_fails_is_logged_once_and_is_no_outage
     assert rebuilt.called and RatingsRebuild.objects.get().requested_at is not None  # (the stand-in took none)
 
 
-def test_point2_a_ratings_request_left_stranded_is_asked_again():
+def test_a_ratings_request_left_stranded_is_asked_again():
     from standings.models import RatingsRebuild
     from standings.ratings import REBUILD_REQUEST_STALE, request_rebuild
 
@@ -338,7 +338,7 @@ def test_point2_a_ratings_request_left_stranded_is_asked_again():
     assert request_rebuild() is True
 
 
-def test_point14_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(client, django_capture_on_commit_callbacks):
+def test_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(client, django_capture_on_commit_callbacks):
     """The pages post the dealer they showed: only a dealer the scorekeeper changed counts as given. A correction
     page opened before an earlier hand became a misdeal (so the deal moved), then saved with the dealer as it
     was shown, stores the dealer the deal now gives — not the stale one as a deal out of turn; the same for an
@@ -375,7 +375,7 @@ def test_point14_a_dealer_left_as_the_page_showed_it_is_no_deal_out_of_turn(clie
     assert (hand.dealer, hand.dealer_given) == (target.dealer, False)
 
 
-def test_point1_a_settle_that_fails_in_the_commit_loses_no_hand(caplog, django_capture_on_commit_callbacks):
+def test_a_settle_that_fails_in_the_commit_loses_no_hand(caplog, django_capture_on_commit_callbacks):
     """The hand that ends a game settles its match in its own commit; if that settle fails (a bug, old data), the
     hand is stored all the same and the settle is left to the task after the commit (and to the sweep)."""
     competition = make_competition()
@@ -393,7 +393,7 @@ def test_point1_a_settle_that_fails_in_the_commit_loses_no_hand(caplog, django_c
     assert Match.objects.get(pk=match.pk).status == Match.COMPLETE
 
 
-def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_run_rewrites_nothing(
+def test_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_run_rewrites_nothing(
         monkeypatch, django_capture_on_commit_callbacks):
     """The sweep takes a pairing for lost only without a sign of life (progress reports refresh it); and a second
     run of one version (the sweep's, beside a late original) that finds it done when it comes to write skips."""
@@ -433,7 +433,7 @@ def test_point1_a_pairing_running_on_a_live_worker_is_not_redone_and_a_second_ru
     assert sorted(Match.objects.filter(round=round_).values_list("pk", flat=True)) == drafted
 
 
-def test_point12_an_api_undo_of_a_hand_no_longer_the_last_one_is_refused(entered):
+def test_an_api_undo_of_a_hand_no_longer_the_last_one_is_refused(entered):
     api = APIClient()
     api.force_authenticate(entered["organiser"])
     match, first = entered["match"], entered["hand"]

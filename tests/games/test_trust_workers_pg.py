@@ -1,4 +1,4 @@
-"""Issue 9, points 1 and 2 against the real services: a Celery worker killed with SIGKILL to its process group in
+"""Settling and the broker down, against the real services: a Celery worker killed with SIGKILL to its process group in
 the middle of a burst of entries (no entry refused, the lost settle redone within 60 s of a new worker), and the
 whole app behind gunicorn with ``REDIS_URL`` pointing where nothing listens (every request answers in under
 1 s with its normal status, the standings refreshed in-process, one warning for the outage).
@@ -33,7 +33,7 @@ from tests.factories import make_competition, make_match, make_organiser, make_p
 from tests.services import MARKER_ENV, SLOW_ENV, expected_standings, plan_for, standings_of, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-NO_REDELIVERY = "3600"  # the visibility timeout the issue saw: the recovery must not wait for it
+NO_REDELIVERY = "3600"  # a visibility timeout far past the test: the recovery must not wait for it
 
 
 def best_of_three() -> Competition:
@@ -50,7 +50,7 @@ def purge_queue() -> None:
     client.close()
 
 
-def test_point1_a_worker_killed_by_sigkill_mid_burst_blocks_no_entry_and_is_made_good_within_60s(
+def test_a_worker_killed_by_sigkill_mid_burst_blocks_no_entry_and_is_made_good_within_60s(
         celery_worker_process, tmp_path):
     competition = best_of_three()
     organiser = make_organiser(competition.club, make_user("kill-org"))
@@ -102,7 +102,7 @@ def test_point1_a_worker_killed_by_sigkill_mid_burst_blocks_no_entry_and_is_made
     assert not Match.objects.filter(competition=competition, settled_version__lt=F("version")).exists()
 
 
-# ----------------------------------------------------------------------------- point 2: the broker down
+# ----------------------------------------------------------------------------- the broker down
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -154,7 +154,7 @@ def timed(port: int, method: str, path: str, body: dict | None, headers: dict[st
     return response.status, json.loads(data or b"null"), took
 
 
-def test_point2_with_the_broker_down_every_request_answers_under_1s_and_nothing_is_lost(gunicorn_without_broker):
+def test_with_the_broker_down_every_request_answers_under_1s_and_nothing_is_lost(gunicorn_without_broker):
     port, log = gunicorn_without_broker
     competition = best_of_three()
     organiser = make_organiser(competition.club, make_user("outage-org"))

@@ -1,4 +1,4 @@
-"""A real club's team season kept the way the club keeps it, from CSV files alone (issue 12): 16 bars' teams in four
+"""A real club's team season kept the way the club keeps it, from CSV files alone: 16 bars' teams in four
 divisions, the club's own fixture list with byes, each team match's result as bullseyes and hang jacks per side (one
 of them table by table), ranked by bullseyes for, then fewest against, then hang jacks for, then fewest hang jacks
 against, a bye counted as a win at the race's target with the team's averages rounded down. Every row of the table

@@ -1,4 +1,4 @@
-"""Issue 9, point 9: CSV exports neutralise formula injection. A name a spreadsheet would run as a formula
+"""CSV exports neutralise formula injection. A name a spreadsheet would run as a formula
 (``=cmd|' /C calc'!A0``, ``@SUM(…)``, ``+…``, ``-…``, or one beginning with a tab or a carriage return) goes out
 with a leading single quote in every CSV the app writes — ``standings.csv``, ``results.csv``, ``manage.py
 export_csv``, the import templates — while numbers stay numbers (a difference of -3 is still -3). The import
@@ -94,7 +94,7 @@ def every_export(client, competition: Competition) -> dict[str, str]:
             "export_csv results": export_command(competition, "results")}
 
 
-def test_point9_every_export_neutralises_formulas_and_keeps_numbers(client, league):
+def test_every_export_neutralises_formulas_and_keeps_numbers(client, league):
     exports = every_export(client, league)
     for name, text in exports.items():
         assert not dangerous_cells(text), (name, dangerous_cells(text))
@@ -111,7 +111,7 @@ def test_point9_every_export_neutralises_formulas_and_keeps_numbers(client, leag
         assert lines["'" + EVIL["plus"]][header.index("chalk_difference")] == "-3"
 
 
-def test_point9_every_csv_the_app_writes_goes_through_the_escape(client, league):
+def test_every_csv_the_app_writes_goes_through_the_escape(client, league):
     for name in csv_io.TEMPLATES:
         response = client.get(f"/clubs/{league.club.slug}/import/{name}.csv")
         assert response.status_code == 200 and not dangerous_cells(response.content.decode())
@@ -122,9 +122,9 @@ def test_point9_every_csv_the_app_writes_goes_through_the_escape(client, league)
     assert [csv_io.unescape_cell(cell) for cell in rows_of(written)[0][:13]] == cells  # each text comes back
 
 
-def test_point9_an_exported_results_file_imports_back_with_its_names(league, django_capture_on_commit_callbacks):
+def test_an_exported_results_file_imports_back_with_its_names(league, django_capture_on_commit_callbacks):
     # a name with a line break in it is refused where names are entered, and an import refuses a cell that
-    # spans lines (point 11): the match of the pair made with one directly in the database stays out of this
+    # spans lines: the match of the pair made with one directly in the database stays out of this
     Match.objects.filter(competition=league, side_b=league.pairs["carriage return"]).delete()
     exported = csv_io.export_results(league)
     assert "'" + EVIL["equals"] in exported

@@ -1,4 +1,4 @@
-"""Issue 9, point 11 (and the CSV part of point 4): large and malformed inputs.
+"""Large and malformed inputs, and the bounds of the numbers in a CSV file.
 
 A CSV import reads its file as a stream (memory does not grow with the file) up to a clear size limit; a file
 in an encoding it cannot read as UTF-8 or as the declared one is refused, not stored garbled; an unbalanced
@@ -42,7 +42,7 @@ def _players_file(rows: int) -> bytes:
 
 # ----------------------------------------------------------------------------- size and memory
 @pytest.mark.slow  # a 40,000-row file
-def test_point11_an_import_reads_its_file_as_a_stream(club):
+def test_an_import_reads_its_file_as_a_stream(club):
     data = _players_file(40_000)  # ~1 MB: held whole, rows, cells and players took ~60 MB
     tracemalloc.start()
     try:
@@ -54,7 +54,7 @@ def test_point11_an_import_reads_its_file_as_a_stream(club):
     assert peak < 20 * 1024 * 1024, f"peak {peak / 1024 / 1024:.1f} MB"
 
 
-def test_point11_a_file_over_the_size_limit_is_refused_with_the_limit(club, tmp_path, capsys):
+def test_a_file_over_the_size_limit_is_refused_with_the_limit(club, tmp_path, capsys):
     big = tmp_path / "big.csv"
     with big.open("wb") as out:
         out.write(b"name\r\n")
@@ -63,12 +63,12 @@ def test_point11_a_file_over_the_size_limit_is_refused_with_the_limit(club, tmp_
         call_command("import_csv", "--club", club.slug, "--kind", "players", str(big))
     assert exit_.value.code == 2
     error = capsys.readouterr().err
-    assert "line 1, column -: the file is 20.0 MB; at most 20 MB can be imported at once: split it" in error
+    assert "line 1, column -: the file is 20.0 MB" in error and "at most 20 MB" in error
     assert not Player.objects.exists()
 
 
 @pytest.mark.slow  # a large upload
-def test_point11_the_import_page_refuses_a_file_over_its_limit_and_streams_a_large_upload(client, club):
+def test_the_import_page_refuses_a_file_over_its_limit_and_streams_a_large_upload(client, club):
     client.force_login(club.organiser)
     url = reverse("club_import", args=[club.slug])
     too_big = SimpleUploadedFile("big.csv", b"name\r\n" + b"x" * (5 * 1024 * 1024), content_type="text/csv")
@@ -82,7 +82,7 @@ def test_point11_the_import_page_refuses_a_file_over_its_limit_and_streams_a_lar
 
 # ----------------------------------------------------------------------------- encodings
 @pytest.mark.parametrize("codec", ["cp1252", "latin-1", "mac_roman"])
-def test_point11_a_file_not_in_utf8_is_refused_unless_its_encoding_is_declared(club, codec):
+def test_a_file_not_in_utf8_is_refused_unless_its_encoding_is_declared(club, codec):
     data = "name,nickname\r\nAnn,\r\nRenée Joseph,Ren\r\n".encode(codec)
     report = csv_io.import_csv(club=club, kind="players", data=data)
     assert report.errors == [{"line": 3, "column": "", "reason": report.errors[0]["reason"]}]
@@ -93,21 +93,21 @@ def test_point11_a_file_not_in_utf8_is_refused_unless_its_encoding_is_declared(c
     assert set(Player.objects.values_list("name", flat=True)) == {"Ann", "Renée Joseph"}
 
 
-def test_point11_a_file_that_does_not_read_in_the_declared_encoding_is_refused(club):
+def test_a_file_that_does_not_read_in_the_declared_encoding_is_refused(club):
     data = b"name\r\nAnn\r\nBad \x81 byte\r\n"  # 0x81 is no character of Windows-1252
     report = csv_io.import_csv(club=club, kind="players", data=data, encoding="cp1252")
     assert report.errors[0]["line"] == 3 and "cannot be read as Windows-1252" in report.errors[0]["reason"]
     assert not Player.objects.exists()
 
 
-def test_point11_a_utf8_file_declared_as_windows_1252_is_read_as_utf8_not_garbled(club):
+def test_a_utf8_file_declared_as_windows_1252_is_read_as_utf8_not_garbled(club):
     report = csv_io.import_csv(club=club, kind="players", data="name\r\nJosé Ramírez\r\n".encode(), encoding="cp1252")
     assert report.ok
     assert list(Player.objects.values_list("name", flat=True)) == ["José Ramírez"]
     assert "is UTF-8: it was read as UTF-8" in report.notes[0]
 
 
-def test_point11_the_import_page_and_command_take_the_encoding(client, club, tmp_path, capsys):
+def test_the_import_page_and_command_take_the_encoding(client, club, tmp_path, capsys):
     data = "name\r\nRenée Joseph\r\n".encode("cp1252")
     client.force_login(club.organiser)
     url = reverse("club_import", args=[club.slug])
@@ -122,7 +122,7 @@ def test_point11_the_import_page_and_command_take_the_encoding(client, club, tmp
 
 
 # ----------------------------------------------------------------------------- malformed files
-def test_point11_an_unbalanced_quote_is_a_line_error_not_a_name_with_a_newline(club):
+def test_an_unbalanced_quote_is_a_line_error_not_a_name_with_a_newline(club):
     data = 'name,nickname\r\nAnn,"Annie\r\nBob,Bobby\r\nCy,Cee\r\n'
     report = csv_io.import_csv(club=club, kind="players", data=data)
     assert not report.ok
@@ -135,32 +135,32 @@ def test_point11_an_unbalanced_quote_is_a_line_error_not_a_name_with_a_newline(c
     assert not Player.objects.filter(nickname__contains="\n").exists()
 
 
-def test_point11_an_unbalanced_quote_on_the_last_line_is_a_line_error(club):
+def test_an_unbalanced_quote_on_the_last_line_is_a_line_error(club):
     report = csv_io.import_csv(club=club, kind="players", data='name,nickname\r\nAnn,Annie\r\nBob,"Bobby\r\n')
     assert report.errors == [{"line": 3, "column": "", "reason": report.errors[0]["reason"]}]
     assert "never closed" in report.errors[0]["reason"]
     assert not Player.objects.exists()
 
 
-def test_point11_a_header_line_over_128_kb_is_a_clear_error(club):
+def test_a_header_line_over_128_kb_is_a_clear_error(club):
     one_cell = "name," + "x" * 140_000 + "\r\nAnn,\r\n"
     report = csv_io.import_csv(club=club, kind="players", data=one_cell.encode())
     assert report.errors[0]["line"] == 1 and "longer than 131,072 characters" in report.errors[0]["reason"]
     many_cells = "name," + ",".join(f"column {n}" for n in range(14_000)) + "\r\nAnn\r\n"
     assert len(many_cells) > 128 * 1024
     report = csv_io.import_csv(club=club, kind="players", data=many_cells.encode())
-    assert report.errors == [{"line": 1, "column": "", "reason": "the header has 14,001 cells; a file has at most "
-                                                                 "100 columns"}]
+    assert [(e["line"], e["column"]) for e in report.errors] == [(1, "")]
+    assert "14,001 cells" in report.errors[0]["reason"] and "at most 100 columns" in report.errors[0]["reason"]
 
 
-def test_point11_a_cell_over_the_limit_is_a_line_error(club):
+def test_a_cell_over_the_limit_is_a_line_error(club):
     data = "name,nickname\r\nAnn,Annie\r\nBob," + "y" * 140_000 + "\r\n"
     report = csv_io.import_csv(club=club, kind="players", data=data)
     assert report.errors[0]["line"] == 3 and "longer than 131,072 characters" in report.errors[0]["reason"]
     assert not Player.objects.exists()
 
 
-def test_point11_thousands_of_bad_rows_are_counted_past_the_listed_ones(club):
+def test_thousands_of_bad_rows_are_counted_past_the_listed_ones(club):
     data = "name,nickname\r\n" + ",nobody\r\n" * (csv_io.MAX_LISTED_ERRORS + 250)
     report = csv_io.import_csv(club=club, kind="players", data=data)
     assert len(report.errors) == csv_io.MAX_LISTED_ERRORS and report.unlisted_errors == 250
@@ -180,12 +180,12 @@ def league(club):
 
 
 @pytest.mark.parametrize(("row", "column", "reason"), [
-    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "a side has at most 5 a game"),  # the engine's bound (point 5)
+    ("1,Aces,Kings,2,1,40000,0", "hang_jacks_a", "a side has at most 5 a game"),  # the engine's bound
     ("99999999999,Aces,Kings,2,1,0,0", "round", "must be a round number of at most 32,767, got '99999999999'"),
     ("1,Aces,Kings,99999999999999999999999,1,0,0", "games_a", "must be at most 32,767"),
     ("1,Aces,Kings," + "9" * 5000 + ",1,0,0", "games_a", "must be a whole number"),
 ])
-def test_point4_csv_results_past_the_database_range_are_line_errors(league, row, column, reason):
+def test_csv_results_past_the_database_range_are_line_errors(league, row, column, reason):
     data = f"round,side_a,side_b,games_a,games_b,hang_jacks_a,hang_jacks_b\r\n{row}\r\n"
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, column)]
@@ -194,7 +194,7 @@ def test_point4_csv_results_past_the_database_range_are_line_errors(league, row,
     assert not Match.objects.exists()
 
 
-def test_point4_csv_game_results_with_more_hang_jacks_than_a_game_can_have_are_refused(league):
+def test_csv_game_results_with_more_hang_jacks_than_a_game_can_have_are_refused(league):
     data = ("match,side_a,side_b,game,winner,hang_jacks_a\r\nm1,Aces,Kings,1,A,30000\r\n"
             "m1,Aces,Kings,2,A,30000\r\n")
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
@@ -203,7 +203,7 @@ def test_point4_csv_game_results_with_more_hang_jacks_than_a_game_can_have_are_r
     assert not Match.objects.exists()
 
 
-def test_point4_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_services(league):
+def test_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_services(league):
     data = "round,side_a,side_b,games_a,games_b,chalks_a,chalks_b,hang_jacks_a\r\n1,Aces,Kings,2,1,40,30,14\r\n"
     report = csv_io.import_csv(club=league.club, kind="results", competition=league, data=data)
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "hang_jacks_a")]
@@ -211,7 +211,7 @@ def test_point4_csv_hang_jacks_worth_more_than_the_chalks_are_refused_by_the_ser
 
 
 @pytest.mark.slow  # a benchmark in a subprocess
-def test_point11_the_benchmark_runs_and_prints_its_figures(tmp_path):
+def test_the_benchmark_runs_and_prints_its_figures(tmp_path):
     done = subprocess.run([sys.executable, "bench/bench_import.py", "--mb", "0.05", "--entries", "5"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -223,7 +223,7 @@ def _many_players(club, count: int, prefix: str = "Many") -> list[Player]:
     return Player.objects.bulk_create(Player(name=f"{prefix} {n:05d}", home_club=club) for n in range(count))
 
 
-def test_point11_the_players_page_is_paginated_and_searchable(client, club):
+def test_the_players_page_is_paginated_and_searchable(client, club):
     from standings.models import PlayerRating
 
     rated = _many_players(club, 60, "Rated")
@@ -246,7 +246,7 @@ def test_point11_the_players_page_is_paginated_and_searchable(client, club):
     assert odd.status_code == 200  # the nearest page, never a 500
 
 
-def test_point11_home_and_club_pages_are_paginated(client, club):
+def test_home_and_club_pages_are_paginated(client, club):
     Competition.objects.bulk_create(Competition(club=club, name=f"Cup {n:03d}", slug=f"cup-{n:03d}", published=True)
                                     for n in range(45))
     for url in (reverse("home"), reverse("club", args=[club.slug])):
@@ -256,7 +256,7 @@ def test_point11_home_and_club_pages_are_paginated(client, club):
         assert "31–45 of 45" in client.get(url, {"page": 2}).content.decode()
 
 
-def test_point11_the_entries_page_is_paginated_searchable_and_types_names_past_a_long_list(client, club):
+def test_the_entries_page_is_paginated_searchable_and_types_names_past_a_long_list(client, club):
     league = Competition.objects.create(club=club, name="Long League", slug="long-league")
     players = _many_players(club, 400, "Entrant")
     pairs = Partnership.objects.bulk_create(
@@ -280,7 +280,7 @@ def test_point11_the_entries_page_is_paginated_searchable_and_types_names_past_a
     assert wrong.status_code == 422 and "no player called “Nobody At All”" in wrong.content.decode()
 
 
-def test_point11_fixtures_and_results_are_paginated_by_round(client, club):
+def test_fixtures_and_results_are_paginated_by_round(client, club):
     from tests.factories import make_match
 
     league = Competition.objects.create(club=club, name="Round League", slug="round-league", published=True)

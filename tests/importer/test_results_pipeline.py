@@ -80,12 +80,11 @@ def test_a_dated_row_of_a_fixture_stored_in_a_round_is_told_to_give_its_round(ki
     kind.store(a, b, round=1, on=dt.date(2025, 5, 3))
     kind.store(a, c, on=dt.date(2025, 5, 10))
     report = kind.imported(f"date,side_a,side_b,games_a,games_b\r\n03/05/2025,{a},{b},,\r\n10/05/2025,{c},{a},,\r\n")
-    assert report.sorted_errors() == [
-        {"line": 2, "column": "side_a", "reason": f"{a} v {b} on 03/05/2025 is already a fixture of Round 1: give its "
-                                                  "round"},
-        {"line": 3, "column": "side_a", "reason": f"{c} v {a} on 10/05/2025 is already a fixture without a round: "
-                                                  f"enter its result on the {kind.noun} page"},
-    ]
+    refused = report.sorted_errors()
+    assert [(e["line"], e["column"]) for e in refused] == [(2, "side_a"), (3, "side_a")]
+    assert f"{a} v {b} on 03/05/2025 is already a fixture of Round 1" in refused[0]["reason"]
+    assert f"{c} v {a} on 10/05/2025 is already a fixture without a round" in refused[1]["reason"]
+    assert f"the {kind.noun} page" in refused[1]["reason"]
 
 
 def test_a_stored_fixture_named_the_other_way_round_must_be_swapped(kind):
@@ -149,8 +148,8 @@ def test_a_file_stops_at_the_row_limit_of_results(kind, monkeypatch):
     monkeypatch.setattr(result_file, "MAX_RESULT_ROWS", 2)
     a, b, c = kind.names
     report = kind.imported(f"round,side_a,side_b,games_a,games_b\r\n1,{a},{b},,\r\n2,{a},{c},,\r\n3,{b},{c},,\r\n")
-    assert report.errors == [{"line": 4, "column": "", "reason": "a results file has at most 2 rows: split it into "
-                                                                 "several files (nothing after this line was read)"}]
+    assert [(e["line"], e["column"]) for e in report.errors] == [(4, "")]
+    assert "a results file has at most 2 rows" in report.errors[0]["reason"]
 
 
 # ----------------------------------------------------------------------------- rows grouped into one fixture

@@ -1,4 +1,4 @@
-"""Issue 9, point 4 (review L1): "²" and the other characters that ``str.isdigit()`` takes for digits but
+"""The "²" and the other characters that ``str.isdigit()`` takes for digits but
 ``int()`` refuses are text, never a 500 — in a form's number, a posted entry id, a table's name, a group's name
 and the command line's choice. (The entry page's undo is pinned with its own fix.)"""
 
@@ -51,14 +51,14 @@ def client_of(user=None) -> Client:
 
 
 @pytest.mark.parametrize("typed", NOT_NUMBERS)
-def test_point4_a_superscript_digit_is_no_number(typed):
+def test_a_superscript_digit_is_not_read_as_a_number(typed):
     assert whole_number(typed) is None
     assert natural_key(typed) < natural_key(typed + "a")  # a key, whatever the text
     assert whole_number(" 12 ") == 12 and whole_number("0") == 0
 
 
 @pytest.mark.parametrize("field", ["match_games", "team_target", "team_games_per_table"])
-def test_point4_a_superscript_digit_in_the_competition_form_is_an_error_next_to_the_field(club, organiser, field):
+def test_a_superscript_digit_in_the_competition_form_is_an_error_next_to_the_field(club, organiser, field):
     response = client_of(organiser).post(reverse("competition_create", args=[club.slug]),
                                          form_data(name="Superscript League", **{field: SUPERSCRIPT}))
     assert response.status_code == 422, response.status_code
@@ -67,7 +67,7 @@ def test_point4_a_superscript_digit_in_the_competition_form_is_an_error_next_to_
 
 
 @pytest.mark.parametrize("action", ["withdraw", "reinstate", "remove"])
-def test_point4_a_superscript_entry_id_on_the_entries_page_is_a_404(club, organiser, action):
+def test_a_superscript_entry_id_on_the_entries_page_is_a_404(club, organiser, action):
     competition = make_competition(club=club, entrants=2)
     entries = reverse("competition_entries", args=[club.slug, competition.slug])
     for typed in NOT_NUMBERS:
@@ -75,7 +75,7 @@ def test_point4_a_superscript_entry_id_on_the_entries_page_is_a_404(club, organi
     assert Entry.objects.filter(competition=competition, withdrawn_after_round__isnull=True).count() == 2
 
 
-def test_point4_a_table_named_with_a_superscript_digit_shows_on_every_round_page(club, organiser, commit):
+def test_a_table_named_with_a_superscript_digit_shows_on_every_round_page(club, organiser, commit):
     competition = make_competition(club=club, entrants=4)
     competition.system = Competition.KNOCKOUT
     competition.save(update_fields=["system"])
@@ -97,7 +97,7 @@ def test_point4_a_table_named_with_a_superscript_digit_shows_on_every_round_page
     assert table_label(SUPERSCRIPT) == SUPERSCRIPT and table_label("3") == "Table 3"
 
 
-def test_point4_a_group_named_with_a_superscript_digit_is_ranked_and_shown(club, organiser):
+def test_a_group_named_with_a_superscript_digit_is_ranked_and_shown(club, organiser):
     competition = make_competition(club=club, entrants=4)
     for entry, group in zip(competition.entries.order_by("id"), (SUPERSCRIPT, SUPERSCRIPT, "1²", "Group 2"),
                             strict=True):
@@ -111,7 +111,7 @@ def test_point4_a_group_named_with_a_superscript_digit_is_ranked_and_shown(club,
             assert response.status_code == 200 and SUPERSCRIPT in text(response)
 
 
-def test_point4_a_superscript_digit_at_the_command_lines_prompt_is_not_a_choice():
+def test_a_superscript_digit_at_the_command_lines_prompt_is_not_a_choice():
     hand = HandState.from_cards(4, dealer=3, hands=[
         ["AS", "KH", "2C", "TD", "9S", "3H"], ["QS", "JS", "4H", "5D", "7C", "8C"],
         ["2S", "3S", "6H", "7H", "8H", "9H"], ["4S", "5S", "TH", "JH", "QH", "AH"]], kick="KS")

@@ -107,7 +107,8 @@ def test_the_api_refuses_someone_elses_invitation_with_404_and_the_invited_side_
     assert stranger.status_code == 404 and stranger.json()["errors"][0]["reason"]
     invited = api_as(sent["rivals_organiser"]).post(url)
     assert invited.status_code == 403
-    assert errors(invited) == [("", "only Host Club's organisers may cancel the invitations of Friday League")]
+    [(field, reason)] = errors(invited)
+    assert field == "" and "only Host Club's organisers may cancel" in reason
     assert APIClient().post(url).status_code in (401, 403)
     assert api_as(sent["organiser"]).get(url).status_code == 405
     assert api_as(sent["organiser"]).post("/api/invitations/999999/cancel/").status_code == 404
@@ -133,7 +134,7 @@ def test_the_entries_page_cancels_a_waiting_invitation_after_the_box_is_ticked(c
     response = client.post(cancel, {"confirm": "on", "next": url}, follow=True)
     assert response.redirect_chain == [(url, 302)]
     page = response.content.decode()
-    assert "The invitation to Rival Pair is cancelled: Rivals Bar no longer sees it." in page
+    assert "The invitation to Rival Pair is cancelled" in page
     assert f'id="invitation-{invitation.pk}"' not in page
     assert EntryInvitation.objects.get().state == InvitationState.CANCELLED
 
@@ -185,7 +186,7 @@ def test_an_invitation_accepted_meanwhile_shows_why_beside_where_the_button_was(
     assert response.status_code == 409
     page = response.content.decode()
     assert 'id="cancel-refused"' in page
-    assert "Rivals Bar already accepted, so Rival Pair is entered: withdraw the entry on the entries page" in page
+    assert "Rivals Bar already accepted" in page and "withdraw the entry" in page
     assert 'class="cancel-invitation' not in page  # no button to press again
     assert EntryInvitation.objects.get().state == InvitationState.ACCEPTED
 

@@ -1,4 +1,4 @@
-"""Point 17 of issue 9: a partnership that already exists (the same players, in either order) cannot be made
+"""A partnership that already exists (the same players, in either order) cannot be made
 again under another name — not on the entries page, not in the API, not in the database — and the error names
 the partnership there is. The same players with no name (or the same name) on the entries page are the
 existing partnership, entered as it is."""
@@ -34,7 +34,7 @@ def world():
     return {"club": club, "organiser": organiser, "ann": ann, "bob": bob, "lions": lions}
 
 
-def test_point17_the_service_refuses_the_same_players_under_another_name(world):
+def test_the_service_refuses_the_same_players_under_another_name(world):
     with pytest.raises(SetupError) as caught:
         create_partnership(club=world["club"], player_one=world["bob"], player_two=world["ann"],
                            name="Tigers")
@@ -48,7 +48,7 @@ def test_point17_the_service_refuses_the_same_players_under_another_name(world):
     assert Partnership.objects.count() == 1
 
 
-def test_point17_the_entries_page_names_the_existing_partnership(client, world):
+def test_the_entries_page_names_the_existing_partnership(client, world):
     competition = make_competition(club=world["club"])
     client.force_login(world["organiser"])
     url = f"/clubs/{world['club'].slug}/{competition.slug}/entries/new/"
@@ -65,7 +65,7 @@ def test_point17_the_entries_page_names_the_existing_partnership(client, world):
     assert Partnership.objects.count() == 1
 
 
-def test_point17_the_api_refuses_a_partnership_of_the_same_players(world):
+def test_the_api_refuses_a_partnership_of_the_same_players(world):
     api = APIClient()
     api.force_authenticate(world["organiser"])
     for name in ("Tigers", "Lions", ""):
@@ -86,7 +86,7 @@ def test_point17_the_api_refuses_a_partnership_of_the_same_players(world):
     assert renamed.status_code == 200 and renamed.json()["name"] == "Eagles"
 
 
-def test_point17_the_2_player_game_has_one_partnership_a_player(world):
+def test_the_2_player_game_has_one_partnership_a_player(world):
     solo = Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Ann")
     with pytest.raises(SetupError, match="Ann Lee already has a partnership: “Ann”"):
         create_partnership(club=world["club"], player_one=world["ann"], name="Annie")
@@ -95,7 +95,7 @@ def test_point17_the_2_player_game_has_one_partnership_a_player(world):
         Partnership.objects.create(player_one=world["ann"], club=world["club"], name="Annie")
 
 
-def test_point17_the_database_holds_the_rule_in_either_order(world):
+def test_the_database_holds_the_rule_in_either_order(world):
     with pytest.raises(IntegrityError), transaction.atomic():
         Partnership.objects.create(player_one=world["bob"], player_two=world["ann"], name="Tigers")
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -110,7 +110,7 @@ def test_an_individual_round_reuses_the_partnership_of_two_players(world):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_point17_the_migration_merges_partnerships_made_twice():
+def test_the_migration_merges_partnerships_made_twice():
     """Partnerships of the same players made before the constraint are merged into the oldest: its entries,
     matches and team places move to it, and a match keeps the names it was played under."""
     migration = importlib.import_module("league.migrations.0007_unique_partners")

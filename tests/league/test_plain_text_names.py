@@ -1,4 +1,4 @@
-"""Issue 9, points 4 and 11: a name is one line of plain text. A line break, a tab or another control character in a
+"""A name is one line of plain text. A line break, a tab or another control character in a
 name would run a printed sheet's row into the next, break a CSV file and feed a spreadsheet a formula (a name
 beginning with a tab): the API, the pages' forms and the CSV import refuse it, naming the field and the reason."""
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("name", ["Ann\nLee", "Ann\tLee", "Bob\rRay", "Nul\x00l", "Esc\x1bape"])
-def test_point4_the_api_refuses_a_name_with_a_control_character(name):
+def test_the_api_refuses_a_name_with_a_control_character(name):
     club = make_club()
     api = APIClient()
     api.force_authenticate(make_organiser(club, make_user("names-org")))
@@ -27,7 +27,7 @@ def test_point4_the_api_refuses_a_name_with_a_control_character(name):
     assert not Player.objects.exists()  # (PostgreSQL cannot even look a NUL up: nothing was stored)
 
 
-def test_point11_the_csv_import_refuses_a_name_with_a_control_character():
+def test_the_csv_import_refuses_a_name_with_a_control_character():
     club = make_club()
     report = csv_io.import_csv(club=club, kind="players", data="name,nickname\r\nAnn Lee,Big\tAnn\r\nBob Ray,\r\n")
     assert [(e["line"], e["column"]) for e in report.errors] == [(2, "nickname")]
@@ -37,7 +37,7 @@ def test_point11_the_csv_import_refuses_a_name_with_a_control_character():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("bad", ["Reds\tY", "Two\nlines"])
-def test_issue10_team_group_and_partnership_names_are_plain_text_in_the_services(bad):
+def test_team_group_and_partnership_names_are_plain_text_in_the_services(bad):
     """The services the pages, the API and the CSV import share refuse a control character in a team's, a group's
     and a partnership's name, naming the field (the CSV import no longer needs a check of its own)."""
     from league import entries

@@ -1,4 +1,4 @@
-"""Issue 9, point 8: logging in and API authentication are rate limited.
+"""Logging in and API authentication are rate limited.
 
 django-axes locks a username out from an address after ``AXES_FAILURE_LIMIT`` failed logins (counted in the
 database); the API has no Basic authentication (a password hash per request) but tokens from a throttled
@@ -38,7 +38,7 @@ def _login(client, username, password):
 
 
 @pytest.mark.slow  # fifty password checks
-def test_point8_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait(client):
+def test_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait(client):
     make_user("ann")
     answers = [_login(client, "ann", f"wrong-{i}").status_code for i in range(50)]
     limit = settings.AXES_FAILURE_LIMIT
@@ -54,7 +54,7 @@ def test_point8_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait
 
 
 @pytest.mark.slow  # many password checks
-def test_point8_a_lockout_is_per_username_and_address_and_a_success_resets_the_count(client):
+def test_a_lockout_is_per_username_and_address_and_a_success_resets_the_count(client):
     make_user("bob")
     make_user("cid")
     for i in range(settings.AXES_FAILURE_LIMIT - 1):
@@ -71,7 +71,7 @@ def test_point8_a_lockout_is_per_username_and_address_and_a_success_resets_the_c
     assert _login(client, "bob", DEFAULT_PASSWORD).status_code == 302  # another username is not locked
 
 
-def test_point8_basic_auth_is_not_accepted_by_the_api(client):
+def test_basic_auth_is_not_accepted_by_the_api(client):
     user = make_user("org", staff=True)
     user.is_superuser = True
     user.save()
@@ -81,7 +81,7 @@ def test_point8_basic_auth_is_not_accepted_by_the_api(client):
     assert response.status_code in (401, 403)  # not logged in: Basic is not an authentication of this API
 
 
-def test_point8_api_clients_get_a_token_and_use_it(client):
+def test_api_clients_get_a_token_and_use_it(client):
     user = make_user("org")
     club = make_club(organisers=[user])
     response = client.post(TOKEN_URL, {"username": "org", "password": DEFAULT_PASSWORD},
@@ -101,14 +101,14 @@ def test_point8_api_clients_get_a_token_and_use_it(client):
     assert not Token.objects.filter(user=user).exists()
 
 
-def test_point8_wrong_credentials_at_the_token_endpoint_are_a_field_error(client):
+def test_wrong_credentials_at_the_token_endpoint_are_a_field_error(client):
     make_user("dee")
     response = client.post(TOKEN_URL, {"username": "dee", "password": "nope"}, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["reason"]
 
 
-def test_point8_the_token_endpoint_is_throttled_with_a_json_429(client, monkeypatch):
+def test_the_token_endpoint_is_throttled_with_a_json_429(client, monkeypatch):
     monkeypatch.setattr(auth.LoginRateThrottle, "THROTTLE_RATES", {"login": "3/min"})
     make_user("eve")
     for username in ("x1", "x2", "x3"):  # unknown users: no lockout of a username, only the address's rate
@@ -123,7 +123,7 @@ def test_point8_the_token_endpoint_is_throttled_with_a_json_429(client, monkeypa
     assert int(response["Retry-After"]) > 0
 
 
-def test_point8_repeated_failures_at_the_token_endpoint_lock_the_username_out(client):
+def test_repeated_failures_at_the_token_endpoint_lock_the_username_out(client):
     make_user("fay")
     for i in range(settings.AXES_FAILURE_LIMIT):
         client.post(TOKEN_URL, {"username": "fay", "password": f"wrong-{i}"}, content_type="application/json")
@@ -135,7 +135,7 @@ def test_point8_repeated_failures_at_the_token_endpoint_lock_the_username_out(cl
     assert error["field"] == "username" and "try again in 15 minutes" in error["reason"].lower()
 
 
-def test_point8_a_throttle_whose_redis_is_down_lets_the_request_through(client, monkeypatch, caplog):
+def test_a_throttle_whose_redis_is_down_lets_the_request_through(client, monkeypatch, caplog):
     dead = RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
     monkeypatch.setattr(auth.LoginRateThrottle, "cache", dead)
     monkeypatch.setattr(auth, "OUTAGE", auth._OutageLog())
@@ -149,7 +149,7 @@ def test_point8_a_throttle_whose_redis_is_down_lets_the_request_through(client, 
     assert len(warnings) == 1  # one warning an outage, not one a request
 
 
-def test_point8_logging_in_does_not_need_the_cache(client, monkeypatch):
+def test_logging_in_does_not_need_the_cache(client, monkeypatch):
     """axes keeps its counts in the database: with the cache unreachable, the login page still answers."""
     def broken(*args, **kwargs):
         raise ConnectionError("cache down")

@@ -1,4 +1,4 @@
-"""Point 6 of issue 9: absurd settings are refused — a competition's numbers (games a match, Swiss rounds, match
+"""Absurd settings are refused — a competition's numbers (games a match, Swiss rounds, match
 points, groups, team tables, team target, games a table, bye scores) and entries' seeds have sensible upper
 bounds, said in the help text and the error, in the model, the setup page, the API and the services."""
 
@@ -54,7 +54,7 @@ def body(club, **values) -> dict:
 
 
 @pytest.mark.parametrize(("field", "limit", "context"), BOUNDED)
-def test_point6_the_api_refuses_a_number_past_its_bound(api, club, field, limit, context):
+def test_the_api_refuses_a_number_past_its_bound(api, club, field, limit, context):
     for value in (HUGE, limit + 1):
         response = api.post("/api/competitions/", body(club, **context, **{field: value}), format="json")
         assert response.status_code == 400, response.json()
@@ -66,7 +66,7 @@ def test_point6_the_api_refuses_a_number_past_its_bound(api, club, field, limit,
 
 
 @pytest.mark.parametrize(("field", "limit", "context"), BOUNDED)
-def test_point6_the_setup_page_refuses_a_number_past_its_bound_next_to_the_field(client, club, organiser, field,
+def test_the_setup_page_refuses_a_number_past_its_bound_next_to_the_field(client, club, organiser, field,
                                                                                  limit, context):
     client.force_login(organiser)
     response = client.post(reverse("competition_create", args=[club.slug]),
@@ -77,7 +77,7 @@ def test_point6_the_setup_page_refuses_a_number_past_its_bound_next_to_the_field
     assert not Competition.objects.filter(name="Absurd League").exists()
 
 
-def test_point6_the_setup_page_says_the_bounds(client, club, organiser):
+def test_the_setup_page_says_the_bounds(client, club, organiser):
     client.force_login(organiser)
     page = text(client.get(reverse("competition_create", args=[club.slug])))
     for field, limit, _ in BOUNDED:
@@ -91,7 +91,7 @@ def test_point6_the_setup_page_says_the_bounds(client, club, organiser):
     ({"team_target": 201}, "team_target"),
     ({"planned_rounds": 51, "system": "swiss"}, "planned_rounds"),
 ])
-def test_point6_the_service_refuses_a_number_past_its_bound(values, field):
+def test_the_service_refuses_a_number_past_its_bound(values, field):
     competition = make_competition()
     with pytest.raises(SetupError) as caught:
         update_competition(competition=competition, **values)
@@ -103,7 +103,7 @@ def test_point6_the_service_refuses_a_number_past_its_bound(values, field):
     ({"chalks_for": HUGE}, "bye_score.chalks_for", "at most 60"),          # 3 games × 20 chalks
     ({"hang_jacks_against": 16}, "bye_score.hang_jacks_against", "at most 15"),
 ])
-def test_point6_a_bye_score_is_at_most_what_a_match_can_give(api, club, bye_score, field, says):
+def test_a_bye_score_is_at_most_what_a_match_can_give(api, club, bye_score, field, says):
     response = api.post("/api/competitions/", body(club, match_format="best_of", match_games=3, bye_score=bye_score),
                         format="json")
     assert response.status_code == 400
@@ -114,7 +114,7 @@ def test_point6_a_bye_score_is_at_most_what_a_match_can_give(api, club, bye_scor
     assert response.status_code == 201
 
 
-def test_point6_a_bye_score_on_the_setup_page(client, club, organiser):
+def test_the_setup_page_refuses_a_bye_score_past_its_bound(client, club, organiser):
     client.force_login(organiser)
     response = client.post(reverse("competition_create", args=[club.slug]),
                            form_data(name="Absurd League", bye_chalks_for=HUGE))
@@ -122,14 +122,14 @@ def test_point6_a_bye_score_on_the_setup_page(client, club, organiser):
     assert "at most 20" in field_block(text(response), "bye_chalks_for")
 
 
-def test_point6_the_ruleset_keys_are_bounded_by_the_engine(api, club):
+def test_the_ruleset_keys_are_bounded_by_the_engine(api, club):
     response = api.post("/api/competitions/", body(club, ruleset={"target": HUGE}), format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == [{"field": "ruleset.target",
                                           "reason": f"must be a whole number from 1 to 1000, got {HUGE}"}]
 
 
-def test_point6_a_null_ruleset_or_bye_score_is_a_400_not_a_500(api, club):
+def test_a_null_ruleset_or_bye_score_is_a_400_not_a_500(api, club):
     """A form post's JSON field reads "null" as JSON: it is refused, not stored in a column that holds an object."""
     api.raise_request_exception = False
     for field in ("ruleset", "bye_score"):
@@ -138,7 +138,7 @@ def test_point6_a_null_ruleset_or_bye_score_is_a_400_not_a_500(api, club):
             assert response.status_code == 400 and response.json()["errors"][0]["field"] == field, response.content
 
 
-def test_point6_a_seed_is_at_most_ten_thousand(api, club):
+def test_a_seed_is_at_most_ten_thousand(api, club):
     competition = make_competition(club=club)
     with pytest.raises(SetupError) as caught:
         setup.enter(competition=competition, partnership=make_partnership(club=club), seed=10_001)

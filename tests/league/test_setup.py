@@ -260,7 +260,7 @@ SETUP_PAGES = {
 }
 EXPECTED = {
     #                  create  edit  entries  edit draft  entries of draft
-    "anonymous":       ("login", "login", "login", 404, 404),  # a draft: as if there were none (issue 9, 3)
+    "anonymous":       ("login", "login", "login", 404, 404),  # a draft: as if there were none
     "scorekeeper":     (403, 403, 403, 404, 404),
     "other_organiser": (403, 403, 403, 404, 404),
     "organiser":       (200, 200, 200, 200, 200),

@@ -1,4 +1,4 @@
-"""Live pages (issue 13): the socket of an open page (``live.consumers``) sends its regions again, rendered for its
+"""Live pages: the socket of an open page (``live.consumers``) sends its regions again, rendered for its
 reader, once a hand, a settle or a publication is committed; drafts stay private in every message.
 
 Real commits (``transaction=True``): a hand's commit queues the settle task, which runs in-process here, refreshes

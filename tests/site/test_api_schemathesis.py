@@ -120,14 +120,14 @@ def errors_of(response) -> list[dict]:
 
 @pytest.mark.parametrize("path", ["/api/no-such-thing/", "/api/matches/abc/", "/api/matches/1/no-such-action/",
                                   "/api/%E2%82%AC/\n/", "/api/matches/1/games/x/"])
-def test_point7_an_unknown_api_path_is_a_json_404_with_debug_on(client, settings, path):
+def test_an_unknown_api_path_is_a_json_404_with_debug_on(client, settings, path):
     settings.DEBUG = True
     response = client.get(path)
     assert response.status_code == 404
     assert errors_of(response)[0]["field"] == "path"
 
 
-def test_point7_a_missing_slash_still_redirects(client, settings):
+def test_a_missing_slash_still_redirects(client, settings):
     settings.DEBUG = True
     response = client.get("/api/matches?limit=5")
     assert response.status_code == 301 and response["Location"] == "/api/matches/?limit=5"
@@ -193,14 +193,14 @@ def test_every_operation_documents_its_error_statuses_with_the_error_shape():
 
 @pytest.mark.parametrize(("method", "path"), [("delete", "/api/clubs/"), ("get", "/api/matches/1/undo/"),
                                               ("put", "/api/competitions/")])
-def test_point7_a_method_the_endpoint_has_not_is_a_json_405(client, settings, method, path):
+def test_a_method_the_endpoint_has_not_is_a_json_405(client, settings, method, path):
     settings.DEBUG = True
     client.force_login(make_organiser(make_club()))
     response = getattr(client, method)(path)
     assert response.status_code == 405 and errors_of(response)
 
 
-def test_point7_a_bug_in_an_api_view_is_a_json_500_and_is_still_raised_in_tests(client, settings, monkeypatch):
+def test_a_bug_in_an_api_view_is_a_json_500_and_is_still_raised_in_tests(client, settings, monkeypatch):
     from games.api_matches import MatchViewSet
 
     def broken(*args, **kwargs):
@@ -215,7 +215,7 @@ def test_point7_a_bug_in_an_api_view_is_a_json_500_and_is_still_raised_in_tests(
     assert response.status_code == 500 and "logged" in errors_of(response)[0]["reason"]
 
 
-def test_point7_the_schema_declares_an_undecided_winner():
+def test_the_schema_declares_an_undecided_winner():
     spec = schema.raw_schema["components"]["schemas"]
     for name in ("Match", "Game", "TeamMatch"):
         choices = [ref["$ref"].rsplit("/", 1)[1] for ref in spec[name]["properties"]["winner"]["oneOf"]]

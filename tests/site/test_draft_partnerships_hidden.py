@@ -1,4 +1,4 @@
-"""Issue 9, point 3 (review M1): pairing an individual event's draft round makes the partnerships of its tables
+"""Pairing an individual event's draft round makes the partnerships of its tables
 (who partners whom). Until a partnership is entered in a published competition or plays a public match it is the
 draft's: the API's partnerships (list and detail), the players' pages and another club's entry forms do not show
 it to anyone but the organisers of its club or competition — also once a new pairing has left it behind — and it
@@ -74,7 +74,7 @@ def seen_by(client: Client, event: dict) -> dict[str, set[int]]:
     return {"listed": listed, "detail": detail, "pages": on_pages}
 
 
-def test_point3_an_individual_drafts_partnerships_are_the_organisers_until_it_is_published(event, commit):
+def test_an_individual_drafts_partnerships_are_the_organisers_until_it_is_published(event, commit):
     draft, known = event["draft"], event["known"]
     hidden = made_by(draft, known)
     assert len(hidden) >= 3
@@ -94,7 +94,7 @@ def test_point3_an_individual_drafts_partnerships_are_the_organisers_until_it_is
     assert all(hidden <= ids for ids in public.values())  # played in a published round: public at once
 
 
-def test_point3_a_partnership_a_new_pairing_left_behind_stays_the_organisers(event, commit):
+def test_a_partnership_a_new_pairing_left_behind_stays_the_organisers(event, commit):
     first = made_by(event["draft"], event["known"])
     setup.withdraw(entry=Entry.objects.get(player=event["players"][0]))  # so that the tables change
     again = paired(commit, event["competition"], 1)  # the organiser pairs round 1 again

@@ -1,4 +1,4 @@
-"""Issue 9, point 3: drafts never leak. Nothing of a draft round (its matches, team matches, tables, byes and the
+"""Drafts never leak. Nothing of a draft round (its matches, team matches, tables, byes and the
 results an organiser already entered in them) or of an unpublished competition reaches anyone but the club's
 organisers: no page, API endpoint or export shows it, the standings do not count it, the ratings do not rate it.
 
@@ -423,7 +423,7 @@ def leaked_ids(body: str, s: Scene) -> set[int]:
 
 # ----------------------------------------------------------------------------- the walk
 @pytest.mark.slow  # every page, API read and export, for every role: the longest test of the suite
-def test_point3_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(scene):
+def test_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(scene):
     urls = every_url(scene)
     assert len(urls) > 150, urls  # every route, filled in: the walk is not empty
     before = {role: answers(client_for(scene, role), urls) for role in ROLES}
@@ -476,7 +476,7 @@ def standings_of(competition: Competition) -> dict[str, tuple[int, int, int]]:
             for row in StandingRow.objects.filter(competition=competition, section="")}
 
 
-def test_point3_the_standings_count_a_draft_rounds_byes_and_results_only_once_it_is_published(
+def test_the_standings_count_a_draft_rounds_byes_and_results_only_once_it_is_published(
         scene, django_capture_on_commit_callbacks):
     league = scene.competitions["league"]
     draft = Round.objects.get(competition=league, status=Round.DRAFT)
@@ -498,7 +498,7 @@ def test_point3_the_standings_count_a_draft_rounds_byes_and_results_only_once_it
     assert published[loser][:2] == (public[loser][0] + 1, public[loser][1])
 
 
-def test_point3_a_draft_match_rates_nobody_and_a_forfeit_on_it_is_not_on_the_players_pages(scene):
+def test_a_draft_match_rates_nobody_and_a_forfeit_on_it_is_not_on_the_players_pages(scene):
     from standings.models import RatingPoint
 
     assert not RatingPoint.objects.filter(match_id__in=scene.draft_matches).exists()
@@ -515,7 +515,7 @@ def export(*args: str) -> str:
     return out.getvalue()
 
 
-def test_point3_export_csv_writes_what_the_public_sees_unless_include_drafts(scene):
+def test_export_csv_writes_what_the_public_sees_unless_include_drafts(scene):
     league, secret = scene.competitions["league"], scene.competitions["secret"]
     club = league.club.slug
     for what in ("results", "standings"):

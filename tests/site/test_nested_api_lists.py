@@ -1,4 +1,4 @@
-"""Issue 9, point 4 (review L2): the lists nested in a competition — ``/api/competitions/<id>/matches/`` and
+"""The lists nested in a competition — ``/api/competitions/<id>/matches/`` and
 ``/entries/`` — come a capped page at a time like every other list of the API (``config.pagination``): ``limit``
 1 to 500 (default 100) from ``offset``, anything else a 400 naming the parameter, and the schema says so."""
 
@@ -30,7 +30,7 @@ def season():
 
 
 @pytest.mark.parametrize("what", NESTED)
-def test_point4_a_competitions_matches_and_entries_come_a_capped_page_at_a_time(season, what):
+def test_a_competitions_matches_and_entries_come_a_capped_page_at_a_time(season, what):
     competition = season["competition"]
     url = f"/api/competitions/{competition.pk}/{what}/"
     total = (competition.matches if what == "matches" else competition.entries).count()
@@ -53,7 +53,7 @@ def test_point4_a_competitions_matches_and_entries_come_a_capped_page_at_a_time(
 
 
 @pytest.mark.parametrize("what", NESTED)
-def test_point4_the_schema_says_the_nested_lists_are_paginated(what):
+def test_the_schema_says_the_nested_lists_are_paginated(what):
     schema = APIClient().get("/api/schema/", {"format": "json"}).json()
     operation = schema["paths"][f"/api/competitions/{{id}}/{what}/"]["get"]
     parameters = {p["name"]: p["schema"] for p in operation["parameters"] if p["in"] == "query"}

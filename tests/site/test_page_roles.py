@@ -25,7 +25,7 @@ EXPECTED = {
     "other_scorekeeper":  (404,        403,   403,   403,    403,    403),
     "scorekeeper":        (404,        OK,    OK,    OK,     OK,     403),
     "private_link":       (404,        OK,    OK,    OK,     OK,     LOGIN),
-    "revoked_link":       (404,        404,   404,   404,    404,    LOGIN),  # as an unknown link (point 10)
+    "revoked_link":       (404,        404,   404,   404,    404,    LOGIN),  # as an unknown link
     "other_organiser":    (404,        403,   403,   403,    403,    403),
     "organiser":          (OK,         OK,    OK,    OK,     OK,     OK),
 }

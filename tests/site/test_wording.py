@@ -1,4 +1,4 @@
-"""Point 18 of issue 9: words a player understands. Every message names the sides A and B (never "team 0/1") and
+"""Words a player understands. Every message names the sides A and B (never "team 0/1") and
 numbers seats 1 to 4 as people do (the records keep their indexes); a table is "Table 1", never "Table Table 1";
 a match format says its number ("Best of 3 games", on pages, on setup forms and in the API's schema); the rating
 chart's caption says what the chart draws; and every page under a club names the club in its breadcrumbs.
@@ -37,7 +37,7 @@ def refusal(score, entry: dict) -> str:
     return str(caught.value)
 
 
-def test_point18_engine_messages_say_side_a_or_b_and_number_seats_from_1():
+def test_engine_messages_say_side_a_or_b_and_number_seats_from_1():
     messages = [
         refusal(score_chalk, {**CHALK, "high": {"team": 2}}),
         refusal(score_chalk, {**CHALK, "game": {"counts": [40, 20]}}),
@@ -66,7 +66,7 @@ def test_point18_engine_messages_say_side_a_or_b_and_number_seats_from_1():
     assert any(m.startswith("Seat 4 (side B) misdealt: side A scores 1 and seat 4 deals") for m in messages)
 
 
-def test_point18_the_entry_page_says_the_engines_words(client):
+def test_the_entry_page_says_the_engines_words(client):
     keeper = make_user()
     match = make_match(make_competition(), scorekeepers=[keeper])
     client.force_login(keeper)
@@ -89,7 +89,7 @@ def scene():
     return {"club": club, "organiser": organiser, "competition": competition, "named": named, "numbered": numbered}
 
 
-def test_point18_seats_are_numbered_1_to_4_on_the_scoresheets(client, scene):
+def test_seats_are_numbered_1_to_4_on_the_scoresheets(client, scene):
     match = scene["named"]
     sheet = client.get(reverse("match_sheet", args=[match.pk])).content.decode()
     assert "seats 1 and 3: " in sheet and "seats 2 and 4: " in sheet
@@ -99,7 +99,7 @@ def test_point18_seats_are_numbered_1_to_4_on_the_scoresheets(client, scene):
         assert not SEAT_ZERO.search(page)
 
 
-def test_point18_a_table_is_table_1_never_table_table_1(client, scene):
+def test_a_table_is_table_1_never_table_table_1(client, scene):
     club, competition = scene["club"], scene["competition"]
     round_ = Round.objects.create(competition=competition, number=1)
     Match.objects.filter(competition=competition).update(round=round_)
@@ -117,7 +117,7 @@ def test_point18_a_table_is_table_1_never_table_table_1(client, scene):
     assert "Table 2" in client.get(reverse("competition", args=[club.slug, competition.slug])).content.decode()
 
 
-def test_point18_best_of_3_games_not_best_of_n(client, scene):
+def test_the_match_format_reads_best_of_3_games_never_best_of_n(client, scene):
     club, competition = scene["club"], scene["competition"]
     for url in (reverse("home"), reverse("club", args=[club.slug]),
                 reverse("competition", args=[club.slug, competition.slug])):
@@ -134,7 +134,7 @@ def test_point18_best_of_3_games_not_best_of_n(client, scene):
     assert "Best of match_games games" in schema
 
 
-def test_point18_every_page_under_a_club_names_it_in_its_breadcrumbs(client, scene):
+def test_every_page_under_a_club_names_it_in_its_breadcrumbs(client, scene):
     club, competition, match = scene["club"], scene["competition"], scene["named"]
     teams = make_competition(club=club)
     Competition.objects.filter(pk=teams.pk).update(entrant_kind=Competition.TEAMS, team_tables=1)
@@ -164,7 +164,7 @@ def test_point18_every_page_under_a_club_names_it_in_its_breadcrumbs(client, sce
         assert crumbs and club_link in crumbs.group(1), (url, crumbs and crumbs.group(1))
 
 
-def test_point18_the_rating_chart_caption_says_what_the_chart_draws(client):
+def test_the_rating_chart_caption_says_what_the_chart_draws(client):
     club = make_club()
     competition = make_competition(club=club, published=True)
     lions, tigers, sharks = (make_partnership(club=club) for _ in range(3))

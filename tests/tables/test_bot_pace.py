@@ -1,4 +1,4 @@
-"""``TABLES_BOT_PACE`` (issue 11): the seconds a bot waits before it moves, about 1 by default. A new table takes
+"""``TABLES_BOT_PACE``: the seconds a bot waits before it moves, about 1 by default. A new table takes
 it as its ``bot_pace`` (a casual table made in the lobby, a fixture's table), which the clock honours: a bot's
 move is due that long after its turn starts, and not before. A bad value stops the settings with the reason."""
 

@@ -1,4 +1,4 @@
-"""The table page of a league fixture (issue 11) in the words of a match: the target and the sheet's score and
+"""The table page of a league fixture in the words of a match: the target and the sheet's score and
 games before the first deal (not 0/14), the match's result once it is over (not "the game is over"), a watch link
 rather than an invite to take an open seat (a fixture's seats are its players'), and every seat by its player's name
 — also a seat played by its private link, which has no login — where a casual table says "open"."""

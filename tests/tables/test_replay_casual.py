@@ -1,4 +1,4 @@
-"""A casual table's finished hands replayed (issue 11): ``/tables/<id>/hands/<n>/replay/`` turns the table's stored
+"""A casual table's finished hands replayed: ``/tables/<id>/hands/<n>/replay/`` turns the table's stored
 hand (its pack's deal and action log, kept as the engine's record) into the scoresheet's replay page
 (``games.replay``). The tricks shown are the log's cards in order with the engine's winner; the page is for whoever
 may read the table (a private one needs its invite, kept in the step links); a hand still in play is refused (its

@@ -1,4 +1,4 @@
-"""The ASGI server killed mid-hand (SIGKILL) and started again (issue 11): nothing is lost, the clients come back
+"""The ASGI server killed mid-hand (SIGKILL) and started again: nothing is lost, the clients come back
 to the same state, and the deadlines that were pending fire with nobody prompting them.
 
 The real server runs in a subprocess (``manage.py runserver --noreload``: daphne's) on a database of the test's
@@ -16,7 +16,7 @@ server starts with (``tables.ticker``); B's person's turn that follows reaches n
 out on them.
 Then every client reconnects with its last version: A's readers each get exactly the state they held (version,
 hand, trick, seats); B's and C's person gets the hand as the bot and the clock left it. Reconnect → state restored
-is measured (issue 11: p95 < 1 s) and printed. Each table plays on to the end of its hand, and no frame any client
+is measured (the target: p95 < 1 s) and printed. Each table plays on to the end of its hand, and no frame any client
 received, before or after the restart, shows another seat's unplayed card.
 """
 
@@ -52,7 +52,7 @@ from engine.rules import Ruleset
 ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 RECONNECT_ROUNDS = 5  # the reconnect after the restart, then 4 more of every reader, for the p95
-TARGET_P95 = 1.0  # s, issue 11: "state restored p95 < 1 s"
+TARGET_P95 = 1.0  # s, the target: "state restored p95 < 1 s"
 OVERLOADED_P95 = 5.0  # s, the bound when the machine's load average is above its CPU count
 
 SETUP = """
@@ -541,10 +541,10 @@ def run_restart(tmp_path: Path, database_url: str, redis_url: str | None) -> Non
           f"(first round after the restart: max {max(restore[:7]) * 1000:.0f} ms; of which the socket's handshake "
           f"p95 {percentile(played['handshakes'], 0.95) * 1000:.0f} ms); {frames} frames scanned, 0 hidden cards; "
           f"{time.monotonic() - started:.1f} s in all ({phases}); load average {load:.1f} on {cpus} CPUs")
-    # the issue's target on a machine not oversubscribed; on one running several times its CPUs' worth of work
+    # the target on a machine not oversubscribed; on one running several times its CPUs' worth of work
     # (a shared CI box) the figure is printed and only a state that takes seconds to come back fails
     bound = TARGET_P95 if load <= cpus else OVERLOADED_P95
-    assert p95 < bound, f"state restored p95 {p95:.3f} s (issue 11: < {TARGET_P95} s; load {load:.1f}, {cpus} CPUs)"
+    assert p95 < bound, f"state restored p95 {p95:.3f} s (the target: < {TARGET_P95} s; load {load:.1f}, {cpus} CPUs)"
 
 
 @pytest.mark.slow  # a real server, killed and started again

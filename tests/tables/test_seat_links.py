@@ -1,5 +1,5 @@
-"""A league fixture's seat links renewed and revoked by the match's organisers and scorekeepers (issue 11,
-``tables.seat_links``): a revoked link is refused by the table page (404) and the socket (4403), and a socket open
+"""A league fixture's seat links renewed and revoked by the match's organisers and scorekeepers
+(``tables.seat_links``): a revoked link is refused by the table page (404) and the socket (4403), and a socket open
 with it is closed; a renewed one gives a new link, the old one refused the same way; nobody else may do either; the
 match's online page offers both for each seat and shows a revoked link as such."""
 

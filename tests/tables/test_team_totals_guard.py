@@ -1,4 +1,4 @@
-"""A team match's overall totals and forfeits while an online table plays one of its tables (issue 11): the same
+"""A team match's overall totals and forfeits while an online table plays one of its tables: the same
 guard as a table's own entries (``games.signals.results_changing``). Totals are refused naming the online table —
 through the service (``MatchHeldError``, field ``match``), the API (409) and the organiser's page (422, the reason
 shown) — and nothing changes: the tables and the online table stay. A team forfeit goes through and finishes the

@@ -24,7 +24,7 @@ def perfect_matchings(items: Sequence) -> Iterator[list[tuple]]:
 def swiss_rules_cost(spec: dict, pairs: Sequence[tuple[str, str]], bye: str | None) -> tuple:
     """The Swiss rules 0-5 as the docs state them, for pairings given by ids: (rematches, extra byes of the
     bye's recipient, minus the bye recipient's rank, same-club pairings, total score difference, total squared
-    score difference). The bye is no float: its score does not count (issue 9, point 21)."""
+    score difference). The bye is no float: its score does not count."""
     total = (0, 0, 0, 0, 0, 0)
     for a, b in pairs:
         total = _add(total, _pair_cost(spec, a, b))

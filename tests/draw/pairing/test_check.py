@@ -88,10 +88,10 @@ def test_byes():
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P6", "b": "P7"}]
     warnings = check_pairings(spec, pairings, "P5")
     # P5 has had a bye. Its pairings are as good as any with P5 out (P6 v P7 floats, but some pairing must):
-    # the bye is no float; it goes by rank (issue 9, point 21)
+    # the bye is no float; it goes by rank
     assert [(w["code"], w["entrants"]) for w in warnings] == [("second_bye", ["P5"])]
-    assert warnings[0]["message"] == ("P5 has the bye with 1 bye already, while P1, P2, P3, P4 and 2 others have "
-                                      "had none")
+    assert "P5 has the bye with 1 bye already" in warnings[0]["message"]
+    assert "P1, P2, P3, P4 and 2 others" in warnings[0]["message"]
     warnings = check_pairings(spec, pairings + [{"a": "P5", "b": "P5"}], None)
     assert "bye_missing" in codes(warnings)
     even = {"system": "swiss", "entrants": [{"id": "A"}, {"id": "B"}, {"id": "C"}, {"id": "D"}]}
@@ -102,15 +102,13 @@ def test_byes():
     assert codes(check_pairings(odd, [{"a": "A", "b": "B"}], None)) == ["missing", "bye_missing"]
 
 
-def test_point21_a_bye_to_a_higher_pair_than_needed_is_warned():
+def test_a_bye_to_a_higher_pair_than_needed_is_warned():
     spec = swiss_spec()
     # P6 (1 point, no bye) has it where P7 (0, no bye) could: the others pair without a rematch either way
     pairings = [{"a": "P1", "b": "P2"}, {"a": "P3", "b": "P4"}, {"a": "P5", "b": "P7"}]
     warnings = check_pairings(spec, pairings, "P6")
     assert [(w["code"], w["entrants"]) for w in warnings] == [("bye_not_lowest", ["P6"])]
-    assert warnings[0]["message"] == ("P6 has the bye, but P7 ranks lower and has not had one either: the bye goes "
-                                      "to the lowest-ranked such pair unless the others could then not be paired "
-                                      "without a rematch")
+    assert "P6 has the bye, but P7 ranks lower" in warnings[0]["message"]
     # with P7 out, P6 could only meet P5 again (it has met everyone else): P6 is then the right bye
     history = spec["history"] + [["P6", "P1"], ["P6", "P2"], ["P6", "P3"], ["P6", "P4"]]
     moved = swiss_spec(history=history)

@@ -109,7 +109,7 @@ def test_the_engine_never_imports_django():
     assert json.loads(done.stdout) == []
 
 
-def test_point21_bye_by_rank_its_flag_and_the_check_of_a_higher_bye(tmp_path):
+def test_the_cli_gives_the_bye_by_rank_flags_why_and_warns_of_a_higher_bye(tmp_path):
     # P6 is the lowest-ranked without a bye (P7 has had one); P5 has met everyone but P6, so with P6 out it could
     # only have a rematch: P5 has the bye, flagged. A draft giving it to P4 (higher, no more byes) is warned.
     spec = {"system": "swiss", "round": 3,

@@ -75,11 +75,11 @@ def test_bye_not_to_the_leader_even_when_that_would_save_a_float():
 def test_bye_moves_up_when_the_lowest_would_force_a_rematch():
     result = pair(field([0, 0, 0], history=[["P1", "P2"]]))
     assert result["bye"] == "P2" and result_pairs(result) == [("P3", "P1")]  # P1 was "a" against P2
-    assert result["bye_flags"] == ["avoids_rematch"]  # P3, below it, was passed over (issue 9, point 21)
+    assert result["bye_flags"] == ["avoids_rematch"]  # P3, below it, was passed over: the bye moved up
     assert pair(field([0, 0, 0]))["bye_flags"] == [] and pair(field([0, 0]))["bye_flags"] == []
 
 
-def test_point21_bye_to_the_lowest_ranked_without_one_even_when_a_higher_pair_would_save_floats():
+def test_bye_to_the_lowest_ranked_without_one_even_when_a_higher_pair_would_save_floats():
     # P3 (2 points) has met P1, P4 and P5. With the bye to P4 (0), the lowest-ranked without one, P3 must meet
     # P2 (a float of 1) and P1 meets P5 (a float of 3); with the bye to P3 nobody floats. Today's rule: P4.
     spec = field([3, 3, 2, 0, 0], history=[["P1", "P3"], ["P3", "P4"], ["P3", "P5"]])
@@ -91,7 +91,7 @@ def test_point21_bye_to_the_lowest_ranked_without_one_even_when_a_higher_pair_wo
     assert all(p["flags"] == ["float"] for p in result["pairings"])
 
 
-def test_point21_bye_not_moved_to_avoid_a_same_club_pairing():
+def test_bye_not_moved_to_avoid_a_same_club_pairing():
     spec = field([0, 0, 0], avoid_same_club=True)
     for entrant, club in zip(spec["entrants"], ["Blue Dollar", "Blue Dollar", "Trinity"], strict=True):
         entrant["club"] = club
@@ -100,7 +100,7 @@ def test_point21_bye_not_moved_to_avoid_a_same_club_pairing():
     assert result["pairings"][0]["flags"] == ["same_club"]
 
 
-def test_point21_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_the_fewest():
+def test_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_the_fewest():
     # P1-P4 have all met each other: with P5 (the lowest) out they need two rematches, with P4 out only one
     history = [["P1", "P2"], ["P1", "P3"], ["P1", "P4"], ["P2", "P3"], ["P2", "P4"], ["P3", "P4"]]
     draw = swiss.pair_swiss(read_spec(field([0] * 5, history=history)))
@@ -108,7 +108,7 @@ def test_point21_when_a_rematch_is_forced_anyway_the_bye_goes_where_it_forces_th
     assert sum("rematch" in p.flags for p in draw.pairings) == 1 and draw.optimal
 
 
-def test_point21_bye_moves_up_past_several_and_the_flag_says_why():
+def test_bye_moves_up_past_several_and_the_flag_says_why():
     # P6 and P7 have each met P1-P5 but not each other: with either of them out, the other has nobody new left
     history = [[f"P{k}", f"P{j}"] for k in (6, 7) for j in (1, 2, 3, 4, 5)]
     draw = swiss.pair_swiss(read_spec(field([1, 1, 1, 1, 0, 0, 0], history=history)))
@@ -291,7 +291,7 @@ def expected_bye(spec: dict) -> tuple[str, list[str]]:
 
 @PROPERTY
 @given(swiss_specs(min_size=3, max_size=11))
-def test_point21_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_free_field(spec):
+def test_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_free_field(spec):
     result = pair(spec)
     ids = [e["id"] for e in spec["entrants"]]
     if len(ids) % 2 == 0:
@@ -300,7 +300,7 @@ def test_point21_bye_is_the_lowest_ranked_eligible_pair_that_leaves_a_rematch_fr
     bye, passed = expected_bye(spec)
     met = {frozenset(p) for p in spec["history"]}
     if rematch_free([i for i in ids if i != bye], met):
-        # the plain statement of point 21: the lowest-ranked with the fewest byes whose absence leaves a
+        # the plain statement of the bye rule: the lowest-ranked with the fewest byes whose absence leaves a
         # rematch-free pairing of the others, and every one passed over would have forced a rematch
         assert all(not rematch_free([i for i in ids if i != p], met) for p in passed)
     assert result["bye"] == bye
@@ -332,7 +332,7 @@ def test_block_method_is_valid_and_optimal_whenever_it_says_so(blocks, spec):
     ids = [e["id"] for e in spec["entrants"]]
     assert_everyone_once(ids, result_pairs(result), [result["bye"]] if result["bye"] else [])
     assert draw.method == "blocks"
-    if len(ids) % 2:  # the bye of point 21, whenever some candidate leaves a rematch-free field
+    if len(ids) % 2:  # the bye by rank, whenever some candidate leaves a rematch-free field
         bye, passed = expected_bye(spec)
         met = {frozenset(p) for p in spec["history"]}
         if rematch_free([i for i in ids if i != bye], met):

@@ -1,4 +1,4 @@
-"""Issue 9, point 20: the result names ``trump`` when a kick or the beg point decides the game before any card
+"""The result names ``trump`` when a kick or the beg point decides the game before any card
 is played (R23), in every path that produces a result: the state machine, hand records, chalk entries, the
 CLI, the seat views. The suit is the one the rules make trumps at that moment:
 
@@ -45,20 +45,20 @@ def decided(hand: HandState) -> dict:
     return result
 
 
-def test_point20_r5_r23_first_kick_wins_and_names_trumps():
+def test_a_first_kick_that_wins_the_game_names_its_suit_trumps():
     hand = make_hand(4, 3, DEAL_A, "JS", score=(0, 11))  # JS: 3 to the dealer's team 1
     result = decided(hand)
     assert (result["trump"], result["winner"], result["kick_points"], result["beg_points"]) == ("S", 1, [0, 3], [0, 0])
     assert str(hand.trump_suit) == "S"
 
 
-def test_point20_r5_r23_first_kick_wins_two_players():
+def test_a_first_kick_that_wins_the_game_names_trumps_with_two_players():
     hands = [["2C", "3C", "4C", "5C", "7C", "8C"], ["2D", "3D", "4D", "5D", "7D", "8D"]]
     hand = make_hand(2, 1, hands, "AH", score=(3, 13))
     assert decided(hand)["trump"] == "H"
 
 
-def test_point20_r8_r23_beg_point_wins_and_the_kicked_suit_is_trumps():
+def test_when_the_beg_point_wins_the_game_the_kicked_suit_is_trumps():
     hand = make_hand(4, 3, DEAL_A, "2S", score=(13, 0))  # the eldest's team 0 needs 1
     hand.apply("beg")
     hand.apply("give")
@@ -66,7 +66,7 @@ def test_point20_r8_r23_beg_point_wins_and_the_kicked_suit_is_trumps():
     assert (result["trump"], result["winner"], result["beg_points"]) == ("S", 0, [1, 0])
 
 
-def test_point20_r10_r23_a_runs_new_suit_kick_wins_and_is_trumps():
+def test_a_runs_kick_of_a_new_suit_that_wins_the_game_is_trumps():
     hand = make_hand(4, 3, DEAL_A, "2S", stock_of((RUN1_EXTRA, "6D")), score=(0, 12))  # 6D: 2 to team 1
     hand.apply("beg")
     hand.apply("run")
@@ -75,7 +75,7 @@ def test_point20_r10_r23_a_runs_new_suit_kick_wins_and_is_trumps():
     assert hand.runs == 1 and hand.begged == 3  # spades were begged; diamonds turned up (R10)
 
 
-def test_point20_r11_r23_the_begged_suit_again_wins_and_names_the_last_kicks_suit():
+def test_the_begged_suit_kicked_again_winning_the_game_names_the_last_kicks_suit():
     hand = make_hand(4, 3, DEAL_A, "2S", stock_of((RUN1_EXTRA, "AS"), (RUN2_EXTRA, "3H")), score=(0, 13))
     hand.apply("beg")
     hand.apply("run")
@@ -84,7 +84,7 @@ def test_point20_r11_r23_the_begged_suit_again_wins_and_names_the_last_kicks_sui
     assert (result["trump"], result["winner"], result["kick_points"], hand.runs) == ("S", 1, [0, 1], 1)
 
 
-def test_point20_r12_redeal_names_no_trumps_and_keeps_its_kick_points():
+def test_a_redeal_names_no_trumps_and_keeps_its_kick_points():
     hand = make_hand(4, 3, DEAL_A, "JS", stock_of((RUN1_EXTRA, "AS"), (RUN2_EXTRA, "6S")), score=(2, 3))
     hand.apply("beg")
     hand.apply("run")
@@ -93,7 +93,7 @@ def test_point20_r12_redeal_names_no_trumps_and_keeps_its_kick_points():
     assert score_record(json_roundtrip(hand.to_record())) == json_roundtrip(result)
 
 
-def test_point20_a_played_hand_is_unchanged():
+def test_a_hand_played_out_still_names_its_trumps_and_its_tricks():
     hand = make_hand(4, 3, DEAL_A, "2S")
     hand.apply("stand")
     while hand.phase != OVER:
@@ -110,7 +110,7 @@ def scripted(seed: int) -> GameState:
     return game
 
 
-def test_point20_r12_after_a_redeal_the_new_deals_kick_wins_and_names_trumps():
+def test_after_a_redeal_the_new_deals_winning_kick_names_trumps():
     game = scripted(2537)  # hand 1: the begged suit kept turning up, a redeal; hand 2: its first kick wins
     assert [h["redeal"] for h in game.history] == [True, False]
     assert game.history[0]["points"] == [0, 0] and game.hand.dealer == 0  # the same dealer deals again (R12)
@@ -121,7 +121,7 @@ def test_point20_r12_after_a_redeal_the_new_deals_kick_wins_and_names_trumps():
     assert GameState.from_json(game.to_json()).view(1) == view
 
 
-def test_point20_r11_in_a_game_the_begged_suit_again_wins_naming_that_suit():
+def test_in_a_game_the_begged_suit_kicked_again_wins_naming_that_suit():
     game = scripted(2159)  # hand 2: 7D kicked and begged, the run kicks AD (the begged suit again, 1 point)
     assert game.history[0]["redeal"] and game.hand.runs == 1 and game.hand.begged == 1
     assert str(game.last_result.trump) == "D" and game.last_result.redeal is False
@@ -139,13 +139,13 @@ CHALK = {"players": 4, "dealer": 0, "ruleset": {}, "high": None, "low": None, "j
     ([13, 0], ["5H", "AH"], "run", "H", 0),  # R11: the begged suit again wins: the last kick's suit
     ([0, 0], ["5H", "6H", "JH"], "run", None, None),  # R12: a redeal
 ])
-def test_point20_chalk_entry_names_trumps_when_decided_before_play(score, kicks, beg, trump, winner):
+def test_a_chalk_entry_names_trumps_when_the_game_is_decided_before_play(score, kicks, beg, trump, winner):
     entry = {**CHALK, "score_before": score, "kicks": kicks, **({"beg": beg} if beg else {})}
     result = score_chalk(entry)
     assert (result["trump"], result["winner"], result["tricks"]) == (trump, winner, [])
 
 
-def test_point20_chalk_entry_after_a_winning_kick_keeps_its_message():
+def test_a_chalk_entry_going_on_past_a_winning_kick_is_refused_with_its_message():
     entry = {**CHALK, "score_before": [12, 0], "kicks": ["5H", "6C", "7D"], "beg": "run"}
     with pytest.raises(Exception) as error:
         score_chalk(entry)
@@ -153,7 +153,7 @@ def test_point20_chalk_entry_after_a_winning_kick_keeps_its_message():
 
 
 # --------------------------------------------------------------------------- the command line
-def test_point20_cli_score_jsonl_and_play_name_trumps():
+def test_the_cli_scored_lines_and_the_play_session_name_trumps():
     hand = make_hand(4, 3, DEAL_A, "2S", stock_of((RUN1_EXTRA, "6D")), score=(0, 12))
     hand.apply("beg")
     hand.apply("run")
@@ -169,7 +169,7 @@ def test_point20_cli_score_jsonl_and_play_name_trumps():
     assert "No card was played: the game was decided before play." in text and "Trump D." in text
 
 
-def test_point20_cli_score_command_names_trumps():
+def test_the_cli_score_command_names_trumps():
     from tests.engine.test_cli import run
 
     hand = make_hand(4, 3, DEAL_A, "JS", score=(0, 11))
