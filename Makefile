@@ -6,10 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers ("auto": one a core); --dist loadfile keeps each test file, and its module-scoped fixtures
-# such as the browser tests' served sites, in one worker.
+# pytest-xdist workers ("auto": one a core); --dist loadgroup keeps each test file, and its module-scoped fixtures
+# such as the browser tests' served sites, in one worker, unless a test names a group of its own (tests/conftest.py).
 WORKERS ?= auto
-PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
 # What the edit loop leaves out: the browser, the services (PostgreSQL, Redis, Celery workers) and the slow tests.
 FAST := not browser and not services and not slow
 

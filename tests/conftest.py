@@ -149,6 +149,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             require(marker)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
+    its module-scoped fixtures (the browser tests' served sites) are built once; a test that names its own
+    ``xdist_group`` (one of the long walks of tests/site/test_drafts_never_leak.py) may run beside its file's others."""
+    if not config.getvalue("loadgroup"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     from django.conf import settings
 

@@ -422,27 +422,40 @@ def leaked_ids(body: str, s: Scene) -> set[int]:
 
 
 # ----------------------------------------------------------------------------- the walk
-@pytest.mark.slow  # every page, API read and export, for every role: the longest test of the suite
-def test_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(scene):
+# One test a role, so that the walks (the longest tests of the suite) run side by side under pytest-xdist
+# (tests/conftest.py lets a test marked ``xdist_group`` leave its file's worker).
+@pytest.mark.slow  # every page, API read and export, before and after the drafts are deleted
+@pytest.mark.parametrize("role", [pytest.param(role, marks=pytest.mark.xdist_group(f"drafts-never-leak-{role}"))
+                                  for role in NOT_ORGANISERS])
+def test_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(scene, role):
     urls = every_url(scene)
     assert len(urls) > 150, urls  # every route, filled in: the walk is not empty
-    before = {role: answers(client_for(scene, role), urls) for role in ROLES}
+    before = answers(client_for(scene, role), urls)
 
     problems = []
-    for role in NOT_ORGANISERS:
-        for url, (status, body) in before[role].items():
-            if status >= 500:
-                problems.append(f"{role} {url}: {status}")
-            if MARKER in body.lower():
-                problems.append(f"{role} {url}: names a draft ({status})")
-            if leaked_ids(body, scene):
-                problems.append(f"{role} {url}: shows draft match ids {sorted(leaked_ids(body, scene))}")
-            if status == 200 and draft_url(url, scene):
-                problems.append(f"{role} {url}: a draft's URL answers 200")
+    for url, (status, body) in before.items():
+        if status >= 500:
+            problems.append(f"{role} {url}: {status}")
+        if MARKER in body.lower():
+            problems.append(f"{role} {url}: names a draft ({status})")
+        if leaked_ids(body, scene):
+            problems.append(f"{role} {url}: shows draft match ids {sorted(leaked_ids(body, scene))}")
+        if status == 200 and draft_url(url, scene):
+            problems.append(f"{role} {url}: a draft's URL answers 200")
     assert not problems, "\n".join(problems)
-    assert sum(status == 200 for status, _ in before["anonymous"].values()) > 40  # the public pages are walked
+    if role == "anonymous":
+        assert sum(status == 200 for status, _ in before.values()) > 40  # the public pages are walked
 
-    organiser = before["organiser"]
+    delete_the_drafts(scene)
+    after = answers(client_for(scene, role), urls)
+    changed = [url for url in urls if before[url] != after[url]]
+    assert not changed, f"{role} sees the drafts on {changed}:\n{difference(before, after, changed[0])}"
+
+
+@pytest.mark.slow  # every page, API read and export
+@pytest.mark.xdist_group("drafts-never-leak-organiser")
+def test_the_clubs_organisers_see_their_drafts_on_every_page_that_lists_them(scene):
+    organiser = answers(client_for(scene, "organiser"), every_url(scene))
     league, secret, teams = (scene.competitions[k] for k in ("league", "secret", "teams"))
     shown = [f"/clubs/{league.club.slug}/{league.slug}/", f"/api/competitions/{league.pk}/matches/",
              f"/api/matches/?competition={league.pk}", f"/clubs/{league.club.slug}/{league.slug}/results.csv",
@@ -456,12 +469,6 @@ def test_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(
         status, body = organiser[url]
         assert status == 200 and MARKER in body.lower(), f"the organiser does not see the draft on {url}"
     assert not [url for url, (status, _) in organiser.items() if status >= 500]
-
-    delete_the_drafts(scene)
-    for role in NOT_ORGANISERS:
-        after = answers(client_for(scene, role), urls)
-        changed = [url for url in urls if before[role][url] != after[url]]
-        assert not changed, f"{role} sees the drafts on {changed}:\n{difference(before[role], after, changed[0])}"
 
 
 def difference(before: dict, after: dict, url: str) -> str:

@@ -137,6 +137,13 @@ class Client:
             frame = await self.receive(timeout)
         return frame
 
+    async def until_type(self, kind: str, timeout: float = 10.0) -> dict:
+        """Frames until one of type ``kind`` comes (a presence or clock frame may come first); that one."""
+        frame = await self.receive(timeout)
+        while frame.get("type") != kind:
+            frame = await self.receive(timeout)
+        return frame
+
     async def send(self, **message) -> None:
         await self.socket.send_json_to(message)
 
@@ -360,7 +367,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     watcher = await join(table, None)
     outcome = await db(table_clock.play_due)(table.pk, now=table.deadline_at)
     assert (outcome.seat, outcome.by) == (0, "cover")
-    event = await watcher.receive()
+    event = await watcher.until_type("event")
     assert (event["seat"], event["by"]) == (0, "cover") and event["seats"][0]["covering"]
 
     back = await join(table, 0, user=user)  # the player is back: the bot keeps the seat until they reclaim it
@@ -371,8 +378,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
         await back.send(type="act", action=back.frames[-1]["view"]["legal"][0], version=table.version, id="r-0")
         assert "reclaim" in (await back.receive())["reason"]
     await back.send(type="reclaim")
-    reclaimed = await back.receive()
-    assert reclaimed["type"] == "event"
+    reclaimed = await back.until_type("event")
     row = await db(seat_row)(table, 0)
     if table.turn == 0:  # reclaimed at its turn: the bot makes this move, the player the next one
         assert row.covering and row.reclaim_pending
@@ -383,7 +389,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
     state = await back.until_version(table.version)
     assert state["version"] == table.version and state["view"]["legal"]
     await back.send(type="act", action=state["view"]["legal"][0], version=table.version, id="r-1")
-    mine = await back.receive()
+    mine = await back.until_type("event")
     assert (mine["seat"], mine["by"]) == (0, "player")
     assert {"player", "cover", "bot"} <= {row[3] for row in await db(actions_of)(table)}
     await finish(seat0, watcher, back)
@@ -536,8 +542,8 @@ async def test_when_the_clock_runs_out_a_bot_moves_and_the_record_says_clock():
     assert await db(table_clock.play_due)(table.pk, now=table.deadline_at - timedelta(seconds=1)) is None
     assert table.pk in await db(table_clock.due_moves)(table.deadline_at)
     await db(table_clock.play_due)(table.pk, now=table.deadline_at)
-    event = await seat0.receive()
-    assert (event["type"], event["seat"], event["by"]) == ("event", 0, "clock")
+    event = await seat0.until_type("event")
+    assert (event["seat"], event["by"]) == (0, "clock")
     assert event["seats"][0]["bank_left"] == 0
     assert (await db(actions_of)(table))[-1][1:] == (0, event["action"], "clock")
     await finish(seat0)
