@@ -378,7 +378,7 @@ async def test_a_seat_away_60_s_is_covered_by_a_bot_and_its_player_reclaims_it_a
         await back.send(type="act", action=back.frames[-1]["view"]["legal"][0], version=table.version, id="r-0")
         assert "reclaim" in (await back.receive())["reason"]
     await back.send(type="reclaim")
-    reclaimed = await back.until_type("event")
+    await back.until_type("event")  # the reclaim's event
     row = await db(seat_row)(table, 0)
     if table.turn == 0:  # reclaimed at its turn: the bot makes this move, the player the next one
         assert row.covering and row.reclaim_pending
