@@ -38,7 +38,7 @@ test: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(PYTEST)
+	$(PYTEST) --durations=25
 
 # The edit loop: SQLite, tasks in-process, no browser and no slow test (`make test` runs everything).
 test-fast: $(STAMP)

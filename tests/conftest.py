@@ -154,7 +154,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
     its module-scoped fixtures (the browser tests' served sites) are built once; a test that names its own
     ``xdist_group`` (one of the long walks of tests/site/test_drafts_never_leak.py) may run beside its file's others."""
-    if not config.getvalue("loadgroup"):
+    if config.getoption("dist", "no") != "loadgroup":
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is None:

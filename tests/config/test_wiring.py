@@ -1,6 +1,6 @@
 """Every cross-layer listener is connected in one place, ``config.wiring``: the receivers connected to each signal
-(the project's own; Django's and other packages' aside) and the option checks registered with ``league.entries``
-are exactly the listed ones, in order, and each is named in the module's docstring."""
+(the project's own; Django's and other packages' aside) and the option checks registered with
+``league.competition_options`` are exactly the listed ones, in order, and each is named in the module's docstring."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.contrib.auth.signals import user_logged_out
 
 from config import wiring
 from games.signals import results_changing, results_settled
-from league import entries
+from league import competition_options as entries
 from league.signals import publication_changed, ratings_stale, standings_stale
 from standings.signals import standings_refreshed
 from tables.signals import presence_changed, table_changed

@@ -33,13 +33,28 @@ def _fresh_throttles():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _quick_password_checks(settings):
+    """Many wrong passwords are checked here: against a hash of Django's quick test hasher rather than the 0.3 s
+    PBKDF2 one (a user of another test keeps its PBKDF2 hash, which still verifies)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher",
+                                 "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+
+
+def quick_user(username: str):
+    user = make_user(username)
+    user.set_password(DEFAULT_PASSWORD)  # with the quick hasher, not the session's cached PBKDF2 hash
+    user.save(update_fields=["password"])
+    return user
+
+
 def _login(client, username, password):
     return client.post(reverse("login"), {"username": username, "password": password})
 
 
 @pytest.mark.slow  # fifty password checks
 def test_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait(client):
-    make_user("ann")
+    quick_user("ann")
     answers = [_login(client, "ann", f"wrong-{i}").status_code for i in range(50)]
     limit = settings.AXES_FAILURE_LIMIT
     assert answers[:limit - 1] == [200] * (limit - 1)  # the form again, with its error
@@ -55,8 +70,8 @@ def test_fifty_wrong_passwords_lock_the_login_and_the_page_names_the_wait(client
 
 @pytest.mark.slow  # many password checks
 def test_a_lockout_is_per_username_and_address_and_a_success_resets_the_count(client):
-    make_user("bob")
-    make_user("cid")
+    quick_user("bob")
+    quick_user("cid")
     for i in range(settings.AXES_FAILURE_LIMIT - 1):
         assert _login(client, "bob", f"wrong-{i}").status_code == 200
     assert _login(client, "bob", DEFAULT_PASSWORD).status_code == 302  # under the limit: logged in
@@ -102,7 +117,7 @@ def test_api_clients_get_a_token_and_use_it(client):
 
 
 def test_wrong_credentials_at_the_token_endpoint_are_a_field_error(client):
-    make_user("dee")
+    quick_user("dee")
     response = client.post(TOKEN_URL, {"username": "dee", "password": "nope"}, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["reason"]
@@ -110,7 +125,7 @@ def test_wrong_credentials_at_the_token_endpoint_are_a_field_error(client):
 
 def test_the_token_endpoint_is_throttled_with_a_json_429(client, monkeypatch):
     monkeypatch.setattr(auth.LoginRateThrottle, "THROTTLE_RATES", {"login": "3/min"})
-    make_user("eve")
+    quick_user("eve")
     for username in ("x1", "x2", "x3"):  # unknown users: no lockout of a username, only the address's rate
         assert client.post(TOKEN_URL, {"username": username, "password": "p"},
                            content_type="application/json").status_code == 400
@@ -124,7 +139,7 @@ def test_the_token_endpoint_is_throttled_with_a_json_429(client, monkeypatch):
 
 
 def test_repeated_failures_at_the_token_endpoint_lock_the_username_out(client):
-    make_user("fay")
+    quick_user("fay")
     for i in range(settings.AXES_FAILURE_LIMIT):
         client.post(TOKEN_URL, {"username": "fay", "password": f"wrong-{i}"}, content_type="application/json")
     cache.clear()  # past the address's rate: the lockout itself answers
@@ -139,7 +154,7 @@ def test_a_throttle_whose_redis_is_down_lets_the_request_through(client, monkeyp
     dead = RedisCache("redis://127.0.0.1:9/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
     monkeypatch.setattr(auth.LoginRateThrottle, "cache", dead)
     monkeypatch.setattr(auth, "OUTAGE", auth._OutageLog())
-    make_user("gus")
+    quick_user("gus")
     with caplog.at_level(logging.WARNING, logger="league.auth"):
         for _ in range(3):
             response = client.post(TOKEN_URL, {"username": "gus", "password": DEFAULT_PASSWORD},
@@ -156,6 +171,6 @@ def test_logging_in_does_not_need_the_cache(client, monkeypatch):
 
     for name in ("get", "set", "add", "incr", "get_many", "set_many", "delete"):
         monkeypatch.setattr(cache, name, broken)
-    make_user("hal")
+    quick_user("hal")
     assert _login(client, "hal", "wrong").status_code == 200
     assert _login(client, "hal", DEFAULT_PASSWORD).status_code == 302
