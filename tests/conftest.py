@@ -8,9 +8,9 @@
 - Celery tasks run eagerly (in-process) in every test, also when ``REDIS_URL`` is set and the settings
   send them to the broker: otherwise a test's tasks would be queued and never run. A test that asks
   for ``celery_worker_process`` gets a real worker on the broker instead, with eager mode off.
-- Under pytest-xdist (``make test`` runs two workers) each worker has its own PostgreSQL test database, task
-  queue, Redis database index and channel-layer prefix, so two workers never take each other's tasks, cached
-  renderings or table events.
+- Under pytest-xdist (``make test`` runs one worker more than the cores) each worker has its own PostgreSQL test
+  database, task queue, Redis database index and channel-layer prefix, so two workers never take each other's
+  tasks, cached renderings or table events.
 - Hypothesis: the ``quick`` profile by default (few examples, derandomized: the same examples every run);
   ``HYPOTHESIS_PROFILE=deep`` runs many random examples, to hunt for a counterexample.
 """

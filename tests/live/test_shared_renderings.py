@@ -71,6 +71,12 @@ async def until(condition, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.01)
 
 
+async def idle(*hubs: Hub) -> None:
+    """Until every hub's rendering loop has ended: a rendering that would follow the first has run by then."""
+    await until(lambda: all(watched.task is None or watched.task.done()
+                            for hub in hubs for watched in hub._watched.values()))
+
+
 async def closed(hub: Hub, page: LivePage, *readers: Reader) -> None:
     for reader in readers:
         await hub.leave(page.key, reader)
@@ -84,7 +90,7 @@ async def test_a_notice_heard_by_two_processes_costs_one_rendering_and_both_send
     before = render_first.calls + render_second.calls
     await notice_to(first, second)
     await until(lambda: reader_first.received and reader_second.received)
-    await asyncio.sleep(0.3)  # no second rendering follows
+    await idle(first, second)  # no second rendering follows
     assert render_first.calls + render_second.calls == before + 1
     assert reader_first.received == reader_second.received  # the same version and regions, from one rendering
     await closed(first, page, reader_first)
