@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import importlib.util
@@ -31,6 +32,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
 from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +44,7 @@ WORKER_VISIBILITY_TIMEOUT = 5  # seconds before a killed worker's unacknowledged
 RUN_ID = f"{socket.gethostname()}-{os.getpid()}"
 TEST_QUEUE = f"tests-{RUN_ID}"
 REDIS_DATABASES = 16  # redis-server's default number of database indexes
+TASKS_END_WITHIN = 15.0  # seconds an async test's leftover tasks have to end after it
 
 hypothesis_settings.register_profile("quick", max_examples=40, derandomize=True, database=None)
 hypothesis_settings.register_profile("deep", max_examples=500, database=None, print_blob=True)
@@ -154,6 +158,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
     its module-scoped fixtures (the browser tests' served sites) are built once; a test that names its own
     ``xdist_group`` (one of the long walks of tests/site/test_drafts_never_leak.py) may run beside its file's others."""
+    for item in items:  # before the test database is flushed, an async test's loop is left with nothing running
+        if item.get_closest_marker("asyncio") is not None and isinstance(item, pytest.Function):
+            item.fixturenames.append("_tasks_of_the_test_ended")
     if config.getoption("dist", "no") != "loadgroup":
         return
     for item in items:
@@ -199,6 +206,32 @@ def _no_connection_left_in_the_action_threads():
     consumers = sys.modules.get("tables.consumers")
     if consumers is not None:
         consumers.close_act_connections()
+
+
+@pytest_asyncio.fixture
+async def _tasks_of_the_test_ended():
+    """After an async test (added to each by ``pytest_collection_modifyitems``): the tasks it left on its event loop
+    end while the loop still runs. A socket the test never disconnected still has its consumer waiting; cancelled
+    only when the loop closes, it would count its seat out on a loop that no longer runs, and that database work
+    would hold the next test's database thread (or SQLite's lock during the flush) for good. So: every task is
+    cancelled but the sockets' counting out, which is waited for, then the database thread finishes its queue."""
+    yield
+    loop, me = asyncio.get_running_loop(), asyncio.current_task()
+    deadline = loop.time() + TASKS_END_WITHIN
+
+    def pending() -> set[asyncio.Task]:
+        return {task for task in asyncio.all_tasks(loop) if task is not me and not task.done()}
+
+    def counting_out() -> set:
+        consumers = sys.modules.get("tables.consumers")
+        return set(consumers._counting_out) if consumers is not None else set()
+
+    while (left := pending()) and loop.time() < deadline:
+        for task in left - counting_out():
+            task.cancel()
+        await asyncio.wait(left, timeout=max(0.0, deadline - loop.time()))
+    assert not pending(), f"tasks still running {TASKS_END_WITHIN} s after the test: {pending()}"
+    await sync_to_async(lambda: None)()  # the database thread has done what the ended tasks handed it
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from django.urls import reverse
 from config.asgi import application
 from draw.models import Round
 from games.entry import enter_hand
+from live import notices as live_notices
 from live import render
 from live.routing import websocket_urlpatterns
 from tests.factories import make_player, make_scene, make_user, sweep
@@ -51,13 +52,13 @@ async def open_page(path: str, user=None, app=None) -> WebsocketCommunicator:
 
 async def connected(path: str, user=None) -> tuple[WebsocketCommunicator, dict]:
     socket = await open_page(path, user)
-    assert (await socket.connect())[0], f"{path} refused"
+    assert (await socket.connect(10))[0], f"{path} refused"
     return socket, await socket.receive_json_from(5)
 
 
 async def refused(path: str, user=None) -> int:
     socket = await open_page(path, user)
-    accepted, code = await socket.connect()
+    accepted, code = await socket.connect(10)
     assert not accepted
     return code
 
@@ -70,6 +71,18 @@ async def regions_after(socket: WebsocketCommunicator, wanted, timeout: float = 
             if message["type"] == "regions" and wanted(message["regions"]["content"]):
                 return message
     return await asyncio.wait_for(wait(), timeout)
+
+
+async def hub_idle_after(version: int, timeout: float = 5.0) -> None:
+    """Until this process's hub has heard the notice of ``version`` on every page it watches and has no rendering
+    running: whatever those notices cause has been rendered and sent by then."""
+    from live.hub import hub
+
+    async def wait():
+        while not all(watched.wanted >= version and (watched.task is None or watched.task.done())
+                      for watched in hub()._watched.values()):
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(wait(), timeout)
 
 
 def enter_sweep(match, number: int, user):
@@ -164,14 +177,21 @@ async def test_many_readers_of_a_page_cost_one_rendering_per_notice(monkeypatch)
         calls.append(args[0])
         return real(*args, **kwargs)
 
+    def sent(group, message):
+        notices.append(message["version"])
+        real_send(group, message)
+
+    notices: list[int] = []
+    real_send = live_notices.send_to_group
     monkeypatch.setattr("live.consumers.render_page", counted)
+    monkeypatch.setattr(live_notices, "send_to_group", sent)
     readers = [await connected(found["sheet"]) for _ in range(5)]
     assert len(calls) == 1  # the first reader's; the others got it
     calls.clear()
     await db(enter_sweep)(found["match"], 1, found["scorekeeper"])
     for socket, _ in readers:
         await regions_after(socket, lambda html: 'id="hand-1-1"' in html)
-    await asyncio.sleep(0.3)
+    await hub_idle_after(max(notices))
     # the hand's own notice, then the settle's: at most one rendering each, for all five readers
     assert 1 <= len(calls) <= 2
     for socket, _ in readers:
@@ -212,10 +232,10 @@ async def test_the_socket_is_refused_from_another_sites_page():
     found = await db(scene)()
     foreign = WebsocketCommunicator(application, f"/ws/live/?path={found['standings']}",
                                     headers=[(b"origin", b"http://evil.example")])
-    assert not (await foreign.connect())[0]
+    assert not (await foreign.connect(10))[0]
     ours = WebsocketCommunicator(application, f"/ws/live/?path={found['standings']}",
                                  headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")])
-    assert (await ours.connect())[0]
+    assert (await ours.connect(10))[0]
     assert (await ours.receive_json_from(5))["type"] == "regions"
     await ours.disconnect()
 

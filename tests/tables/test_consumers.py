@@ -121,7 +121,7 @@ class Client:
         """Every frame until none comes for ``quiet`` seconds (a close ends it)."""
         out = []
         while self.close_code is None and not await self.socket.receive_nothing(quiet):
-            message = await self.socket.receive_output()
+            message = await self.socket.receive_output(10)
             if message["type"] == "websocket.close":
                 self.close_code = message.get("code")
                 break
@@ -165,7 +165,7 @@ async def join(table: Table, reader: int | None, *, user=None, token: str = "", 
     """A socket on ``table`` (its seat from ``user`` or the seat link ``token``) and the first frame it gets."""
     query = f"?seat={token}" if token else f"?invite={invite}" if invite else ""
     client = Client(table, reader, f"/ws/tables/{table.pk}/{query}", user=user)
-    connected, _ = await client.socket.connect()
+    connected, _ = await client.socket.connect(10)
     assert connected
     first = await client.receive()
     assert first["type"] == expect, first
@@ -221,7 +221,7 @@ async def test_a_seat_link_gives_its_seat_a_link_of_another_table_or_a_private_t
     invited = await join(private, None, invite=private.invite_token)
     assert invited.frames[0]["view"] is None  # the lobby: no hand yet
     missing = Client(table, None, "/ws/tables/999999/")
-    assert (await missing.socket.connect())[0]
+    assert (await missing.socket.connect(10))[0]
     assert (await missing.receive())["type"] == "refused" and await missing.closed() == 4404
     await finish(linked, other, uninvited, invited, missing)
 
@@ -229,11 +229,11 @@ async def test_a_seat_link_gives_its_seat_a_link_of_another_table_or_a_private_t
 async def test_a_socket_from_another_sites_page_is_refused_and_one_from_ours_accepted():
     table = await db(human_table)(await db(make_user)())
     foreign = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://evil.example")])
-    connected, _ = await foreign.connect()
+    connected, _ = await foreign.connect(10)
     assert not connected  # AllowedHostsOriginValidator
     ours = Client(table, None, f"/ws/tables/{table.pk}/", app=application, headers=[(b"origin", b"http://127.0.0.1:8000")])
     del ours.socket.scope["user"]  # the auth middleware puts the session's (anonymous) user there
-    assert (await ours.socket.connect())[0]
+    assert (await ours.socket.connect(10))[0]
     assert (await ours.receive())["view"]["hand"] == []  # no session: a spectator
     await finish(ours)
 

@@ -147,7 +147,7 @@ async def test_the_socket_refuses_a_revoked_link_and_closes_one_open_with_it(mon
             return communicator
 
         open_one = socket(old)
-        assert (await open_one.connect())[0]
+        assert (await open_one.connect(10))[0]
         first = await open_one.receive_json_from(5)
         assert first["type"] == "state" and first["table"]["id"] == table.pk
         await sync_to_async(seat_links.revoke_seat_link)(table, 3, scene["organiser"])
@@ -155,17 +155,17 @@ async def test_the_socket_refuses_a_revoked_link_and_closes_one_open_with_it(mon
         assert code == 4001  # the seat has no login: every socket of it came with the link, closed at once
 
         refused = socket(old)
-        assert (await refused.connect())[0]
+        assert (await refused.connect(10))[0]
         frames, code = await frames_until_closed(refused)
         assert code == 4403 and frames[-1]["type"] == "refused"
         assert frames[-1]["reason"] == "this seat link is not one of this table's"
 
         renewed = await sync_to_async(seat_links.renew_seat_link)(table, 3, scene["scorekeeper"])
         again = socket(old)
-        assert (await again.connect())[0]
+        assert (await again.connect(10))[0]
         assert (await frames_until_closed(again))[1] == 4403
         fresh_one = socket(renewed.seat_token)
-        assert (await fresh_one.connect())[0]
+        assert (await fresh_one.connect(10))[0]
         frame = await fresh_one.receive_json_from(5)
         assert frame["type"] == "state" and frame["view"] is None  # seat 4, waiting for the start
         await fresh_one.disconnect()
@@ -194,7 +194,7 @@ async def test_a_revoked_link_closes_its_socket_but_not_the_one_the_seats_player
         by_login = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/")
         by_login.scope["user"] = player
         for communicator in (by_link, by_login):
-            assert (await communicator.connect())[0]
+            assert (await communicator.connect(10))[0]
             assert (await communicator.receive_json_from(5))["type"] == "state"
         await sync_to_async(seat_links.revoke_seat_link)(table, 3, scene["organiser"])
         assert (await frames_until_closed(by_link))[1] == 4001
