@@ -153,19 +153,60 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             require(marker)
 
 
+HEAVY_MARKERS = ("browser", "services", "slow")
+"""A test file with a test so marked is long (a served site, a browser, real workers): under ``--dist loadgroup``
+such files are handed out first, so that the last minutes are filled by short files, not one long file alone."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
-    its module-scoped fixtures (the browser tests' served sites) are built once; a test that names its own
-    ``xdist_group`` (one of the long walks of tests/site/test_drafts_never_leak.py) may run beside its file's others."""
+    """Each test gets a node id of its own; an async test ends its loop's tasks before the database is flushed;
+    under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
+    its module-scoped fixtures (the browser tests' served sites) are built once — unless a test names an
+    ``xdist_group`` of its own (one of the long walks of tests/site/test_drafts_never_leak.py) — and the long files
+    are handed out first."""
+    each_its_own_node_id(items)
     for item in items:  # before the test database is flushed, an async test's loop is left with nothing running
         if item.get_closest_marker("asyncio") is not None and isinstance(item, pytest.Function):
             item.fixturenames.append("_tasks_of_the_test_ended")
     if config.getoption("dist", "no") != "loadgroup":
         return
+    groups = []
     for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+        marker = item.get_closest_marker("xdist_group")
+        groups.append(str(marker.args[0]) if marker is not None and marker.args else item.nodeid.split("::", 1)[0])
+        set_node_id(item, f"{item.nodeid}@{groups[-1]}")  # how pytest-xdist's scheduler reads the group
+    heavy = {group for item, group in zip(items, groups, strict=True)
+             if any(item.get_closest_marker(name) for name in HEAVY_MARKERS)}
+    items.sort(key=lambda item: item.nodeid.rsplit("@", 1)[1] not in heavy)  # stable: files keep their order
+
+
+def set_node_id(item: pytest.Item, nodeid: str) -> None:
+    """Give ``item`` the node id ``nodeid``: pytest 9 keeps it structured (``_id``), pytest 8 as text (``_nodeid``);
+    pytest-xdist 3.8's own ``@group`` suffix still writes the pytest 8 attribute, which pytest 9 no longer reads."""
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(nodeid)
+    else:
+        item._nodeid = nodeid
+    assert item.nodeid == nodeid, (item.nodeid, nodeid)
+
+
+def each_its_own_node_id(items: list[pytest.Item]) -> None:
+    """schemathesis names its tests ``test[GET /api/…]`` but gives them all the function's node id; pytest-xdist
+    takes tests by node id, so all but one operation would silently not run under ``make test``. Such a test gets
+    its name in its node id; any other repeated node id stops the run."""
+    for item in items:
+        if "[" in item.name and not item.nodeid.endswith("]"):
+            set_node_id(item, f"{item.nodeid.rsplit('::', 1)[0]}::{item.name}")
+    seen: dict[str, int] = {}
+    for item in items:
+        seen[item.nodeid] = seen.get(item.nodeid, 0) + 1
+    repeated = sorted(nodeid for nodeid, count in seen.items() if count > 1)
+    if repeated:
+        raise pytest.UsageError(f"{len(repeated)} test ids are not unique (pytest-xdist would run one of each): "
+                                + ", ".join(repeated[:5]))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

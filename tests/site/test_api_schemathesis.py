@@ -11,11 +11,14 @@ onto the seeded objects, so that the operations reach real matches, hands and te
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import schemathesis
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -28,12 +31,17 @@ from games.models import Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Team
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, sweep
 
-MAX_EXAMPLES = 6
-"""Generated requests per operation (69 operations); most of the run's time (4-5 minutes of CPU) is seeding each
-operation's database, not the requests."""
+DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+MAX_EXAMPLES = 50 if DEEP else 6
+"""Generated requests per operation in the examples and fuzzing phases."""
 CSRF_SECRET = "schemathesisCsrfSecretOf32Chars0"  # a CSRF cookie holds a 32-character secret; the header repeats it
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+# The coverage phase (every boundary and every invalid value of every field, several hundred requests for a hand's
+# body: about 4 minutes of CPU for the whole API) runs with the deep profile (HYPOTHESIS_PROFILE=deep), as the
+# deep Hypothesis runs do; the suite's run keeps to the examples and a bounded fuzzing of every operation.
+schema = schemathesis.openapi.from_wsgi(
+    "/api/schema/", application,
+    config=SchemathesisConfig.from_dict({"phases": {"coverage": {"enabled": DEEP}}}))
 pytestmark = pytest.mark.django_db(transaction=True)  # each request commits: the settle runs after it, as live
 
 
@@ -100,6 +108,7 @@ def _onto_seeded(case, ids: dict[str, list[int]]) -> None:
             case.path_parameters[name] = known[value % len(known)]
 
 
+@pytest.mark.slow  # about a minute and a half of CPU for the whole API
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
