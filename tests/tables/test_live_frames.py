@@ -70,7 +70,7 @@ def test_an_actions_frames_equal_the_frames_read_back_from_the_database(tap):
         cache.forget_all()  # read back from the stored pack and action log alone
         assert sent == sorted(live.frames(table.pk)), f"move {moves}"
         table = fresh(table)
-    assert moves > 20
+    assert moves > 20, (table.status, moves)
 
 
 @pytest.mark.django_db(transaction=True)
