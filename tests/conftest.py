@@ -153,32 +153,22 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             require(marker)
 
 
-HEAVY_MARKERS = ("browser", "services", "slow")
-"""A test file with a test so marked is long (a served site, a browser, real workers): under ``--dist loadgroup``
-such files are handed out first, so that the last minutes are filled by short files, not one long file alone."""
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each test gets a node id of its own; an async test ends its loop's tasks before the database is flushed;
     under ``--dist loadgroup`` (``make test``) a test file runs on one worker, as with ``--dist loadfile``, so that
-    its module-scoped fixtures (the browser tests' served sites) are built once — unless a test names an
-    ``xdist_group`` of its own (one of the long walks of tests/site/test_drafts_never_leak.py) — and the long files
-    are handed out first."""
+    its module-scoped fixtures (the browser tests' served sites) are built once, unless a test names an
+    ``xdist_group`` of its own (one of the long walks of tests/site/test_drafts_never_leak.py)."""
     each_its_own_node_id(items)
     for item in items:  # before the test database is flushed, an async test's loop is left with nothing running
         if item.get_closest_marker("asyncio") is not None and isinstance(item, pytest.Function):
             item.fixturenames.append("_tasks_of_the_test_ended")
     if config.getoption("dist", "no") != "loadgroup":
         return
-    groups = []
     for item in items:
         marker = item.get_closest_marker("xdist_group")
-        groups.append(str(marker.args[0]) if marker is not None and marker.args else item.nodeid.split("::", 1)[0])
-        set_node_id(item, f"{item.nodeid}@{groups[-1]}")  # how pytest-xdist's scheduler reads the group
-    heavy = {group for item, group in zip(items, groups, strict=True)
-             if any(item.get_closest_marker(name) for name in HEAVY_MARKERS)}
-    items.sort(key=lambda item: item.nodeid.rsplit("@", 1)[1] not in heavy)  # stable: files keep their order
+        group = str(marker.args[0]) if marker is not None and marker.args else item.nodeid.split("::", 1)[0]
+        set_node_id(item, f"{item.nodeid}@{group}")  # how pytest-xdist's scheduler reads the group
 
 
 def set_node_id(item: pytest.Item, nodeid: str) -> None:
@@ -294,6 +284,29 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
         if "postgresql" in database["ENGINE"]:
             test = database.setdefault("TEST", {})
             test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, dropped at the end with nothing connected to it: a server or worker a test
+    killed can leave its PostgreSQL session open for a moment, and the drop would then fail and leave the database
+    behind ("being accessed by other users")."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            with connection.cursor() as cursor:
+                cursor.execute(f"SELECT pg_terminate_backend(pid) {others}")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    cursor.execute(f"SELECT count(*) {others}")
+                    if not cursor.fetchone()[0]:
+                        break
+                    time.sleep(0.05)  # a terminated session ends within milliseconds; polled, with a deadline
 
 
 def _use_the_run_queue() -> None:
