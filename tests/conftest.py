@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
@@ -190,10 +191,7 @@ def each_its_own_node_id(items: list[pytest.Item]) -> None:
     for item in items:
         if "[" in item.name and not item.nodeid.endswith("]"):
             set_node_id(item, f"{item.nodeid.rsplit('::', 1)[0]}::{item.name}")
-    seen: dict[str, int] = {}
-    for item in items:
-        seen[item.nodeid] = seen.get(item.nodeid, 0) + 1
-    repeated = sorted(nodeid for nodeid, count in seen.items() if count > 1)
+    repeated = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
     if repeated:
         raise pytest.UsageError(f"{len(repeated)} test ids are not unique (pytest-xdist would run one of each): "
                                 + ", ".join(repeated[:5]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -18,4 +19,14 @@ def wait_until(condition: Callable[[], T], timeout: float, what: str, interval: 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(interval)
+    return value
+
+
+async def until(condition: Callable[[], T], timeout: float, what: str, interval: float = 0.02) -> T:
+    """``wait_until`` on an event loop: the loop runs on between the tries."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await asyncio.sleep(interval)
     return value

@@ -24,6 +24,7 @@ from live import notices as live_notices
 from live import render
 from live.routing import websocket_urlpatterns
 from tests.factories import make_player, make_scene, make_user, sweep
+from tests.waiting import until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 db = sync_to_async
@@ -78,11 +79,8 @@ async def hub_idle_after(version: int, timeout: float = 5.0) -> None:
     running: whatever those notices cause has been rendered and sent by then."""
     from live.hub import hub
 
-    async def wait():
-        while not all(watched.wanted >= version and (watched.task is None or watched.task.done())
-                      for watched in hub()._watched.values()):
-            await asyncio.sleep(0.01)
-    await asyncio.wait_for(wait(), timeout)
+    await until(lambda: all(watched.wanted >= version and (watched.task is None or watched.task.done())
+                            for watched in hub()._watched.values()), timeout, f"the hub to render notice {version}")
 
 
 def enter_sweep(match, number: int, user):
