@@ -16,6 +16,7 @@ from live import shared
 from live.hub import Hub
 from live.pages import LivePage
 from live.render import Rendered
+from tests import waiting
 
 pytestmark = [pytest.mark.asyncio]
 
@@ -65,10 +66,7 @@ async def notice_to(*hubs: Hub) -> int:
 
 
 async def until(condition, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "not within the time"
-        await asyncio.sleep(0.01)
+    await waiting.until(condition, timeout, "the hubs' readers and renderings", interval=0.01)
 
 
 async def idle(*hubs: Hub) -> None:
