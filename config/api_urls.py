@@ -1,9 +1,10 @@
 """The REST API under ``/api/``: one router for every resource, the OpenAPI schema and its Swagger UI."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+from config.api_schema import SchemaView
 from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
 from games.api_hands import GameViewSet, HandViewSet
 from games.api_matches import CompetitionMatchesActions
@@ -35,7 +36,7 @@ router.register("games", GameViewSet, basename="game")
 router.register("hands", HandViewSet, basename="hand")
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     *router.urls,

@@ -122,7 +122,7 @@ PEOPLE = ("pat", "sam", "kim", "lee")
 _template: dict[str, Path] = {}
 
 
-def _template_database() -> Path:
+def template_database() -> Path:
     """A migrated database with ``PEOPLE``, made once per test session (migrating takes a while) and copied."""
     if "db" not in _template:
         folder = Path(tempfile.mkdtemp(prefix="tables-site-"))
@@ -137,7 +137,7 @@ def _template_database() -> Path:
 def served_site(folder: Path):
     """A site on a copy of the template database, started; a generator for a fixture."""
     site = Site(folder)
-    shutil.copyfile(_template_database(), site.database)
+    shutil.copyfile(template_database(), site.database)
     site.start()
     try:
         yield site

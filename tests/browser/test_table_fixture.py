@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import time
 
 import pytest
 import requests
 
-from tests.browser.tables_site import PASSWORD, PHONE
+from tests.browser.tables_site import PASSWORD, PHONE, template_database
 from tests.browser.tables_site import Site as TablesSite
 
 pytestmark = pytest.mark.browser
@@ -77,7 +78,7 @@ class Site(TablesSite):
 @pytest.fixture
 def site(tmp_path):
     served = Site(tmp_path)
-    served.manage("migrate", "-v0")
+    shutil.copyfile(template_database(), served.database)  # migrated once a session
     served.ids = served.shell_json(SCENE)
     served.start()
     yield served

@@ -6,7 +6,7 @@ the pages themselves, which no form posts to any more, answer a POST with a 405.
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from draw.fixtures import add_bye, add_fixture, add_round
@@ -16,6 +16,7 @@ from league.models import Competition, Entry
 from tests.draw.test_fixture_list import manual
 from tests.draw.test_rounds import competition_of, pair
 from tests.factories import make_club, make_organiser, make_user
+from tests.shared_rows import refetched, rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +30,27 @@ ENTRIES_BUTTONS = ["competition_entry_add", "competition_entries_arrange", "comp
 BUTTONS = ROUND_BUTTONS + FIXTURE_LIST_BUTTONS + ENTRIES_BUTTONS
 
 
-@pytest.fixture
-def world(django_capture_on_commit_callbacks):
+def build_world() -> dict:
     organiser = make_user("olive")
     club = make_club("Belmont Sports Club", organisers=[organiser])
     swiss = competition_of(club, Competition.SWISS, 6, planned_rounds=3)
-    pair(django_capture_on_commit_callbacks, swiss)  # round 1: a draft
+    pair(TestCase.captureOnCommitCallbacks, swiss)  # round 1: a draft
     by_hand, (one, two, three, _four) = manual(club)
     week = add_round(by_hand)
     return {"organiser": organiser, "club": club, "swiss": swiss, "by_hand": by_hand,
             "fixture": add_fixture(week, one, two), "bye": add_bye(week, three)}
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    with rows_for_the_module(django_db_blocker, build_world) as built:
+        yield built
+
+
+@pytest.fixture
+def world(module_world):
+    """Built once for the module's 144 tests; each test's changes are rolled back after it."""
+    return refetched(module_world)
 
 
 def button_url(world, name: str) -> str:

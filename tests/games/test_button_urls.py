@@ -6,7 +6,7 @@ changes; a GET is a 405; the CSRF token is needed; the scorekeepers page answers
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 
 from games.models import Match, TeamMatch
@@ -14,6 +14,7 @@ from games.results import record_forfeit, record_match_totals
 from games.teams import record_team_totals
 from tests.factories import make_club, make_organiser, make_scene, make_user
 from tests.games.test_team_matches import new_team_match
+from tests.shared_rows import refetched, rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +24,29 @@ SCOREKEEPERS_BUTTONS = ["match_match_totals_clear", "token_match_totals_clear"]
 BUTTONS = ORGANISERS_BUTTONS + SCOREKEEPERS_BUTTONS
 
 
-@pytest.fixture
-def world(django_capture_on_commit_callbacks):
+def build_world() -> dict:
     scene = make_scene("Blue Dollar Bar", organiser="orla", scorekeeper="sam")
     forfeited = Match.objects.create(competition=scene["competition"], side_a=scene["match"].side_a,
                                      side_b=scene["match"].side_b, side_a_name="Lions", side_b_name="Tigers")
     team_match = new_team_match(scene)
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         record_match_totals(scene["match"], games_a=1, games_b=0)
         record_forfeit(forfeited, outcome=Match.FORFEIT_A)
         record_team_totals(team_match, bullseyes_a=3, bullseyes_b=1)
     make_user("rita")
     return {**scene, "forfeited": forfeited, "team_match": team_match}
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    with rows_for_the_module(django_db_blocker, build_world) as built:
+        yield built
+
+
+@pytest.fixture
+def world(module_world):
+    """Built once for the module; what a test changes is rolled back after it."""
+    return refetched(module_world)
 
 
 def button_url(world, name: str) -> str:

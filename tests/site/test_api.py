@@ -8,9 +8,11 @@ import random
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 from rest_framework.test import APIClient
 
+from config.api_schema import SchemaView
 from engine import HandState, score_chalk
 from games.models import Hand, Match
 from league.models import Competition
@@ -420,6 +422,19 @@ def test_the_schema_is_a_valid_openapi_document(client):
     for path in ("/api/matches/{id}/hands/", "/api/hands/{id}/versions/", "/api/competitions/{id}/standings/",
                  "/api/matches/{id}/link/", "/api/matches/{id}/scorekeepers/", "/api/matches/{id}/undo/"):
         assert path in schema["paths"]
+
+
+def test_the_schema_is_built_once_and_served_in_each_format_asked(client, monkeypatch):
+    monkeypatch.setattr(SchemaView, "_built", {})
+    built = []
+    original = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or original(self, *a, **k))
+    as_json = [client.get("/api/schema/?format=json") for _ in range(3)]
+    as_yaml = client.get("/api/schema/")
+    assert len(built) == 1
+    assert all(response.json() == as_json[0].json() for response in as_json)
+    assert as_yaml["Content-Type"].startswith("application/vnd.oai.openapi") and b"openapi: 3." in as_yaml.content
+    assert as_yaml["Content-Disposition"].endswith('.yaml"') and as_json[0]["Content-Disposition"].endswith('.json"')
 
 
 def test_the_docs_page_loads_with_local_assets():

@@ -14,6 +14,7 @@ from games import services
 from games.models import Hand, Match
 from league.models import Club, Competition, Player
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
+from tests.shared_rows import refetched, rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +43,7 @@ class World:
     draft_match: Match
 
 
-@pytest.fixture
-def world() -> World:
+def build_world() -> World:
     club = make_club()
     organiser = make_organiser(club)
     scorekeeper, other_scorekeeper, player = make_user("keeper"), make_user("other-keeper"), make_user("player")
@@ -56,6 +56,18 @@ def world() -> World:
     draft_match = make_match(draft, scorekeepers=[scorekeeper])
     return World(club, organiser, make_organiser(make_club()), player, scorekeeper, other_scorekeeper, competition,
                  match, hand, draft, draft_match)
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    with rows_for_the_module(django_db_blocker, build_world) as built:
+        yield built
+
+
+@pytest.fixture
+def world(module_world):
+    """Built once for the module; what a test changes is rolled back after it."""
+    return refetched(module_world)
 
 
 def client_as(role: str, world: World, match: Match) -> APIClient:

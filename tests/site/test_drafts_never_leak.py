@@ -447,8 +447,10 @@ def test_no_page_api_or_export_shows_a_draft_to_anyone_but_the_clubs_organisers(
         assert sum(status == 200 for status, _ in before.values()) > 40  # the public pages are walked
 
     delete_the_drafts(scene)
-    after = answers(client_for(scene, role), urls)
-    changed = [url for url in urls if before[url] != after[url]]
+    # a 405 (a button's URL asked with GET) is answered before the view reads anything: not asked again
+    asked_again = [url for url in urls if before[url][0] != 405]
+    after = answers(client_for(scene, role), asked_again)
+    changed = [url for url in asked_again if before[url] != after[url]]
     assert not changed, f"{role} sees the drafts on {changed}:\n{difference(before, after, changed[0])}"
 
 

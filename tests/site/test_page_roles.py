@@ -13,6 +13,7 @@ from games import services
 from games.models import Hand, HandVersion, Match
 from league.competition_options import set_published
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
+from tests.shared_rows import refetched, rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +36,7 @@ CHALK = {"kicks": ["5C"], "beg": "stand", "high": {"team": 0}, "low": {"team": 0
          "game": {"team": 0}}
 
 
-@pytest.fixture
-def world():
+def build_world() -> dict:
     club = make_club("Belmont Sports Club")
     organiser = make_organiser(club, make_user("olive"))
     other_organiser = make_organiser(make_club("Arima Social Club"), make_user("oscar"))
@@ -52,6 +52,18 @@ def world():
             "draft_match": draft_match, "users": {"organiser": organiser, "other_organiser": other_organiser,
                                                   "scorekeeper": scorekeeper, "other_scorekeeper": other_scorekeeper,
                                                   "user_without_role": make_user("uwe")}}
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    with rows_for_the_module(django_db_blocker, build_world) as built:
+        yield built
+
+
+@pytest.fixture
+def world(module_world):
+    """Built once for the module; what a test changes is rolled back after it."""
+    return refetched(module_world)
 
 
 def become(client, world, actor: str) -> str | None:

@@ -1,0 +1,46 @@
+"""Rows built once and shared by the tests of a module (or class), where building them per test would cost more
+than the tests themselves.
+
+The rows are written inside a transaction that stays open for the module and is rolled back after it; each test's
+own transaction (pytest-django's ``django_db``, without ``transaction=True``) is a savepoint inside it, so whatever a
+test changes is undone before the next one, and the module leaves nothing behind. Only for tests that talk to the
+database through this process's connection (the test client, services): another connection, a worker's or a live
+server thread's, does not see rows that were never committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields, is_dataclass, replace
+from typing import TypeVar
+
+from django.db import transaction
+from django.db.models import Model
+
+T = TypeVar("T")
+
+
+@contextmanager
+def rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """What ``build`` returns, its rows kept until the ``with`` block ends. Nothing is committed: ``build`` runs
+    the callbacks it leaves for after a commit (a pairing asked for) itself, with
+    ``TestCase.captureOnCommitCallbacks(execute=True)``, as a test would."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build()
+        transaction.set_rollback(True)
+
+
+def refetched(value: T) -> T:
+    """``value`` with every model instance in it read again from the database (in a dict, a list, a tuple or a
+    dataclass): what a test gets of the module's rows, so that an instance an earlier test changed in memory (a
+    link revoked, a name set) does not reach it."""
+    if isinstance(value, Model):
+        return type(value)._default_manager.get(pk=value.pk)  # type: ignore[return-value]
+    if isinstance(value, dict):
+        return {key: refetched(item) for key, item in value.items()}  # type: ignore[return-value]
+    if isinstance(value, list | tuple):
+        return type(value)(refetched(item) for item in value)  # type: ignore[return-value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: refetched(getattr(value, f.name)) for f in fields(value)})  # type: ignore[return-value]
+    return value
