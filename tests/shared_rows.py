@@ -23,11 +23,20 @@ T = TypeVar("T")
 
 @contextmanager
 def rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
-    """What ``build`` returns, its rows kept until the ``with`` block ends. Nothing is committed: ``build`` runs
-    the callbacks it leaves for after a commit (a pairing asked for) itself, with
+    """What ``build`` returns, its rows kept until the ``with`` block ends. ``build`` runs as a test does: its
+    tasks in-process (``tests/conftest.py``'s ``_celery_tasks_eager`` is not active yet for a module's fixture);
+    nothing is committed, so it runs the callbacks it leaves for after a commit (a pairing asked for) itself, with
     ``TestCase.captureOnCommitCallbacks(execute=True)``, as a test would."""
+    from config.celery import app
+
+    eager = app.conf.task_always_eager
     with django_db_blocker.unblock(), transaction.atomic():
-        yield build()
+        app.conf.task_always_eager = True
+        try:
+            built = build()
+        finally:
+            app.conf.task_always_eager = eager
+        yield built
         transaction.set_rollback(True)
 
 
