@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "live",
     "importer",
     "pages",
+    "ops",
     "config.apps.WiringConfig",  # last: connects every layer's listeners (config.wiring)
 ]
 
