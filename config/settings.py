@@ -104,6 +104,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL",
     }
+if env_str("DATABASE_POOLER", "") == "pgbouncer":
+    # PgBouncer pooling by transaction (docker-compose.yml): a server connection is this process's only for the length
+    # of a transaction, so no cursor may outlive one on the server (Django's advice for transaction pooling) and
+    # psycopg must not prepare statements there (the next transaction may run on another server connection).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
@@ -268,11 +274,13 @@ CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
 }}
 
 if PRODUCTION:
+    # DJANGO_SECURE_SSL_REDIRECT=0: a site served over plain HTTP on a port (ops/scripts/make-env --http-port), whose
+    # cookies must then travel without HTTPS and which must not tell browsers to insist on HTTPS
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if SECURE_SSL_REDIRECT else 0
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
