@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "live.middleware.stamp_request",  # first: a live page's version is when its request began
+    "ops.middleware.note_recovery",  # a request that reached the database after an outage logs its end
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -233,7 +234,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},  # league.auth.LoginRateThrottle
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "EXCEPTION_HANDLER": "league.api_errors.exception_handler",
+    # an outage of the database or Redis: 503 with Retry-After (ops.errors); anything else league.api_errors
+    "EXCEPTION_HANDLER": "ops.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -273,6 +275,9 @@ CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
     "object-src": [NONE], "base-uri": [SELF], "form-action": [SELF], "frame-ancestors": [NONE],
 }}
 
+# The health endpoints (ops.health) answer over plain HTTP inside the container, for docker's healthcheck and a
+# load balancer, also where every other path is redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 if PRODUCTION:
     # DJANGO_SECURE_SSL_REDIRECT=0: a site served over plain HTTP on a port (ops/scripts/make-env --http-port), whose
     # cookies must then travel without HTTPS and which must not tell browsers to insist on HTTPS
@@ -291,7 +296,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # private entry links' tokens never reach a log (config/log_redaction.py; gunicorn: config/gunicorn.conf.py)
-    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"}},
+    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"},
+                # a request failed by a database or Redis outage: no traceback each, one line the outage (ops)
+                "outage_once": {"()": "ops.outages.DropOutageTracebacks"}},
     "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
                                      "style": "{"}},
     "handlers": {
@@ -302,6 +309,9 @@ LOGGING = {
     "loggers": {
         # to the root's filtered handler, not Django's own console handler
         "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+        "django.request": {"handlers": [], "filters": ["outage_once"]},
+        # an outage's start (warning) and its end (info), once each per process
+        "ops": {"handlers": [], "level": "INFO"},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # daphne's runserver (`make run`) logs its requests and sockets here, not to django.server
         "django.channels.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
