@@ -69,7 +69,11 @@ class Stack:
             for name, address in addresses.items():
                 value = value.replace(f"@{name}/", f"@{address}/").replace(f"//{name}/", f"//{address}/")
             out[key] = value
-        return {"PATH": os.environ["PATH"], "HOME": str(self.folder), "LANG": "C.UTF-8", **out}
+        # the image's python, gunicorn and celery: this virtual environment's
+        path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}{os.pathsep}/usr/sbin"
+        # the image gathers the static files at its build (Dockerfile): here into the stack's folder
+        return {"PATH": path, "HOME": str(self.folder), "LANG": "C.UTF-8",
+                "DJANGO_STATIC_ROOT": str(self.folder / "staticfiles"), **out}
 
     def command(self, service: str) -> list[str]:
         command = COMPOSE["services"][service]["command"]
@@ -94,9 +98,13 @@ class Stack:
         self.postgres.sql("CREATE DATABASE allfours OWNER allfours")
         self.redis.start()
         self.start_pgbouncer()
+        gathering = subprocess.Popen([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
+                                     env=self.environment("web"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True)  # the image's build step, beside the migrate service
         migrate = subprocess.run(self.command("migrate"), cwd=ROOT, env=self.environment("migrate"),
                                  capture_output=True, text=True, timeout=300)
         assert migrate.returncode == 0, migrate.stderr[-3000:]
+        assert gathering.wait(300) == 0, gathering.stderr.read()[-3000:] if gathering.stderr else ""
         web = self.environment("web") | {"GUNICORN_BIND": f"127.0.0.1:{self.ports['web']}", "WEB_CONCURRENCY": "2"}
         self.spawn("web", self.command("web"), web)
         for number, port in enumerate(self.ports["asgi"], start=1):
