@@ -171,6 +171,30 @@ class Stack:
         """Each process still running, by name, with its PID."""
         return {name: process.pid for name, process in self.processes.items() if process.poll() is None}
 
+    def connections_to_pgbouncer(self) -> dict[str, int]:
+        """Each service's open connections to PgBouncer now (its process and the children it forked), read off
+        ``ss``: what docs/running.md's sizing counts."""
+        listing = subprocess.run(["ss", "-tnpH", "state", "established", "dst", f"127.0.0.1:{self.ports['pgbouncer']}"],
+                                 capture_output=True, text=True, check=True).stdout
+        owners = [int(pid) for pid in re.findall(r"pid=(\d+)", listing)]
+        counts = dict.fromkeys(self.processes, 0)
+        for pid in owners:
+            name = self.service_of(pid)
+            if name:
+                counts[name] += 1
+        return counts
+
+    def service_of(self, pid: int) -> str | None:
+        roots = {process.pid: name for name, process in self.processes.items()}
+        while pid > 1:
+            if pid in roots:
+                return roots[pid]
+            try:
+                pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                return None
+        return None
+
     def stop(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:

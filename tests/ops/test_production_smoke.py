@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import time
 
@@ -129,6 +130,12 @@ def test_the_stack_serves_through_the_proxy_and_rides_out_a_database_outage(stac
     table = asyncio.run(first_frame(f"{ws}/ws/tables/{scene['table']}/?seat={scene['seat']}", stack.url,
                                     want="state"))
     assert table["type"] == "state"
+
+    connections = stack.connections_to_pgbouncer()  # the sizing of docs/running.md, measured
+    print(f"connections to PgBouncer by service: {connections}")
+    threads = min(32, (os.cpu_count() or 1) + 4)
+    assert connections["web"] <= 2 and connections["beat"] <= 1 and connections["worker"] <= 2 + 1, connections
+    assert all(connections[f"asgi-{n}"] <= threads + 1 for n in (1, 2)), connections
 
     stack.postgres.stop()
     stopped, answers = time.monotonic(), []
