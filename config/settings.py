@@ -47,11 +47,13 @@ INSTALLED_APPS = [
     "live",
     "importer",
     "pages",
+    "ops",
     "config.apps.WiringConfig",  # last: connects every layer's listeners (config.wiring)
 ]
 
 MIDDLEWARE = [
     "live.middleware.stamp_request",  # first: a live page's version is when its request began
+    "ops.middleware.note_recovery",  # a request that reached the database after an outage logs its end
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -103,6 +105,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL",
     }
+if env_str("DATABASE_POOLER", "") == "pgbouncer":
+    # PgBouncer pooling by transaction (docker-compose.yml): a server connection is this process's only for the length
+    # of a transaction, so no cursor may outlive one on the server (Django's advice for transaction pooling) and
+    # psycopg must not prepare statements there (the next transaction may run on another server connection).
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
@@ -207,7 +215,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic gathers
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -226,7 +234,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"login": "10/min"},  # league.auth.LoginRateThrottle
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "EXCEPTION_HANDLER": "league.api_errors.exception_handler",
+    # an outage of the database or Redis: 503 with Retry-After (ops.errors); anything else league.api_errors
+    "EXCEPTION_HANDLER": "ops.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
@@ -266,12 +275,17 @@ CONTENT_SECURITY_POLICY = {"DIRECTIVES": {
     "object-src": [NONE], "base-uri": [SELF], "form-action": [SELF], "frame-ancestors": [NONE],
 }}
 
+# The health endpoints (ops.health) answer over plain HTTP inside the container, for docker's healthcheck and a
+# load balancer, also where every other path is redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 if PRODUCTION:
+    # DJANGO_SECURE_SSL_REDIRECT=0: a site served over plain HTTP on a port (ops/scripts/make-env --http-port), whose
+    # cookies must then travel without HTTPS and which must not tell browsers to insist on HTTPS
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if SECURE_SSL_REDIRECT else 0
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -282,7 +296,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # private entry links' tokens never reach a log (config/log_redaction.py; gunicorn: config/gunicorn.conf.py)
-    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"}},
+    "filters": {"redact_entry_tokens": {"()": "config.log_redaction.RedactEntryTokens"},
+                # a request failed by a database or Redis outage: no traceback each, one line the outage (ops)
+                "outage_once": {"()": "ops.outages.DropOutageTracebacks"}},
     "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
                                      "style": "{"}},
     "handlers": {
@@ -293,6 +309,9 @@ LOGGING = {
     "loggers": {
         # to the root's filtered handler, not Django's own console handler
         "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+        "django.request": {"handlers": [], "filters": ["outage_once"]},
+        # an outage's start (warning) and its end (info), once each per process
+        "ops": {"handlers": [], "level": "INFO"},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # daphne's runserver (`make run`) logs its requests and sockets here, not to django.server
         "django.channels.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},

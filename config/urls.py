@@ -7,14 +7,17 @@ from django.contrib import admin
 from django.urls import include, path
 
 from league import api_errors
+from ops import errors as ops_errors
 
 # Under /api/ a request Django refuses before any view (a body it cannot read, a refusal, a bug) is answered in the
 # API's error shape; elsewhere with Django's pages.
 handler400 = api_errors.bad_request
 handler403 = api_errors.permission_denied
-handler500 = api_errors.server_error
+# An outage of the database or Redis is a 503 with Retry-After, in the same shapes (ops.errors).
+handler500 = ops_errors.server_error
 
 urlpatterns = [
+    path("", include("ops.urls")),  # /healthz and /readyz, before any app's routes
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     # organisers

@@ -8,12 +8,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "config")
+PACKAGES = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

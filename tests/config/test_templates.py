@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import get_template
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("league", "games", "standings", "draw", "tables", "live", "importer", "pages")
+APPS = ("league", "games", "standings", "draw", "tables", "live", "importer", "pages", "ops")
 
 SITE_WIDE = {  # the pages' frame, the error pages, the form snippets every app's forms use, and the API's docs
     "403.html", "404.html", "base.html", "_pagination.html", "_error_summary.html", "_field.html",

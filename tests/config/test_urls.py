@@ -184,6 +184,8 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('team_match_totals_clear', 'team-matches/<int:pk>/totals/clear/'),
     ('match_match_totals_clear', 'matches/<int:pk>/totals/clear/'),
     ('token_match_totals_clear', 'enter/<str:token>/totals/clear/'),
+    ('healthz', 'healthz'),  # the health endpoints (ops.health)
+    ('readyz', 'readyz'),
 ]
 SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
           "token": "tok3n", "template": "players", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19, "bye_pk": 23}
