@@ -310,8 +310,6 @@ LOGGING = {
         # to the root's filtered handler, not Django's own console handler
         "django": {"handlers": [], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
         "django.request": {"handlers": [], "filters": ["outage_once"]},
-        # an outage's start (warning) and its end (info), once each per process
-        "ops": {"handlers": [], "level": "INFO"},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # daphne's runserver (`make run`) logs its requests and sockets here, not to django.server
         "django.channels.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},

@@ -43,7 +43,7 @@ def server_error(request):
     if service is None:
         return api_errors.server_error(request)
     assert error is not None
-    service.failed(error)
+    service.failed("answering a request", error)
     return outage_response(request, service)
 
 
@@ -53,7 +53,7 @@ def api_exception_handler(exc, context):
     service = outages.outage_of(exc)
     if service is None:
         return api_errors.exception_handler(exc, context)
-    service.failed(exc)
+    service.failed("answering an API request", exc)
     request = context.get("request")
     outages.mark_answered_as_outage(request)
     return _retry_later(Response(api_errors.errors("", service.unavailable), status=503))

@@ -57,7 +57,7 @@ def check_database() -> str:
     except DatabaseError as error:
         if outages.outage_of(error) is None:
             return "does not answer queries"
-        outages.database.failed(error)
+        outages.database.failed("checking readiness", error)
         return "cannot connect"
     outages.database.answered()
     return OK
@@ -71,10 +71,10 @@ def check_redis() -> str:
     try:
         client.ping()
     except redis.TimeoutError as error:
-        outages.redis.failed(error)
+        outages.redis.failed("checking readiness", error)
         return f"no answer within {REDIS_TIMEOUT:g} s"
     except redis.RedisError as error:
-        outages.redis.failed(error)
+        outages.redis.failed("checking readiness", error)
         return "cannot connect"
     finally:
         client.close()

@@ -13,13 +13,14 @@ True
 from __future__ import annotations
 
 import logging
-import threading
 
 from django.db import InterfaceError as DatabaseInterfaceError
 from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError as TransportError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from league.outages import Outage
 
 logger = logging.getLogger(__name__)
 RETRY_AFTER = 10  # s: what a 503 asks the client to wait before it tries again
@@ -31,28 +32,19 @@ OUTAGE_SQLSTATES = ("08", "57P01", "57P02", "57P03")
 CHAIN_DEPTH = 8  # how far down __cause__ / __context__ an outage is looked for (django-redis wraps Redis' error)
 
 
-class Service:
-    """One service as this process sees it: one warning when it stops answering, one info line when it answers
-    again, however many requests meet the outage in between. Thread-safe."""
+class Service(Outage):
+    """A service requests cannot do without: :class:`league.outages.Outage` (one warning when it stops answering, one
+    line when it answers again, per process and thread-safe), with the words a 503 says while it is down."""
 
     def __init__(self, name: str, unavailable: str) -> None:
+        super().__init__(name, while_down="requests that need it are answered 503", log=logger)
         self.name, self.unavailable = name, unavailable
-        self.lock = threading.Lock()
-        self.down = False
 
-    def failed(self, error: BaseException) -> None:
-        with self.lock:
-            first, self.down = not self.down, True
-        if first:
-            logger.warning("%s unreachable: %s", self.name, short_reason(error))
+    def down_message(self, doing: str, error: BaseException) -> str:
+        return f"{self.service} unreachable: {short_reason(error)}"
 
-    def answered(self) -> None:
-        if not self.down:  # the common case: no lock taken
-            return
-        with self.lock:
-            was_down, self.down = self.down, False
-        if was_down:
-            logger.info("%s reachable again", self.name)
+    def back_message(self, seconds: float) -> str:
+        return f"{self.service} reachable again, after {seconds:.0f} s"
 
 
 database = Service("database", "The site cannot reach its database just now: try again in a moment.")

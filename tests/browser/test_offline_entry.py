@@ -148,22 +148,26 @@ def test_three_hands_entered_offline_are_stored_once_in_order_when_the_signal_re
     reload_offline(page, shots, "a")
 
     # the first answer is lost on the way back (the server stored hand 1, the phone saw no answer): the phone sends
-    # hand 1 again with the same key, and gets the stored answer instead of a second hand
+    # hand 1 again with the same key, and gets the stored answer instead of a second hand; then hand 2 meets a
+    # database outage (the server's 503 with Retry-After, nothing stored): the phone keeps it and sends it again
     posts: list[str] = []
 
-    def lose_first_answer(route):
+    def lose_first_answer_then_meet_an_outage(route):
         if route.request.method != "POST":
             return route.continue_()
         posts.append(route.request.headers.get("idempotency-key", ""))
         if len(posts) == 1:
             route.fetch()
             return route.abort("internetdisconnected")
+        if len(posts) == 3:
+            return route.fulfill(status=503, headers={"Retry-After": "10"}, content_type="text/html",
+                                 body="<h1>The site cannot reach its database just now: try again in a moment.</h1>")
         return route.continue_()
 
-    page.route(f"**/matches/{match.pk}/enter/", lose_first_answer)
+    page.route(f"**/matches/{match.pk}/enter/", lose_first_answer_then_meet_an_outage)
     with page.expect_navigation(timeout=30_000):  # the queue drains, then the page shows the server's state
         context.set_offline(False)
-    assert len(posts) == 4 and posts[0] == posts[1] and len(set(posts)) == 3, posts
+    assert len(posts) == 5 and posts[0] == posts[1] and posts[2] == posts[3] and len(set(posts)) == 3, posts
     assert eventually(lambda: len(hands_of(match)) == 3)
     assert hands_of(match) == [(1, 4, 0, "sam"), (2, 4, 4, "sam"), (3, 8, 4, "sam")]
     assert Hand.objects.filter(game__match=match).count() == 3  # one row each, whatever was resent

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -15,6 +14,7 @@ from django.urls import reverse
 from games import sheet_sections
 from games.entry import correct_hand, enter_hand, undo_last_hand
 from games.models import Hand
+from tests.cache import clear_the_cache
 from tests.factories import make_competition, make_match, make_organiser, make_user, sweep
 
 pytestmark = pytest.mark.django_db
@@ -22,9 +22,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    cache.clear()
+    clear_the_cache()
     yield
-    cache.clear()
+    clear_the_cache()
 
 
 def game_won(match, team: int, first: int = 1) -> None:

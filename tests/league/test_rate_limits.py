@@ -19,6 +19,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from league import auth
+from tests.cache import clear_the_cache
 from tests.factories import DEFAULT_PASSWORD, make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +29,9 @@ TOKEN_URL = "/api/auth/token/"
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
-    cache.clear()  # the throttles' counts live in the default cache, shared by the tests of a run
+    clear_the_cache()  # the throttles' counts live in the default cache, shared by the tests of a run
     yield
-    cache.clear()
+    clear_the_cache()
 
 
 @pytest.fixture(autouse=True)
@@ -142,7 +143,7 @@ def test_repeated_failures_at_the_token_endpoint_lock_the_username_out(client):
     quick_user("fay")
     for i in range(settings.AXES_FAILURE_LIMIT):
         client.post(TOKEN_URL, {"username": "fay", "password": f"wrong-{i}"}, content_type="application/json")
-    cache.clear()  # past the address's rate: the lockout itself answers
+    clear_the_cache()  # past the address's rate: the lockout itself answers
     response = client.post(TOKEN_URL, {"username": "fay", "password": DEFAULT_PASSWORD},
                            content_type="application/json")
     assert response.status_code == 429

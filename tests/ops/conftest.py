@@ -17,11 +17,11 @@ from tests.ops.databases import create_database, database_url_named, drop_databa
 @pytest.fixture(autouse=True)
 def _fresh_outage_state():
     for service in outages.SERVICES:
-        service.down = False
+        service.down_since = None
     health._migrated.clear()
     yield
     for service in outages.SERVICES:
-        service.down = False
+        service.down_since = None
     health._migrated.clear()
 
 

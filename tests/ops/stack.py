@@ -167,6 +167,14 @@ class Stack:
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
 
+    def health_check(self, service: str, port: int) -> subprocess.CompletedProcess:
+        """The service's docker health check (its compose ``test`` command) against the process on ``port``."""
+        test = COMPOSE["services"][service]["healthcheck"]["test"]
+        assert test[0] == "CMD", test
+        command = [re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{port}", part) for part in test[1:]]
+        return subprocess.run(command, cwd=ROOT, env=self.environment(service), capture_output=True, text=True,
+                              timeout=30)
+
     def running(self) -> dict[str, int]:
         """Each process still running, by name, with its PID."""
         return {name: process.pid for name, process in self.processes.items() if process.poll() is None}

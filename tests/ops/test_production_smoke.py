@@ -119,6 +119,9 @@ def test_the_stack_serves_through_the_proxy_and_rides_out_a_database_outage(stac
     ready = requests.get(f"{stack.url}/readyz", timeout=10)
     assert ready.status_code == 200 and ready.json()["status"] == "ready", ready.text
     assert "olive" in log_in(stack).get(f"{stack.url}/", timeout=10).text
+    for service, port in [("web", stack.ports["web"]), *(("asgi", port) for port in stack.ports["asgi"])]:
+        checked = stack.health_check(service, port)  # docker's own health check command, with the site's hosts
+        assert checked.returncode == 0, (service, checked.stderr)
 
     keeper = api(stack)
     competition_page = f"/clubs/{scene['club']}/{scene['competition']}/"

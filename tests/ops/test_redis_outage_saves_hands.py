@@ -25,7 +25,11 @@ def redis_stopped(private_redis, monkeypatch, with_a_broker):  # noqa: F811
     cache = {"default": {"BACKEND": "config.cache.OutageNotingRedisCache", "LOCATION": private_redis.url(1),
                          "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5,
                                      "SOCKET_TIMEOUT": 0.5}}}
+    # the broker too: Celery keeps its connection and producer pools once made (an earlier test of this process may
+    # have sent a task), so new ones are made for the stopped Redis and the old ones put back after
     monkeypatch.setattr(app.conf, "broker_url", private_redis.url(2))
+    monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
     private_redis.stop()
     with override_settings(CHANNEL_LAYERS=layers, CACHES=cache, REDIS_URL=private_redis.url()):
         yield private_redis

@@ -29,7 +29,6 @@ from io import StringIO
 from urllib.parse import quote
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command, load_command_class
 from django.core.management.base import CommandError
 from django.test import Client
@@ -45,6 +44,7 @@ from league.models import Competition, Entry, EntryInvitation, Partnership, Play
 from standings.models import StandingRow
 from standings.ratings import rebuild_ratings
 from standings.services import refresh_standings
+from tests.cache import clear_the_cache
 from tests.factories import make_club, make_organiser, make_partnership, make_player, make_user, sweep
 
 pytestmark = pytest.mark.django_db
@@ -360,7 +360,7 @@ def answers(client: Client, urls: list[str]) -> dict[str, tuple[int, str]]:
     of the body (it is what the visitor typed, not something the app told them)."""
     seen = {}
     for url in urls:
-        cache.clear()  # the API's throttles count each walk's requests: every URL is asked with a fresh count
+        clear_the_cache()  # the API's throttles count each walk's requests: every URL is asked with a fresh count
         response = client.get(url)
         body = b"".join(response.streaming_content) if response.streaming else response.content
         text = LIVE_VERSION.sub("…", CSRF.sub("…", body.decode("utf-8", "replace")))
