@@ -74,7 +74,7 @@ def test_two_tables_for_a_few_seconds_against_daphne_postgres_and_redis():
     server = f"postgres://{database['USER']}@{database['HOST'] or '127.0.0.1'}:{database['PORT'] or 5432}"
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
     run = subprocess.run(
-        [sys.executable, "bench/bench_tables.py", "--tables", "2", "--soak", "6", "--warmup", "1", "--no-worker",
+        [sys.executable, "bench/bench_tables.py", "--tables", "2", "--soak", "3", "--warmup", "1", "--no-worker",
          "--servers", "2",
          "--json", "--pg", server, "--database", f"{database['NAME']}_bench_tables", "--redis",
          os.environ["REDIS_URL"]],
