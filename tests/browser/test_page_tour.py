@@ -199,7 +199,9 @@ def visit(page, base: str, name: str, path: str, viewport: str, shots) -> str:
     return ""
 
 
-@pytest.mark.parametrize("viewport", VIEWPORTS)
+# each screen in a group of its own: two ~20 s tours side by side on two workers, not one after the other
+@pytest.mark.parametrize("viewport", [pytest.param(name, marks=pytest.mark.xdist_group(f"page-tour-{name}"))
+                                      for name in VIEWPORTS])
 def test_every_page_opens_and_fits_the_screen(live_server, browser, shots, viewport):
     league = build_league()
     assert Match.objects.filter(competition=league["swiss"], status=Match.COMPLETE).count() == 3

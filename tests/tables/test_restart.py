@@ -547,7 +547,10 @@ def run_restart(tmp_path: Path, database_url: str, redis_url: str | None) -> Non
     assert p95 < bound, f"state restored p95 {p95:.3f} s (the target: < {TARGET_P95} s; load {load:.1f}, {cpus} CPUs)"
 
 
+# each of the two ~25 s tests in a group of its own: scheduled last (xdist hands out the groups with the most tests
+# first), they would otherwise end the run one after the other on one worker
 @pytest.mark.slow  # a real server, killed and started again
+@pytest.mark.xdist_group("restart-sqlite")
 def test_a_killed_server_started_again_loses_nothing_and_fires_the_pending_deadlines(tmp_path):
     run_restart(tmp_path, f"sqlite:///{tmp_path / 'site.sqlite3'}", None)
 
@@ -571,5 +574,6 @@ def own_postgres_database():
 
 
 @pytest.mark.services
+@pytest.mark.xdist_group("restart-postgresql")
 def test_the_same_on_postgresql_and_the_redis_channel_layer(tmp_path, own_postgres_database):
     run_restart(tmp_path, own_postgres_database, os.environ["REDIS_URL"])
