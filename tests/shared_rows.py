@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import fields, is_dataclass, replace
 from typing import TypeVar
 
+import pytest
 from django.db import transaction
 from django.db.models import Model
 
@@ -53,3 +54,21 @@ def refetched(value: T) -> T:
     if is_dataclass(value) and not isinstance(value, type):
         return replace(value, **{f.name: refetched(getattr(value, f.name)) for f in fields(value)})  # type: ignore[return-value]
     return value
+
+
+def shared_world(build: Callable[[], T]):
+    """The fixtures of a module whose tests share one world: ``module_world``, what ``build`` made once for the
+    module, and ``world``, that world read again for each test. In the module: ``module_world, world =
+    shared_world(build_world)``."""
+
+    @pytest.fixture(scope="module")
+    def module_world(django_db_setup, django_db_blocker) -> Iterator[T]:
+        with rows_for_the_module(django_db_blocker, build) as built:
+            yield built
+
+    @pytest.fixture
+    def world(module_world: T) -> T:
+        """Built once for the module; what a test changes is rolled back after it."""
+        return refetched(module_world)
+
+    return module_world, world

@@ -16,7 +16,7 @@ from league.models import Competition, Entry
 from tests.draw.test_fixture_list import manual
 from tests.draw.test_rounds import competition_of, pair
 from tests.factories import make_club, make_organiser, make_user
-from tests.shared_rows import refetched, rows_for_the_module
+from tests.shared_rows import shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -41,16 +41,7 @@ def build_world() -> dict:
             "fixture": add_fixture(week, one, two), "bye": add_bye(week, three)}
 
 
-@pytest.fixture(scope="module")
-def module_world(django_db_setup, django_db_blocker):
-    with rows_for_the_module(django_db_blocker, build_world) as built:
-        yield built
-
-
-@pytest.fixture
-def world(module_world):
-    """Built once for the module's 144 tests; each test's changes are rolled back after it."""
-    return refetched(module_world)
+module_world, world = shared_world(build_world)
 
 
 def button_url(world, name: str) -> str:

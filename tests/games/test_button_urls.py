@@ -14,7 +14,7 @@ from games.results import record_forfeit, record_match_totals
 from games.teams import record_team_totals
 from tests.factories import make_club, make_organiser, make_scene, make_user
 from tests.games.test_team_matches import new_team_match
-from tests.shared_rows import refetched, rows_for_the_module
+from tests.shared_rows import shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -37,16 +37,7 @@ def build_world() -> dict:
     return {**scene, "forfeited": forfeited, "team_match": team_match}
 
 
-@pytest.fixture(scope="module")
-def module_world(django_db_setup, django_db_blocker):
-    with rows_for_the_module(django_db_blocker, build_world) as built:
-        yield built
-
-
-@pytest.fixture
-def world(module_world):
-    """Built once for the module; what a test changes is rolled back after it."""
-    return refetched(module_world)
+module_world, world = shared_world(build_world)
 
 
 def button_url(world, name: str) -> str:

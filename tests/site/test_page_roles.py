@@ -13,7 +13,7 @@ from games import services
 from games.models import Hand, HandVersion, Match
 from league.competition_options import set_published
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_user
-from tests.shared_rows import refetched, rows_for_the_module
+from tests.shared_rows import shared_world
 
 pytestmark = pytest.mark.django_db
 
@@ -54,16 +54,7 @@ def build_world() -> dict:
                                                   "user_without_role": make_user("uwe")}}
 
 
-@pytest.fixture(scope="module")
-def module_world(django_db_setup, django_db_blocker):
-    with rows_for_the_module(django_db_blocker, build_world) as built:
-        yield built
-
-
-@pytest.fixture
-def world(module_world):
-    """Built once for the module; what a test changes is rolled back after it."""
-    return refetched(module_world)
+module_world, world = shared_world(build_world)
 
 
 def become(client, world, actor: str) -> str | None:
