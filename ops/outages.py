@@ -38,7 +38,11 @@ class Service(Outage):
 
     def __init__(self, name: str, unavailable: str) -> None:
         super().__init__(name, while_down="requests that need it are answered 503", log=logger)
-        self.name, self.unavailable = name, unavailable
+        self.unavailable = unavailable
+
+    @property
+    def name(self) -> str:
+        return self.service
 
     def down_message(self, doing: str, error: BaseException) -> str:
         return f"{self.service} unreachable: {short_reason(error)}"
