@@ -9,10 +9,10 @@ PORT ?= 8000
 # pytest-xdist workers: one more than the cores, as a good part of the suite waits on servers, workers and Chromium
 # (the whole suite on 2 cores: 3 workers 11:42, 2 workers 12:26, 4 workers 12:34). --dist loadgroup keeps each test
 # file, and its module-scoped fixtures such as the browser tests' served sites, in one worker, unless a test names a
-# group of its own. xdist hands out the groups with the most tests first (9:16 and 9:58 for pytest, against
-# 9:39-10:54 in five runs handing out the files with a browser or services test first: those then crowd the 2 cores).
+# group of its own. The groups are handed out in the order tests/conftest.py gives them (--no-loadscope-reorder):
+# those with a slow test first, then the larger before the smaller, so that no long test is left to run on alone.
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
+PYTEST := $(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 # What the edit loop leaves out: the browser, the services (PostgreSQL, Redis, Celery workers) and the slow tests.
 FAST := not browser and not services and not slow
 

@@ -164,12 +164,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:  # before the test database is flushed, an async test's loop is left with nothing running
         if item.get_closest_marker("asyncio") is not None and isinstance(item, pytest.Function):
             item.fixturenames.append("_tasks_of_the_test_ended")
-    if config.getoption("dist", "no") != "loadgroup":
+    if not by_group(config):
         return
+    group_of = {}
     for item in items:
         marker = item.get_closest_marker("xdist_group")
         group = str(marker.args[0]) if marker is not None and marker.args else item.nodeid.split("::", 1)[0]
         set_node_id(item, f"{item.nodeid}@{group}")  # how pytest-xdist's scheduler reads the group
+        group_of[item] = group
+    longest_first(items, group_of)
+
+
+def by_group(config: pytest.Config) -> bool:
+    """Whether pytest-xdist hands out the tests by group: the controller reads ``--dist loadgroup``; on a worker,
+    where the tests are collected, pytest-xdist has set ``dist`` to ``no`` and keeps the choice as ``loadgroup``."""
+    return config.getoption("dist", "no") == "loadgroup" or bool(getattr(config.option, "loadgroup", False))
+
+
+def longest_first(items: list[pytest.Item], group_of: dict[pytest.Item, str]) -> None:
+    """Order the groups as pytest-xdist hands them out (``make test`` passes ``--no-loadscope-reorder``): those with
+    a ``slow`` test first, then the larger before the smaller. Handed out last, a long test would run on alone at
+    the end of the run while the other workers have nothing left to do."""
+    size = Counter(group_of.values())
+    long = {group_of[item] for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: (group_of[item] not in long, -size[group_of[item]]))
 
 
 def set_node_id(item: pytest.Item, nodeid: str) -> None:

@@ -27,8 +27,10 @@ def _next() -> int:
 
 @functools.cache
 def _hashed(password: str) -> str:
-    """Each password is hashed once per test session: a hash takes a good fraction of a second."""
-    return make_password(password)
+    """Each password is hashed once per test session (a hash takes a good fraction of a second), with the site's
+    hasher, named: hashed with whatever hasher a test had set at the time (a quick one), the hash would not verify
+    in the tests after it."""
+    return make_password(password, hasher="pbkdf2_sha256")
 
 
 def make_user(username: str = "", *, staff: bool = False, password: str = DEFAULT_PASSWORD):

@@ -41,6 +41,36 @@ def rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T
         transaction.set_rollback(True)
 
 
+@contextmanager
+def committed_rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """What ``build`` returns, its rows committed for every connection to see, and the database emptied when the
+    ``with`` block ends, as pytest-django empties it after a ``transaction=True`` test. For a module whose tests
+    commit as the live site does (each request its own transaction, the callbacks after it run) but need not start
+    from an empty database each: their tests take no ``django_db`` mark (the block lets them at the database) and
+    share what each one leaves."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from config.celery import app
+
+    with django_db_blocker.unblock():
+        if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
+            # pytest-django makes the test database only for a session that has a test marked django_db: without
+            # one, these rows would be written to, and flushed from, the database the settings name
+            pytest.fail("no test database is set up: run this module with a test marked django_db", pytrace=False)
+    eager = app.conf.task_always_eager
+    with django_db_blocker.unblock():
+        try:
+            app.conf.task_always_eager = True
+            try:
+                built = build()
+            finally:
+                app.conf.task_always_eager = eager
+            yield built
+        finally:
+            call_command("flush", verbosity=0, interactive=False)
+
+
 def refetched(value: T) -> T:
     """``value`` with every model instance in it read again from the database (in a dict, a list, a tuple or a
     dataclass): what a test gets of the module's rows, so that an instance an earlier test changed in memory (a

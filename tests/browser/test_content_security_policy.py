@@ -26,6 +26,7 @@ document.addEventListener("securitypolicyviolation", event => {
 """
 
 
+@pytest.mark.slow
 def test_the_main_pages_load_under_the_content_security_policy_without_a_violation(live_server, browser, shots):
     policy = build_policy()
     assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe-inline" not in policy

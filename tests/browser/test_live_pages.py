@@ -44,6 +44,7 @@ def live(page) -> None:
     page.wait_for_selector(".live-status[data-live-state=live]", timeout=10_000)
 
 
+@pytest.mark.slow
 def test_standings_and_scoresheet_update_in_place_when_a_hand_is_saved(site, browser, shots):
     found = json.loads(site.shell(SCENE).strip().splitlines()[-1])
     reader = browser.new_context(**PHONE)

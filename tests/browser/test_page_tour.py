@@ -200,6 +200,7 @@ def visit(page, base: str, name: str, path: str, viewport: str, shots) -> str:
 
 
 # each screen in a group of its own: two ~20 s tours side by side on two workers, not one after the other
+@pytest.mark.slow
 @pytest.mark.parametrize("viewport", [pytest.param(name, marks=pytest.mark.xdist_group(f"page-tour-{name}"))
                                       for name in VIEWPORTS])
 def test_every_page_opens_and_fits_the_screen(live_server, browser, shots, viewport):

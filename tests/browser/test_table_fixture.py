@@ -138,6 +138,7 @@ def api(site: Site, username: str) -> requests.Session:
     return session
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("fixture-played-online")  # the longest test of the suite: beside the file's other test
 def test_a_fixture_played_online_to_its_end_equals_the_same_hands_entered_by_a_scorekeeper(browser, site, shots):
     errors: list[str] = []

@@ -67,6 +67,7 @@ def to_move(page) -> str | None:
     return seat
 
 
+@pytest.mark.slow
 def test_four_people_on_four_pages_play_a_hand(browser, site, shots):
     contexts = [browser.new_context(**PHONE) for _ in PEOPLE]
     pages = [context.new_page() for context in contexts]

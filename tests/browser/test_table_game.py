@@ -56,6 +56,7 @@ def shown_score(row: dict) -> list[int]:
     return [int(text.split("/")[0]) for text in row["shown"]]
 
 
+@pytest.mark.slow
 def test_one_person_and_three_bots_play_a_whole_game_to_14_by_taps(browser, site, shots):
     page = browser.new_page(**PHONE)
     errors: list[str] = []

@@ -83,6 +83,7 @@ def play_taps(page, count: int, deadline: float = 60.0) -> list[str]:
     return tapped
 
 
+@pytest.mark.slow
 def test_one_person_and_three_bots_play_by_taps_and_survive_a_restart(browser, site, shots):
     page = browser.new_page(**PHONE)
     errors: list[str] = []

@@ -76,6 +76,7 @@ def tap_my_move(page) -> None:
         page.locator(f'#hand .hand-card[data-card="{what}"]').tap()
 
 
+@pytest.mark.slow
 def test_a_page_that_misses_frames_catches_up_by_itself(browser, site, shots):
     page = browser.new_page(**PHONE)
     errors: list[str] = []

@@ -205,6 +205,7 @@ def test_a_concurrent_double_entry_stores_one_hand(transactional_db):
     assert Match.objects.get(pk=match.pk).version == 3
 
 
+@pytest.mark.slow
 def test_a_killed_workers_task_is_delivered_again(celery_worker_process, tmp_path):
     """kill -9 while the settle task runs (unacknowledged: acks_late); a new worker gets it again once the
     visibility timeout has passed and settles the match."""
@@ -299,6 +300,7 @@ def test_hands_committed_while_the_worker_is_away_wait_in_one_task(celery_worker
     assert ResultsClock.objects.get(pk=competition.pk).settle_requested_at is None
 
 
+@pytest.mark.slow
 def test_seed_demo_settles_in_process_with_a_broker_and_runs_once(transactional_db):
     """``manage.py seed_demo`` with REDIS_URL set (as under docker-compose) still settles each hand in-process,
     so the next game opens at once and nothing waits in the queue; a second run changes nothing."""

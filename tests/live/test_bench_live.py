@@ -116,6 +116,7 @@ def test_too_few_pages_are_refused_by_name(capsys):
 
 
 @pytest.mark.services
+@pytest.mark.slow
 def test_two_scorekeepers_and_four_pages_for_a_few_seconds_against_daphne_a_worker_postgres_and_redis():
     import dj_database_url
 

@@ -12,10 +12,12 @@ onto the seeded objects, so that the operations reach real matches, hands and te
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterator
 
 import pytest
 import schemathesis
-from django.test import Client
+from django.test import Client, TestCase
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
@@ -26,10 +28,15 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
+from draw.models import Bye, Round
+from draw.publishing import publish_round
+from draw.request import request_pairing
 from games import services
 from games.models import Game, Hand, Match, TeamMatch
+from league.invitations import invite
 from league.models import Competition, Entry, Team
 from tests.factories import make_club, make_competition, make_match, make_organiser, make_partnership, sweep
+from tests.shared_rows import committed_rows_for_the_module
 
 DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 MAX_EXAMPLES = 50 if DEEP else 3
@@ -42,13 +49,20 @@ CSRF_SECRET = "schemathesisCsrfSecretOf32Chars0"  # a CSRF cookie holds a 32-cha
 schema = schemathesis.openapi.from_wsgi(
     "/api/schema/", application,
     config=SchemathesisConfig.from_dict({"phases": {"coverage": {"enabled": DEEP}}}))
-pytestmark = pytest.mark.django_db(transaction=True)  # each request commits: the settle runs after it, as live
 
 
-@pytest.fixture
-def seeded() -> dict:
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """The world the whole run works on, committed: each request commits as on the live site (the settle runs
+    after it), and what one operation's requests make or change, the next ones find, as they would."""
+    with committed_rows_for_the_module(django_db_blocker, seed) as world:
+        yield world
+
+
+def seed() -> dict:
     """A club and its organiser; a best-of-3 competition with entries and matches kept at each level (hands
-    with a correction, game results, totals), and a team competition with a team match at two tables."""
+    with a correction, game results, totals) and another club's pair invited to it, a team competition with a team
+    match at two tables, and a competition with a round published and a round drafted."""
     club = make_club("Blue Dollar Bar")
     organiser = make_organiser(club)
     league = make_competition(club=club, match_format=Competition.BEST_OF, match_games=3, entrants=2)
@@ -77,6 +91,16 @@ def seeded() -> dict:
     table = team_match.table_matches.order_by("table_number").first()
     services.enter_game_result(table, number=1, winner="a", score_a=4, score_b=1)
     services.settle_match(table.pk)
+    guests = make_club("Arima Social Club")  # invited to enter the league: an invitation waiting for its answer
+    invitation = invite(competition=league, by=organiser,
+                        partnership=make_partnership(club=guests, name="Arima Visitors"))
+
+    swiss = make_competition(club=club, entrants=5)  # its first round published, its second a draft, each with a bye
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the pairing runs once its request commits
+        first = request_pairing(swiss)
+    publish_round(Round.objects.get(pk=first.pk))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        request_pairing(swiss)
 
     client = Client()
     client.force_login(organiser)
@@ -92,8 +116,21 @@ def seeded() -> dict:
             "players": list(club.players.values_list("pk", flat=True)),
             "partnerships": list(club.partnerships.values_list("pk", flat=True)),
             "entry_id": list(Entry.objects.values_list("pk", flat=True)),
+            "invitations": [invitation.pk],
+            "number": [1, 2, 3],  # a match's games
+            "rounds": list(Round.objects.values_list("pk", flat=True)),
+            "bye_id": list(Bye.objects.values_list("pk", flat=True)),
         },
     }
+
+
+@pytest.mark.django_db  # also what makes pytest-django set up the test database when this module runs alone
+def test_every_path_parameter_of_the_api_is_mapped_onto_the_seeded_objects():
+    ids = seed()["ids"]
+    for path in schema.raw_schema["paths"]:
+        resource = path.strip("/").split("/")[1]
+        for name in re.findall(r"{(\w+)}", path):
+            assert ids.get(name) or (name == "id" and ids.get(resource)), f"{path}: nothing seeded for {{{name}}}"
 
 
 def _onto_seeded(case, ids: dict[str, list[int]]) -> None:
@@ -117,116 +154,3 @@ def test_the_api_answers_only_documented_statuses_in_their_schema_and_no_server_
     case.call_and_validate(cookies=seeded["cookies"], headers={"X-CSRFToken": CSRF_SECRET},
                            checks=[not_a_server_error, status_code_conformance, content_type_conformance,
                                    response_schema_conformance])
-
-
-# ----------------------------------------------------------------------------- the error shape, also with DEBUG on
-def errors_of(response) -> list[dict]:
-    assert response["Content-Type"] == "application/json", response.content[:300]
-    body = response.json()
-    assert set(body) == {"errors"} and all(set(error) == {"field", "reason"} for error in body["errors"])
-    return body["errors"]
-
-
-@pytest.mark.parametrize("path", ["/api/no-such-thing/", "/api/matches/abc/", "/api/matches/1/no-such-action/",
-                                  "/api/%E2%82%AC/\n/", "/api/matches/1/games/x/"])
-def test_an_unknown_api_path_is_a_json_404_with_debug_on(client, settings, path):
-    settings.DEBUG = True
-    response = client.get(path)
-    assert response.status_code == 404
-    assert errors_of(response)[0]["field"] == "path"
-
-
-def test_a_missing_slash_still_redirects(client, settings):
-    settings.DEBUG = True
-    response = client.get("/api/matches?limit=5")
-    assert response.status_code == 301 and response["Location"] == "/api/matches/?limit=5"
-
-
-@pytest.mark.parametrize("session", [False, True])
-@pytest.mark.parametrize("path", ["/api/no-such-thing/", "/api/matches/1/no-such-action/"])
-def test_a_post_to_an_unknown_api_path_is_a_json_404_not_the_csrf_page(path, session):
-    client = Client(enforce_csrf_checks=True)  # as a browser or a script: no CSRF token sent
-    if session:
-        client.force_login(make_organiser(make_club()))
-    response = client.post(path, data={"a": "1"}, content_type="application/json")
-    assert response.status_code == 404
-    assert errors_of(response)[0]["field"] == "path"
-
-
-@pytest.mark.parametrize(("path", "status", "field"), [("/api/no-such-thing/", 404, "path"),
-                                                     ("/api/matches/", 400, "body")])
-@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary="])
-def test_a_multipart_body_without_a_boundary_gets_the_error_shape(path, status, field, content_type):
-    client = Client(enforce_csrf_checks=True)  # Django's CSRF check reads the form, as for a browser
-    client.force_login(make_organiser(make_club()))
-    client.cookies["csrftoken"] = CSRF_SECRET
-    response = client.post(path, data=b"--x\r\n", content_type=content_type, headers={"X-CSRFToken": CSRF_SECRET})
-    assert response.status_code == status
-    assert errors_of(response)[0]["field"] == field
-
-
-def test_a_request_django_refuses_before_any_view_gets_the_error_shape_under_the_api(client):
-    response = client.get("/api/clubs/", headers={"Host": "not-this-server.example"})
-    assert response.status_code == 400
-    assert errors_of(response)[0]["field"] == "host"
-
-
-def test_a_page_outside_the_api_keeps_django_s_own_400(client):
-    response = client.get("/tables/", headers={"Host": "not-this-server.example"})
-    assert response.status_code == 400 and response["Content-Type"].startswith("text/html")
-
-
-def test_every_operation_documents_its_error_statuses_with_the_error_shape():
-    components = schema.raw_schema["components"]["schemas"]
-
-    def error_shaped(body: dict) -> bool:  # the error shape, or one that adds to it (a conflict's stored hand)
-        return "errors" in components[body["$ref"].rsplit("/", 1)[1]]["properties"]
-
-    for path, operations in schema.raw_schema["paths"].items():
-        for method, operation in operations.items():
-            responses = operation["responses"]
-            expected = {"400", "403"}
-            if "{" in path:
-                expected.add("404")
-            if method in ("post", "put", "patch", "delete"):
-                expected.add("409")
-            if "requestBody" in operation:
-                expected |= {"413", "415"}
-            assert expected <= set(responses), (method, path, sorted(responses))
-            for status in expected:
-                assert error_shaped(responses[status]["content"]["application/json"]["schema"]), (method, path, status)
-    assert "429" in schema.raw_schema["paths"]["/api/auth/token/"]["post"]["responses"]
-    error = components["Error"]
-    assert set(error["required"]) == {"field", "reason"}
-
-
-@pytest.mark.parametrize(("method", "path"), [("delete", "/api/clubs/"), ("get", "/api/matches/1/undo/"),
-                                              ("put", "/api/competitions/")])
-def test_a_method_the_endpoint_has_not_is_a_json_405(client, settings, method, path):
-    settings.DEBUG = True
-    client.force_login(make_organiser(make_club()))
-    response = getattr(client, method)(path)
-    assert response.status_code == 405 and errors_of(response)
-
-
-def test_a_bug_in_an_api_view_is_a_json_500_and_is_still_raised_in_tests(client, settings, monkeypatch):
-    from games.api_matches import MatchViewSet
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("a bug")
-
-    settings.DEBUG = True
-    monkeypatch.setattr(MatchViewSet, "list", broken)
-    with pytest.raises(RuntimeError):  # the test client re-raises what the server signals, as for any view
-        client.get("/api/matches/")
-    client.raise_request_exception = False
-    response = client.get("/api/matches/")
-    assert response.status_code == 500 and "logged" in errors_of(response)[0]["reason"]
-
-
-def test_the_schema_declares_an_undecided_winner():
-    spec = schema.raw_schema["components"]["schemas"]
-    for name in ("Match", "Game", "TeamMatch"):
-        choices = [ref["$ref"].rsplit("/", 1)[1] for ref in spec[name]["properties"]["winner"]["oneOf"]]
-        assert "BlankEnum" in choices, name
-    assert spec["ResultWinnerEnum"]["enum"] == ["a", "b", "d"] and spec["SideEnum"]["enum"] == ["a", "b"]

@@ -67,6 +67,7 @@ def test_bad_table_counts_are_refused_by_name(capsys):
 
 
 @pytest.mark.services
+@pytest.mark.slow
 def test_two_tables_for_a_few_seconds_against_daphne_postgres_and_redis():
     import dj_database_url
 

@@ -573,6 +573,7 @@ def own_postgres_database():
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.slow
 @pytest.mark.services
 @pytest.mark.xdist_group("restart-postgresql")
 def test_the_same_on_postgresql_and_the_redis_channel_layer(tmp_path, own_postgres_database):
