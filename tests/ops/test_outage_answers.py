@@ -5,6 +5,7 @@ still a 500. The log has one line when the outage starts and one when it ends, a
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 from django.conf import settings
@@ -96,8 +97,10 @@ def test_twenty_requests_in_an_outage_log_one_line_and_no_traceback_then_one_whe
         assert outages.database.down
         assert client.get("/api/clubs/").status_code == 200  # the database answers again
     messages = [record.getMessage() for record in caplog.records]
-    assert messages == ["database unreachable: server closed the connection unexpectedly",
-                        "database reachable again, after 0 s"], messages
+    assert len(messages) == 2, messages
+    assert messages[0] == "database unreachable: server closed the connection unexpectedly"
+    # as long as the twenty requests took: under a loaded machine, a second or two
+    assert re.fullmatch(r"database reachable again, after \d+ s", messages[1]), messages
     assert not any(record.exc_info for record in caplog.records)
     assert [record.levelno for record in caplog.records] == [logging.WARNING, logging.WARNING]
     assert not outages.database.down
