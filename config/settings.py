@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from csp.constants import NONE, SELF
 
 from config.environ_helpers import env_bool, env_list, env_str
@@ -33,12 +34,17 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # django-allauth's sessions page
     "rest_framework",
     "rest_framework.authtoken",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.usersessions",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "accounts",
     "league",
     "games",
     "standings",
@@ -62,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",  # each session of an account, to log out everywhere
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into league.auth.lockout_response
 ]
 
@@ -83,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "live.context_processors.live_version",
+                "accounts.context.signup",
             ],
         },
     },
@@ -150,7 +159,7 @@ CELERY_RESULT_EXPIRES = 3600
 # CELERY_IMPORTS); a worker also sweeps as it starts. `celery -A config beat` runs the schedule (docker-compose's
 # beat service).
 SWEEP_EVERY = 15.0  # s
-CELERY_IMPORTS = ["config.sweep"]
+CELERY_IMPORTS = ["config.sweep", "accounts.tasks"]
 CELERY_BEAT_SCHEDULE = {"sweep": {"task": "config.sweep.sweep_task", "schedule": SWEEP_EVERY,
                                   "options": {"expires": SWEEP_EVERY}},
                         # the answers kept under Idempotency-Keys, a week after (games.idempotency)
@@ -197,7 +206,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Failed logins are counted by django-axes in the database (so a Redis outage does not stop logging in), per
 # username and client address (REMOTE_ADDR; behind a proxy, see the README): see league/auth.py.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+# allauth's backend takes the username or the e-mail address (accounts.forms.LoginForm).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "allauth.account.auth_backends.AuthenticationBackend"]
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -207,6 +217,45 @@ AXES_DISABLE_ACCESS_LOG = True  # successful logins are not logged with their ad
 AXES_LOCKOUT_CALLABLE = "league.auth.lockout_response"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# Accounts (django-allauth, accounts/): signing up with a username and an e-mail address confirmed by a link, logging
+# in with either, passwords reset by mail. ACCOUNT_SIGNUP=0: nobody signs up of their own accord (invitation only).
+ACCOUNT_SIGNUP_OPEN = env_bool("ACCOUNT_SIGNUP", True)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a mail scanner that follows the link does not confirm it: the page asks
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # the page that changes it stays logged in; the other devices do not
+ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[All Fours League] "
+ACCOUNT_USERNAME_MIN_LENGTH = 2
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True  # a reset asked for an unknown address says the same as for a known one
+ACCOUNT_RATE_LIMITS = {  # allauth's own limits, counted in the default cache
+    "signup": "20/m/ip", "confirm_email": "1/3m/key", "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip", "change_password": "5/m/user", "manage_email": "10/m/user",
+}
+USERSESSIONS_TRACK_ACTIVITY = False
+
+# Mail: every message is kept in the outbox and delivered by a worker (accounts.mail). EMAIL_URL names the delivery
+# (smtp://user:password@host:587/?tls=True, submission+ssl://…, console://); without it mails are written as files
+# to MAIL_DIR (default ./mail), so `make run` needs no mail server.
+EMAIL_BACKEND = "accounts.mail.OutboxBackend"
+_email = dj_email_url.parse(env_str("EMAIL_URL", "")) if env_str("EMAIL_URL", "") else {}
+EMAIL_DELIVERY_BACKEND = _email.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = Path(_email.get("EMAIL_FILE_PATH") or env_str("MAIL_DIR", "") or BASE_DIR / "mail")
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+EMAIL_TIMEOUT = _email.get("EMAIL_TIMEOUT") or 20
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "All Fours League <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"

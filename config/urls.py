@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("games.urls_scorekeeper")),
     path("", include("pages.urls_scorekeeper")),
     # everyone
+    path("", include("accounts.urls")),
     path("", include("league.urls_public")),
     path("", include("games.urls_public")),
     path("", include("tables.urls_public")),

@@ -11,11 +11,15 @@ import pytest
 from django.template.loader import get_template
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("league", "games", "standings", "draw", "tables", "live", "importer", "pages", "ops")
+APPS = ("accounts", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "ops")
 
-SITE_WIDE = {  # the pages' frame, the error pages, the form snippets every app's forms use, and the API's docs
+SITE_WIDE = {  # the pages' frame, the error pages, the form snippets every app's forms use, the API's docs, and the
+    # login page and django-allauth's pages (sign up, reset, …) drawn in that frame
     "403.html", "404.html", "base.html", "_pagination.html", "_error_summary.html", "_field.html",
     "_field_errors.html", "_non_field_errors.html", "registration/login.html", "drf_spectacular/swagger_ui.html",
+    "allauth/layouts/base.html", "allauth/layouts/entrance.html", "allauth/layouts/manage.html",
+    "allauth/elements/fields.html", "allauth/elements/form.html", "allauth/elements/button.html",
+    "allauth/elements/alert.html",
 }
 
 NAMED_IN_CODE = re.compile(r"""["']([\w/]+\.(?:html|js))["']""")

@@ -39,6 +39,7 @@ PAGES = [  # (name, route) as they were before the split
     ('home', ''),
     ('login', 'accounts/login/'),
     ('logout', 'accounts/logout/'),
+    ('account', 'accounts/'),  # the account's page (accounts), and django-allauth's pages below (ALLAUTH)
     ('players', 'players/'),
     ('player', 'players/<int:pk>/'),
     ('club_import', 'clubs/<slug:club_slug>/import/'),
@@ -187,6 +188,13 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
+# django-allauth's pages under accounts/, by their own names (its login and logout paths are the site's own pages)
+ALLAUTH = {"account_login", "account_logout", "account_inactive", "account_signup", "account_reauthenticate",
+           "account_request_reauthentication_code", "account_confirm_reauthentication_code", "account_email",
+           "account_email_verification_sent", "account_change_password", "account_set_password",
+           "account_reset_password", "account_confirm_login_code", "account_confirm_email",
+           "account_reset_password_from_key_done", "account_reset_password_from_key", "account_reset_password_done",
+           "usersessions_list"}
 SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
           "token": "tok3n", "template": "players", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19, "bye_pk": 23}
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
@@ -216,5 +224,5 @@ def _names(patterns, namespace: str = "") -> list[tuple[str, str]]:
 
 def test_no_page_url_came_or_went_and_the_api_keeps_every_name() -> None:
     names = _names(get_resolver().url_patterns)
-    assert {name for namespace, name in names if namespace == ""} == {name for name, _ in PAGES + BUTTONS}
+    assert {name for namespace, name in names if namespace == ""} == {name for name, _ in PAGES + BUTTONS} | ALLAUTH
     assert {name for namespace, name in names if namespace == "api"} == set(API_NAMES)
