@@ -1,9 +1,9 @@
 """The sweep: redo the work whose task was lost with a worker (killed hard, it takes the message it holds with
 it until the broker's visibility timeout) or never queued while the broker was down. What each task leaves
 behind is kept in the database, and each app sweeps its own: ``games`` the settles, ``standings`` the
-standings behind their results and a lost ratings rebuild, ``draw`` the pairings, ``accounts`` the mail. Run every ``SWEEP_EVERY``
-seconds by celery beat and as each worker starts; each part is idempotent, so a sweep beside a lost task's
-late delivery does no harm. Loaded by the Celery app (``CELERY_IMPORTS``)."""
+standings behind their results and a lost ratings rebuild, ``draw`` the pairings, ``accounts`` the mail. Run every
+``SWEEP_EVERY`` seconds by celery beat and as each worker starts; each part is idempotent, so a sweep beside a lost
+task's late delivery does no harm. Loaded by the Celery app (``CELERY_IMPORTS``)."""
 
 from __future__ import annotations
 

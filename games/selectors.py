@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.choices import ResultAction
 from games.models import Game, Hand, Match, ResultVersion, TeamMatch
-from league.models import Competition
+from league.models import ClubRole, Competition
 from league.permissions import published_round_filter, visible_matches_filter
 
 
@@ -22,11 +22,16 @@ def competition_matches(competition: Competition, *, include_drafts: bool = Fals
 
 
 def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
-    """The matches ``user`` keeps score for that they may see (a draft's only for its club's organisers): those
+    """The matches ``user`` keeps score for (given them, or of a competition they keep score for as the club's
+    scorekeeper) that they may see (a draft's only for its club's organisers): those
     still to finish (by round and date, then id) and the last finished ones (the most recent first, at most
     ``RECENT_FINISHED``)."""
     visible = Match.objects.filter(visible_matches_filter(user)).values("pk")
-    mine = (Match.objects.filter(scorekeepers=user, pk__in=visible).select_related("competition__club", "round")
+    roles = ClubRole.objects.filter(user=user, role=ClubRole.SCOREKEEPER)
+    keeps = (Q(scorekeepers=user) | Q(competition__published=True, competition__club__in=roles.filter(
+        competition__isnull=True).values("club")) | Q(competition__published=True, competition__in=roles.filter(
+            competition__isnull=False).values("competition")))
+    mine = (Match.objects.filter(keeps, pk__in=visible).distinct().select_related("competition__club", "round")
             .order_by(F("round__number").asc(nulls_last=True), F("scheduled_at").asc(nulls_last=True), "id"))
     open_ = list(mine.exclude(status=Match.COMPLETE))
     finished = list(mine.filter(status=Match.COMPLETE).order_by("-updated_at", "-id")[:RECENT_FINISHED])

@@ -46,17 +46,29 @@ class Club(models.Model):
 
 
 class ClubRole(models.Model):
-    """A user's role in a club. Organisers run the club's competitions."""
+    """A user's role in a club. Organisers run the club's competitions; scorekeepers enter the hands of every
+    match of the club's published competitions (or of one competition, ``competition``)."""
 
     ORGANISER = "organiser"
-    ROLES = [(ORGANISER, "Organiser")]
+    SCOREKEEPER = "scorekeeper"
+    ROLES = [(ORGANISER, "Organiser"), (SCOREKEEPER, "Scorekeeper")]
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles")
     role = models.CharField(max_length=20, choices=ROLES, default=ORGANISER)
+    competition = models.ForeignKey("Competition", null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="scorekeeper_roles",
+                                    help_text="A scorekeeper of this competition only (else of the whole club)")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["club", "user", "role"], name="unique_club_role")]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user", "role"], condition=Q(competition__isnull=True),
+                                    name="unique_club_role"),
+            models.UniqueConstraint(fields=["club", "user", "role", "competition"],
+                                    condition=Q(competition__isnull=False), name="unique_competition_role"),
+            models.CheckConstraint(condition=Q(role="scorekeeper") | Q(competition__isnull=True),
+                                   name="club_role_competition_only_for_a_scorekeeper"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} — {self.role} of {self.club}"
@@ -350,3 +362,4 @@ def new_token() -> str:
 
 # invitations between clubs live in a module of their own; imported here so that ``league.models`` names them too
 from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401
+from league.role_invitation_models import InvitedRole, RoleInvitation, RoleInvitationState  # noqa: E402, F401

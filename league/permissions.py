@@ -3,7 +3,8 @@
 - Organisers (``ClubRole``) run their club's competitions: create, edit, assign scorekeepers,
   revoke private links, correct any hand.
 - Scorekeepers enter and correct hands for the matches they are given, either as an account in
-  ``Match.scorekeepers`` or through the match's private link (``entry_token``) until it is revoked.
+  ``Match.scorekeepers`` or through the match's private link (``entry_token``) until it is revoked; a club's
+  scorekeepers (``ClubRole.SCOREKEEPER``) for every match of its competitions, or of one.
 - Everyone (players and the public) may read published competitions; organisers also see drafts.
 - Drafts never leak: a match (or team match, or bye) of a draft round, and anything of an unpublished
   competition, is shown, exported, counted in the standings or rated for nobody but the club's organisers
@@ -140,7 +141,15 @@ def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return match.scorekeepers.filter(pk=user.pk).exists()
+    return (match.scorekeepers.filter(pk=user.pk).exists()
+            or club_scorekeeper(user, match.competition.club_id, match.competition_id))
+
+
+def club_scorekeeper(user: Any, club_id: int, competition_id: int) -> bool:
+    """Whether ``user`` keeps score for every match of the club's competitions, or of this one (a
+    ``ClubRole.SCOREKEEPER``, given by an invitation)."""
+    return ClubRole.objects.filter(user=user, club_id=club_id, role=ClubRole.SCOREKEEPER).filter(
+        Q(competition__isnull=True) | Q(competition_id=competition_id)).exists()
 
 
 def visible_competitions(user: Any):

@@ -4,7 +4,7 @@ send (a team competition's invitation to another club's team; cancelling one sti
 
 from django.urls import path
 
-from league import views_clubs, views_invitations
+from league import views_clubs, views_invitations, views_role_invitations
 
 urlpatterns = [
     path("clubs/new/", views_clubs.club_create, name="club_create"),
@@ -14,6 +14,12 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/people/organisers/<int:user_pk>/remove/", views_clubs.organiser_remove,
          name="club_organiser_remove"),
     path("clubs/<slug:club_slug>/people/new/", views_clubs.player_add, name="club_player_add"),
+    path("clubs/<slug:club_slug>/people/invitations/", views_role_invitations.invitations,
+         name="club_role_invitations"),
+    path("clubs/<slug:club_slug>/people/invitations/<int:pk>/", views_role_invitations.invitation,
+         name="club_role_invitation"),
+    path("clubs/<slug:club_slug>/people/invitations/<int:pk>/revoke/", views_role_invitations.invitation_revoke,
+         name="club_role_invitation_revoke"),
     path("clubs/<slug:club_slug>/people/<int:pk>/", views_clubs.player_edit, name="club_player"),
     *[path(f"clubs/<slug:club_slug>/people/<int:pk>/{route}/", view, name=name) for route, view, name in (
         ("save", views_clubs.player_save, "club_player_save"),

@@ -40,6 +40,9 @@ PAGES = [  # (name, route) as they were before the split
     ('login', 'accounts/login/'),
     ('logout', 'accounts/logout/'),
     ('account', 'accounts/'),  # the account's page (accounts), and django-allauth's pages below (ALLAUTH)
+    ('join', 'join/<str:token>/'),  # a club's invitation to its people, and the organisers' pages of them
+    ('club_role_invitations', 'clubs/<slug:club_slug>/people/invitations/'),
+    ('club_role_invitation', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/'),
     ('players', 'players/'),
     ('player', 'players/<int:pk>/'),
     ('club_import', 'clubs/<slug:club_slug>/import/'),
@@ -185,6 +188,7 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('team_match_totals_clear', 'team-matches/<int:pk>/totals/clear/'),
     ('match_match_totals_clear', 'matches/<int:pk>/totals/clear/'),
     ('token_match_totals_clear', 'enter/<str:token>/totals/clear/'),
+    ('club_role_invitation_revoke', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/revoke/'),
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
