@@ -360,6 +360,8 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-# invitations between clubs live in a module of their own; imported here so that ``league.models`` names them too
+# invitations (between clubs, and of people to a club) and entry fees live in modules of their own; imported here so
+# that ``league.models`` names them too
+from league.fee_models import CompetitionFee, EntryFee, FeePer, FeeState  # noqa: E402, F401
 from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401
 from league.role_invitation_models import InvitedRole, RoleInvitation, RoleInvitationState  # noqa: E402, F401

@@ -4,7 +4,7 @@ send (a team competition's invitation to another club's team; cancelling one sti
 
 from django.urls import path
 
-from league import views_clubs, views_invitations, views_role_invitations
+from league import views_clubs, views_fees, views_invitations, views_role_invitations
 
 urlpatterns = [
     path("clubs/new/", views_clubs.club_create, name="club_create"),
@@ -28,6 +28,9 @@ urlpatterns = [
         ("merge/confirm", views_clubs.player_merge, "club_player_merge"),
         ("delete", views_clubs.player_delete, "club_player_delete"),
     )],
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/fees/", views_fees.competition_fees, name="competition_fees"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/fees/<int:entry_pk>/<str:state>/", views_fees.entry_fee_mark,
+         name="competition_entry_fee"),
     path("invitations/", views_invitations.my_invitations, name="my_invitations"),
     path("invitations/<int:pk>/answer/", views_invitations.invitation_answer, name="invitation_answer"),
     path("invitations/<int:pk>/cancel/", views_invitations.invitation_cancel, name="invitation_cancel"),

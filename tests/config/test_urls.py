@@ -43,6 +43,7 @@ PAGES = [  # (name, route) as they were before the split
     ('join', 'join/<str:token>/'),  # a club's invitation to its people, and the organisers' pages of them
     ('club_role_invitations', 'clubs/<slug:club_slug>/people/invitations/'),
     ('club_role_invitation', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/'),
+    ('competition_fees', 'clubs/<slug:club_slug>/<slug:competition_slug>/fees/'),  # entry fees
     ('players', 'players/'),
     ('player', 'players/<int:pk>/'),
     ('club_import', 'clubs/<slug:club_slug>/import/'),
@@ -189,6 +190,7 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('match_match_totals_clear', 'matches/<int:pk>/totals/clear/'),
     ('token_match_totals_clear', 'enter/<str:token>/totals/clear/'),
     ('club_role_invitation_revoke', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/revoke/'),
+    ('competition_entry_fee', f'{COMPETITION}fees/<int:entry_pk>/<str:state>/'),
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
@@ -200,7 +202,8 @@ ALLAUTH = {"account_login", "account_logout", "account_inactive", "account_signu
            "account_reset_password_from_key_done", "account_reset_password_from_key", "account_reset_password_done",
            "usersessions_list"}
 SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
-          "token": "tok3n", "template": "players", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19, "bye_pk": 23}
+          "token": "tok3n", "template": "players", "state": "paid", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19,
+          "bye_pk": 23}
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 

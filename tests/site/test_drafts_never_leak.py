@@ -304,6 +304,7 @@ def fill_page(route: str, s: Scene, values: dict) -> list[str]:
         "team_pk": values["teams"], "template": ["players", "results"],
         "user_pk": [user.pk for user in s.users.values()][:2], "entry_pk": values["entries"][:2],
         "fixture_pk": values["matches"][:2], "bye_pk": sorted(s.draft_byes)[:2] or [0],  # buttons: GET is a 405
+        "state": ["paid"],
         "pk": values["team-matches"] if "team-matches/<" in route else (
             values["players"] if route.startswith("players/") else values["matches"]),
     }
