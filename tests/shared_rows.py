@@ -28,17 +28,21 @@ def rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T
     tasks in-process (``tests/conftest.py``'s ``_celery_tasks_eager`` is not active yet for a module's fixture);
     nothing is committed, so it runs the callbacks it leaves for after a commit (a pairing asked for) itself, with
     ``TestCase.captureOnCommitCallbacks(execute=True)``, as a test would."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield built_with_tasks_in_process(build)
+        transaction.set_rollback(True)
+
+
+def built_with_tasks_in_process(build: Callable[[], T]) -> T:
+    """``build()`` with the Celery tasks it sends run in-process, as a test's are."""
     from config.celery import app
 
     eager = app.conf.task_always_eager
-    with django_db_blocker.unblock(), transaction.atomic():
-        app.conf.task_always_eager = True
-        try:
-            built = build()
-        finally:
-            app.conf.task_always_eager = eager
-        yield built
-        transaction.set_rollback(True)
+    app.conf.task_always_eager = True
+    try:
+        return build()
+    finally:
+        app.conf.task_always_eager = eager
 
 
 @contextmanager
@@ -51,22 +55,13 @@ def committed_rows_for_the_module(django_db_blocker, build: Callable[[], T]) -> 
     from django.core.management import call_command
     from django.db import connection
 
-    from config.celery import app
-
     with django_db_blocker.unblock():
         if connection.settings_dict["NAME"] != connection.creation._get_test_db_name():
             # pytest-django makes the test database only for a session that has a test marked django_db: without
             # one, these rows would be written to, and flushed from, the database the settings name
             pytest.fail("no test database is set up: run this module with a test marked django_db", pytrace=False)
-    eager = app.conf.task_always_eager
-    with django_db_blocker.unblock():
         try:
-            app.conf.task_always_eager = True
-            try:
-                built = build()
-            finally:
-                app.conf.task_always_eager = eager
-            yield built
+            yield built_with_tasks_in_process(build)
         finally:
             call_command("flush", verbosity=0, interactive=False)
 
