@@ -8,6 +8,7 @@ from allauth.account.models import EmailAddress
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 
 
 class LoginForm(AuthenticationForm):
@@ -23,8 +24,13 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
-        self.fields["username"].label = "Username or e-mail"
-        self.fields["username"].widget.attrs.update({"maxlength": "254", "autocapitalize": "none"})
+        login = self.fields["username"]
+        assert isinstance(login, forms.CharField)
+        login.label = "Username or e-mail"
+        login.max_length = 254  # an address may be longer than a username (150)
+        login.validators = [v for v in login.validators if not isinstance(v, MaxLengthValidator)]
+        login.validators.append(MaxLengthValidator(254))
+        login.widget.attrs.update({"maxlength": "254", "autocapitalize": "none"})
 
     def confirm_login_allowed(self, user: Any) -> None:
         super().confirm_login_allowed(user)

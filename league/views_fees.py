@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import fees
@@ -60,4 +61,4 @@ def entry_fee_mark(request: HttpRequest, competition: Competition, entry_pk: int
         messages.error(request, error.reason)
     else:
         messages.success(request, f"{entry.display_name}: {FeeState(state).label}.")
-    return redirect(f"{request.path.rsplit('/fees/', 1)[0]}/fees/#entry-{entry.pk}")
+    return redirect(reverse("competition_fees", args=[competition.club.slug, competition.slug]) + f"#entry-{entry.pk}")

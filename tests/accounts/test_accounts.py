@@ -83,6 +83,15 @@ def test_a_confirmed_account_logs_in_by_username_or_e_mail(login):
     assert client.get("/accounts/").status_code == 200
 
 
+def test_a_long_e_mail_address_logs_in_too():
+    long_address = f"{'x' * 160}@example.org"
+    sam = make_user("sam")
+    EmailAddress.objects.create(user=sam, email=long_address, verified=True, primary=True)
+    sam.email = long_address
+    sam.save()
+    assert log_in(Client(), long_address, DEFAULT_PASSWORD).status_code == 302
+
+
 def test_a_wrong_password_is_refused_without_saying_which_half_was_wrong():
     make_user("sam")
     response = log_in(Client(), "sam", "not-it")
