@@ -10,21 +10,11 @@ import pytest
 
 from games.models import Hand
 from league.models import ClubRole
-from tests.browser.test_offline_entry import PHONE, chalk_sweep
+from tests.browser.test_offline_entry import PHONE, chalk_sweep, log_in
 from tests.factories import DEFAULT_PASSWORD, make_club, make_competition, make_match, make_organiser, make_user
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def logged_in(browser, live_server, username: str, url: str):
-    page = browser.new_context(**PHONE).new_page()
-    page.goto(f"{live_server.url}/accounts/login/?next={url}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", DEFAULT_PASSWORD)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Log in").tap()
-    return page
 
 
 def test_an_organiser_invites_a_scorekeeper_by_link_and_the_invited_person_enters_a_hand(
@@ -34,7 +24,7 @@ def test_an_organiser_invites_a_scorekeeper_by_link_and_the_invited_person_enter
     match = make_match(make_competition(club=club))
     make_user("sam")
 
-    olive = logged_in(browser, live_server, "olive", f"/clubs/{club.slug}/people/")
+    _, olive = log_in(browser, live_server, "olive", f"{live_server.url}/clubs/{club.slug}/people/")
     olive.get_by_role("link", name="Invite people").tap()
     olive.get_by_label("a scorekeeper").check()
     olive.get_by_role("button", name="Make the invitation").tap()
