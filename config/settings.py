@@ -25,6 +25,8 @@ if PRODUCTION and len(SECRET_KEY) < 50:
     raise RuntimeError("DJANGO_SECRET_KEY: must be set to a random string of 50+ characters in production")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# the site's address, for the links of mails sent outside a request (a waiting list moving up)
+SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver (ASGI, websockets) takes the place of Django's, so `make run` serves live tables

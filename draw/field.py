@@ -17,20 +17,12 @@ from django.db.models import Q
 from draw.models import Bye
 from draw.placement import GROUP
 from games.models import HAND_LEVEL, Match, TeamMatch
+from league.checkins import present_entries
+from league.entries import plays_round
 from league.models import Competition, Entry
 from standings.models import PlayerRating
 
 ENTRANT_ID = re.compile(r"\bE\d+\b")  # an entrant's id in the engine's messages
-
-
-def is_active(entry: Entry, number: int) -> bool:
-    """The entry plays round ``number``: it has joined by then and has not withdrawn before it (an entry
-    withdrawn without ``withdrawn_after_round`` plays no more rounds)."""
-    if entry.joined_round > number:
-        return False
-    if entry.withdrawn:
-        return entry.withdrawn_after_round is not None and entry.withdrawn_after_round >= number
-    return True
 
 
 def unit_id(entry_pk: int) -> str:
@@ -158,7 +150,9 @@ def load_field(competition: Competition, number: int) -> Field:
     result = Field(competition, number, entries, unit_of_side, unit_of_player,
                    _result_rows(competition, number, teams), bye_rows, _ratings(entries.values(), unit_of_player))
     result.lines = {line.entrant: line for line in standings_lines(result)}
-    active = [unit for unit, entry in entries.items() if is_active(entry, number)]
+    present = present_entries(competition, number)  # a round that requires check-in pairs those present only
+    active = [unit for unit, entry in entries.items()
+              if plays_round(entry, number) and (present is None or entry.pk in present)]
     result.active = sorted(active, key=lambda unit: _ranking_key(result, unit))
     return result
 

@@ -13,11 +13,12 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from draw.errors import DrawBugError, RoundError
-from draw.field import is_active, seed_key, unit_id
+from draw.field import seed_key, unit_id
 from draw.models import Bye, Round
 from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
 from draw.placement import GROUP, KNOCKOUT
 from games.models import Match, TeamMatch
+from league.entries import plays_round
 from league.models import Competition, Entry
 
 GROUP_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -238,7 +239,7 @@ def schedule_units(competition: Competition, number: int) -> list[str]:
             ids.update(by_side[p] for p in (a, b) if p in by_side)
         ids.update(Bye.objects.filter(round=first).values_list("entry_id", flat=True))
     if not ids:
-        ids = {pk for pk, e in entries.items() if is_active(e, 1)}
+        ids = {pk for pk, e in entries.items() if plays_round(e, 1)}
     return [unit_id(e.pk) for e in sorted((entries[pk] for pk in ids), key=seed_key)]
 
 
@@ -246,14 +247,14 @@ def group_units(competition: Competition) -> dict[str, list[str]]:
     """The groups (letter → entry ids in seed order): as set on the entries, or — none set yet — the sizes the
     snake seeding will give to the entries active in round 1 (the ids then are placeholders)."""
     entries = sorted(Entry.objects.filter(competition=competition), key=seed_key)
-    playing = [e for e in entries if is_active(e, 1) or e.group]
+    playing = [e for e in entries if plays_round(e, 1) or e.group]
     if playing and all(e.group for e in playing):
         groups: dict[str, list[str]] = {}
         for entry in playing:
             groups.setdefault(entry.group, []).append(unit_id(entry.pk))
         return dict(sorted(groups.items()))
     count = max(1, competition.group_count)
-    size = len([e for e in entries if is_active(e, 1)])
+    size = len([e for e in entries if plays_round(e, 1)])
     return {GROUP_LETTERS[i % 26]: [f"?{j}" for j in range(size // count + (1 if i < size % count else 0))]
             for i in range(count)}
 

@@ -16,6 +16,7 @@ from draw.plan import plan_round
 from draw.round_locks import results_entered
 from draw.tasks import pair_round_task
 from league import dispatch
+from league.checkins import why_not_pairable
 from league.models import Competition
 
 logger = logging.getLogger(__name__)
@@ -51,6 +52,9 @@ def _round_to_pair(competition: Competition, number: int | None) -> Round:
     existing = competition.rounds.filter(number=number).select_for_update().first()
     if existing is None and number != next_number:
         raise RoundError("round", f"the next round to pair is round {next_number}")
+    waiting_for_check_in = why_not_pairable(competition, number)
+    if waiting_for_check_in:
+        raise RoundError("round", waiting_for_check_in)
     plan_round(competition, number)
     if existing is None:
         return Round(competition=competition, number=number, status=Round.DRAFT)

@@ -39,6 +39,7 @@ from games.models import Hand, Match
 from games.offline import answer_queued, card_data, errors_of, next_summary, stored_hand, wants_json
 from games.selectors import scorekeeper_matches
 from games.sheet_sections import sheet_sections
+from league.checkins import check_ins_for
 from league.permissions import can_enter_hands, can_view_match, is_organiser
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -114,7 +115,8 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     """The matches the signed-in scorekeeper keeps score for: those to play or finish, with their entry
     pages, then the last finished ones."""
     to_play, finished = scorekeeper_matches(request.user)
-    return render(request, "games/my_matches.html", {"to_play": to_play, "finished": finished})
+    return render(request, "games/my_matches.html", {"to_play": to_play, "finished": finished,
+                                                     "check_ins": check_ins_for(request.user)})
 
 
 # ----------------------------------------------------------------------------- the scoresheet

@@ -54,6 +54,16 @@ def last_published_round(competition: Competition) -> int:
     return last or 0
 
 
+def plays_round(entry: Entry, number: int) -> bool:
+    """The entry plays round ``number``: it has joined by then and has not withdrawn before it (an entry
+    withdrawn without ``withdrawn_after_round`` plays no more rounds)."""
+    if entry.joined_round > number:
+        return False
+    if entry.withdrawn:
+        return entry.withdrawn_after_round is not None and entry.withdrawn_after_round >= number
+    return True
+
+
 # ----------------------------------------------------------------------------- entering
 def check_partnership(competition: Competition, partnership: Partnership, field: str = "partnership") -> None:
     if partnership.size * 2 != competition.players:
@@ -144,6 +154,7 @@ def withdraw(*, entry: Entry) -> Entry:
         entry.withdrawn_after_round = last_published_round(entry.competition)
         entry.save(update_fields=["withdrawn", "withdrawn_after_round"])
         standings_stale_after_commit(entry.competition_id)
+        _place_freed(entry.competition)
     return entry
 
 
@@ -160,25 +171,38 @@ def reinstate(*, entry: Entry) -> Entry:
     return entry
 
 
-def _has_played(entry: Entry) -> bool:
+def has_played(entry: Entry, round_number: int | None = None) -> bool:
+    """The entry has been paired (in round ``round_number``, if given): a match, a team match or a bye."""
     competition = entry.competition
-    if entry.byes.exists():
+    in_round = Q(round__number=round_number) if round_number is not None else Q()
+    if entry.byes.filter(in_round).exists():
         return True
     if entry.partnership_id is not None:
-        return competition.matches.filter(Q(side_a=entry.partnership_id) | Q(side_b=entry.partnership_id)).exists()
+        return competition.matches.filter(in_round).filter(
+            Q(side_a=entry.partnership_id) | Q(side_b=entry.partnership_id)).exists()
     if entry.team_id is not None:
-        return competition.team_matches.filter(Q(team_a=entry.team_id) | Q(team_b=entry.team_id)).exists()
+        return competition.team_matches.filter(in_round).filter(
+            Q(team_a=entry.team_id) | Q(team_b=entry.team_id)).exists()
     player = entry.player_id
-    return competition.matches.filter(
+    return competition.matches.filter(in_round).filter(
         Q(side_a__player_one=player) | Q(side_a__player_two=player)
         | Q(side_b__player_one=player) | Q(side_b__player_two=player)).exists()
 
 
 def remove_entry(*, entry: Entry) -> None:
     """Take an entry back altogether, while it has no match and no bye (withdraw it otherwise)."""
-    if _has_played(entry):
+    if has_played(entry):
         raise SetupError("entry", f"{entry.display_name} has been paired: withdraw it instead, so its results stand")
     competition = entry.competition
     with transaction.atomic():
         entry.delete()
         standings_stale_after_commit(competition.pk)
+        _place_freed(competition)
+
+
+def _place_freed(competition: Competition) -> None:
+    """The competition's waiting list moves up into the place (``league.entry_requests``, which builds on this
+    module: imported here, when it is needed)."""
+    from league.entry_requests import fill_places
+
+    fill_places(competition)

@@ -362,6 +362,14 @@ def new_token() -> str:
 
 # invitations (between clubs, and of people to a club) and entry fees live in modules of their own; imported here so
 # that ``league.models`` names them too
+from league.checkin_models import AbsentAs, CheckIn, CheckInHow, CheckInWindow  # noqa: E402, F401
+from league.entry_request_models import (  # noqa: E402, F401
+    EntryRequest,
+    EntryRequestEvent,
+    EntryRequestState,
+    EntryRequestStep,
+    EntryWindow,
+)
 from league.fee_models import CompetitionFee, EntryFee, FeePer, FeeState  # noqa: E402, F401
 from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401
 from league.role_invitation_models import InvitedRole, RoleInvitation, RoleInvitationState  # noqa: E402, F401

@@ -24,6 +24,15 @@ taken back to a draft), committed. The live pages re-render for their readers (a
 tells them so)."""
 
 
+check_ins_changed = Signal()
+"""``competition_id``: someone checked in or out, or a round's check-in was required, closed or dropped, committed.
+The check-in pages (the projector's list) render again."""
+
+
+def check_ins_changed_after_commit(competition_id: int) -> None:
+    transaction.on_commit(lambda: check_ins_changed.send(sender=None, competition_id=competition_id), robust=True)
+
+
 def publication_changed_after_commit(competition_id: int) -> None:
     transaction.on_commit(lambda: publication_changed.send(sender=None, competition_id=competition_id), robust=True)
 

@@ -4,7 +4,14 @@ send (a team competition's invitation to another club's team; cancelling one sti
 
 from django.urls import path
 
-from league import views_clubs, views_fees, views_invitations, views_role_invitations
+from league import (
+    views_checkin,
+    views_clubs,
+    views_entry_requests,
+    views_fees,
+    views_invitations,
+    views_role_invitations,
+)
 
 urlpatterns = [
     path("clubs/new/", views_clubs.club_create, name="club_create"),
@@ -31,6 +38,20 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/<slug:competition_slug>/fees/", views_fees.competition_fees, name="competition_fees"),
     path("clubs/<slug:club_slug>/<slug:competition_slug>/fees/<int:entry_pk>/<str:state>/", views_fees.entry_fee_mark,
          name="competition_entry_fee"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/entry-requests/", views_entry_requests.entry_requests_page,
+         name="competition_entry_requests"),
+    *[path(f"clubs/<slug:club_slug>/<slug:competition_slug>/entry-requests/<int:request_pk>/{action}/", view,
+           name=f"competition_entry_request_{action}")
+      for action, view in (("approve", views_entry_requests.entry_request_approve),
+                           ("refuse", views_entry_requests.entry_request_refuse),
+                           ("withdraw", views_entry_requests.entry_request_withdraw))],
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/check-in/", views_checkin.check_in_page,
+         name="competition_check_in"),
+    *[path(f"clubs/<slug:club_slug>/<slug:competition_slug>/check-in/{route}/", view, name=name)
+      for route, view, name in (("close", views_checkin.check_in_close, "competition_check_in_close"),
+                                ("drop", views_checkin.check_in_drop, "competition_check_in_drop"),
+                                ("<int:entry_pk>/in", views_checkin.check_in_tap, "competition_check_in_tap"),
+                                ("<int:entry_pk>/out", views_checkin.check_in_untap, "competition_check_in_untap"))],
     path("invitations/", views_invitations.my_invitations, name="my_invitations"),
     path("invitations/<int:pk>/answer/", views_invitations.invitation_answer, name="invitation_answer"),
     path("invitations/<int:pk>/cancel/", views_invitations.invitation_cancel, name="invitation_cancel"),

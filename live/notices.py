@@ -105,6 +105,11 @@ def notify_standings_refreshed(sender: Any, *, competition_id: int, **kwargs: An
     notify(competition_id, [], wide=True)
 
 
+def notify_check_ins_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    """``league.signals.check_ins_changed``: the competition's own pages (the check-in lists)."""
+    notify(competition_id, [], wide=True)
+
+
 def notify_publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
     """``league.signals.publication_changed``: every page of the competition."""
     notify(competition_id, None, wide=True)

@@ -78,6 +78,7 @@ LIVE_PAGES: dict[str, Callable[[dict[str, Any]], tuple[Competition | None, Match
     "round_detail": _by_slugs,
     "competition_bracket": _by_slugs,
     "team_matches": _by_slugs,
+    "competition_check_in_screen": _by_slugs,
     "team_match": _team_match,
     "match_sheet": _sheet,
 }

@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from draw import public_rounds
 from engine.variants import house_rules
+from league.entry_requests import window_of
 from league.pagination import paginate
 from league.permissions import is_organiser
 from league.views import visible_competition
@@ -24,6 +25,7 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     fixtures = public_rounds.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
     return render(request, "pages/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
-        "is_organiser": organiser, "house_rules": house_rules(competition.engine_ruleset()),
+        "is_organiser": organiser, "entry_window": window_of(competition),
+        "house_rules": house_rules(competition.engine_ruleset()),
         **standings_of(competition),
     })

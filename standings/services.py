@@ -17,6 +17,7 @@ from games.clock import results_clock
 from games.selectors import results_for_standings, team_results_for_standings
 from league import dispatch
 from league.bulk import update_rows
+from league.checkins import no_shows
 from league.choices import StandingsSection
 from league.models import Competition, Entry, Partnership, ResultsClock
 from league.setup_errors import SetupError
@@ -66,10 +67,12 @@ def standings_rows(competition_id: int) -> list[dict]:
                 for entry in entries]
     bye_list = [standings.Bye(entrant_of_entry[b["entry_id"]], b["round__number"]) for b in byes
                 if b["entry_id"] in entrant_of_entry]
+    absences = [standings.Absence(entrant_of_entry[entry_id], number) for entry_id, number in no_shows(competition)
+                if entry_id in entrant_of_entry]
     if kind == Competition.TEAMS:
         teams = [_result(row, "team_a_id", "team_b_id", bullseyes=True)
                  for row in team_results_for_standings(competition_id) if _begun(row)]
-        rows = _rows(entrants, teams, bye_list, competition_settings(competition, team_ranking=True), key)
+        rows = _rows(entrants, teams, bye_list, competition_settings(competition, team_ranking=True), key, absences)
         tables = [m for m in matches if m.get("team_match_id")]
         pairs = sorted({m["side_a_id"] for m in tables} | {m["side_b_id"] for m in tables})
         pair_results = [_result(m, "side_a_id", "side_b_id") for m in tables]
@@ -80,7 +83,7 @@ def standings_rows(competition_id: int) -> list[dict]:
         results = [_result(m, "side_a_id", "side_b_id", sides=players) for m in matches]
     else:
         results = [_result(m, "side_a_id", "side_b_id") for m in matches]
-    return _rows(entrants, results, bye_list, competition_settings(competition), key)
+    return _rows(entrants, results, bye_list, competition_settings(competition), key, absences)
 
 
 def _players_of(matches: list[dict]) -> dict[int, tuple[int, ...]]:
@@ -109,9 +112,9 @@ def _result(row: dict, a: str, b: str, *, bullseyes: bool = False, sides: dict |
 CHALK_COLUMNS = ("chalks_for", "chalks_against")
 
 
-def _rows(entrants, results, byes, settings, key: str, section: str = "") -> list[dict]:
+def _rows(entrants, results, byes, settings, key: str, absences=(), section: str = "") -> list[dict]:
     rows = []
-    for line in standings.compute_standings(entrants, results, byes, settings):
+    for line in standings.compute_standings(entrants, results, byes, settings, absences):
         metrics: Mapping[str, float | None] = line.metrics
         columns: dict[str, Decimal | None] = {name: exact_decimal(line.metrics[name]) for name in COLUMNS}
         if not line.chalks_kept:

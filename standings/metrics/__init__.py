@@ -44,6 +44,9 @@ What counts, and how
   match points, bullseyes, hang jacks, and chalks (over the results with chalks known) — from its complete
   played results (not forfeits); nothing before its first one. Averages are exact fractions, shown as
   floats. A bye is not an opponent for Buchholz.
+- **Absences** (``absences``: an entrant that did not check in for a round, when the competition counts that as a
+  no-show): played and lost, ``points_loss``, ``games_to_win`` bullseyes against, one more ``forfeits``; no
+  opponent.
 - **Buchholz** is the sum of the current match points of every opponent of the entrant's complete played
   results (one term per meeting); ``buchholz_cut1`` leaves out the smallest term. Byes and forfeits have
   no opponent.
@@ -90,14 +93,23 @@ The package, one module per job: :mod:`~standings.metrics.inputs` (what the call
 
 from __future__ import annotations
 
-from standings.metrics.inputs import BYE_RULES, BYE_SCORE_KEYS, Bye, Entrant, Result, StandingLine, StandingsError
+from standings.metrics.inputs import (
+    BYE_RULES,
+    BYE_SCORE_KEYS,
+    Absence,
+    Bye,
+    Entrant,
+    Result,
+    StandingLine,
+    StandingsError,
+)
 from standings.metrics.ranking import compute_standings
 from standings.metrics.registry import METRICS, Metric, RankingLine, Table, Value, register
 from standings.metrics.settings import DEFAULT_SETTINGS, StandingsSettings, validate_tiebreaks
 from standings.metrics.totals import CompleteTotals, Totals
 
 __all__ = [
-    "BYE_RULES", "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Bye", "CompleteTotals", "Entrant", "Metric",
-    "RankingLine", "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals", "Value",
-    "compute_standings", "register", "validate_tiebreaks",
+    "BYE_RULES", "BYE_SCORE_KEYS", "DEFAULT_SETTINGS", "METRICS", "Absence", "Bye", "CompleteTotals", "Entrant",
+    "Metric", "RankingLine", "Result", "StandingLine", "StandingsError", "StandingsSettings", "Table", "Totals",
+    "Value", "compute_standings", "register", "validate_tiebreaks",
 ]

@@ -17,6 +17,7 @@ from standings.metrics.inputs import (
     OUTCOMES,
     PLAYED,
     WINNERS,
+    Absence,
     Bye,
     Entrant,
     Result,
@@ -229,7 +230,7 @@ def _credit_average_bye(totals: Totals) -> None:
 
 
 def count_totals(entrants: Iterable[Entrant | Hashable], results: Iterable[Result], byes: Iterable[Bye],
-                 settings: StandingsSettings) -> dict[Hashable, Totals]:
+                 settings: StandingsSettings, absences: Iterable[Absence] = ()) -> dict[Hashable, Totals]:
     """Every entrant's totals by its id, in the order the entrants were given in."""
     table: dict[Hashable, Totals] = {}
     for index, entrant in enumerate(entrants):
@@ -251,4 +252,22 @@ def count_totals(entrants: Iterable[Entrant | Hashable], results: Iterable[Resul
         else:
             _count_forfeit(result, side_a, side_b, settings)
     _count_byes(byes, table, settings)
+    _count_absences(absences, table, settings)
     return table
+
+
+def _count_absences(absences: Iterable[Absence], table: dict[Hashable, Totals], settings: StandingsSettings) -> None:
+    """A no-show is counted as the absent side of a forfeit: played, lost, ``points_loss``, the race lost."""
+    for index, absence in enumerate(absences):
+        if not isinstance(absence, Absence):
+            raise StandingsError(f"absences[{index}]", f"must be an Absence, not {type(absence).__name__}")
+        try:
+            totals = table[absence.entrant]
+        except (KeyError, TypeError):
+            raise StandingsError(f"absences[{index}].entrant",
+                                 f"unknown entrant {absence.entrant!r}: not among the entrants") from None
+        totals.played += 1
+        totals.lost += 1
+        totals.forfeits += 1
+        totals.points += settings.points_loss
+        totals.bullseyes_against += settings.games_to_win

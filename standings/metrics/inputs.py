@@ -71,6 +71,15 @@ class Bye:
     round: int | None = None
 
 
+@dataclass(frozen=True)
+class Absence:
+    """An entrant that did not check in for a round and was not paired, counted as a no-show: a forfeit lost to
+    nobody."""
+
+    entrant: Hashable
+    round: int | None = None
+
+
 @dataclass
 class StandingLine:
     """One entrant's line: its place, the usual columns, and every metric of :data:`METRICS` (ints, or

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from engine.numbers import natural_key
 from standings.metrics.counting import count_totals
-from standings.metrics.inputs import Bye, Entrant, Result, StandingLine, StandingsError
+from standings.metrics.inputs import Absence, Bye, Entrant, Result, StandingLine, StandingsError
 from standings.metrics.registry import METRICS, Metric, RankingLine
 from standings.metrics.settings import DEFAULT_SETTINGS, StandingsSettings, validate_tiebreaks
 from standings.metrics.totals import Totals
@@ -48,14 +48,14 @@ def _plain(value: int | Fraction) -> int | float:
 
 def compute_standings(entrants: Iterable[Entrant | Hashable], results: Iterable[Result],
                       byes: Iterable[Bye] = (), settings: StandingsSettings = DEFAULT_SETTINGS,
-                      ) -> list[StandingLine]:
+                      absences: Iterable[Absence] = ()) -> list[StandingLine]:
     """The standings lines of ``entrants`` from their ``results`` and ``byes``, ranked by ``settings.tiebreaks``:
     group by group, each by rank (see the package's documentation for what counts and how). An entrant may be
     given as a bare id, which is ``Entrant(id)``. Raises :class:`StandingsError` on bad input."""
     if not isinstance(settings, StandingsSettings):
         raise StandingsError("settings", "must be StandingsSettings")
     tiebreaks = [METRICS[key] for key in validate_tiebreaks(settings.tiebreaks)]  # checked again: still registered
-    table = count_totals(entrants, results, byes, settings)
+    table = count_totals(entrants, results, byes, settings, absences)
     computed = tuple((key, metric.value) for key, metric in METRICS.items())
     groups: dict[tuple[str, str], list[RankingLine]] = {}
     for totals in table.values():

@@ -44,6 +44,11 @@ PAGES = [  # (name, route) as they were before the split
     ('club_role_invitations', 'clubs/<slug:club_slug>/people/invitations/'),
     ('club_role_invitation', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/'),
     ('competition_fees', 'clubs/<slug:club_slug>/<slug:competition_slug>/fees/'),  # entry fees
+    ('competition_entering', 'clubs/<slug:club_slug>/<slug:competition_slug>/enter/'),  # entries by the entrants
+    ('competition_entry_requests', 'clubs/<slug:club_slug>/<slug:competition_slug>/entry-requests/'),
+    ('competition_check_in', 'clubs/<slug:club_slug>/<slug:competition_slug>/check-in/'),  # check-in on the night
+    ('competition_check_in_screen', 'clubs/<slug:club_slug>/<slug:competition_slug>/check-in/screen/'),
+    ('venue_check_in', 'check-in/<str:token>/'),
     ('players', 'players/'),
     ('player', 'players/<int:pk>/'),
     ('club_import', 'clubs/<slug:club_slug>/import/'),
@@ -191,6 +196,18 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('token_match_totals_clear', 'enter/<str:token>/totals/clear/'),
     ('club_role_invitation_revoke', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/revoke/'),
     ('competition_entry_fee', f'{COMPETITION}fees/<int:entry_pk>/<str:state>/'),
+    ('competition_entering_ask', f'{COMPETITION}enter/ask/'),
+    ('competition_entering_confirm', f'{COMPETITION}enter/<int:request_pk>/confirm/'),
+    ('competition_entering_decline', f'{COMPETITION}enter/<int:request_pk>/decline/'),
+    ('competition_entering_withdraw', f'{COMPETITION}enter/<int:request_pk>/withdraw/'),
+    ('competition_entry_request_approve', f'{COMPETITION}entry-requests/<int:request_pk>/approve/'),
+    ('competition_entry_request_refuse', f'{COMPETITION}entry-requests/<int:request_pk>/refuse/'),
+    ('competition_entry_request_withdraw', f'{COMPETITION}entry-requests/<int:request_pk>/withdraw/'),
+    ('competition_check_in_close', f'{COMPETITION}check-in/close/'),
+    ('competition_check_in_drop', f'{COMPETITION}check-in/drop/'),
+    ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
+    ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
+    ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
@@ -203,7 +220,7 @@ ALLAUTH = {"account_login", "account_logout", "account_inactive", "account_signu
            "usersessions_list"}
 SAMPLE = {"club_slug": "oval", "competition_slug": "pennant", "pk": 7, "number": 3, "hand_pk": 11, "team_pk": 5,
           "token": "tok3n", "template": "players", "state": "paid", "user_pk": 13, "entry_pk": 17, "fixture_pk": 19,
-          "bye_pk": 23}
+          "bye_pk": 23, "request_pk": 29}
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 

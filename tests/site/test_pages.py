@@ -494,7 +494,8 @@ def test_busy_pages_take_a_fixed_number_of_queries(client, scene, post, django_a
     client.logout()
     with django_assert_num_queries(6):  # match with sides and players, games, hands, versions, result history, the
         client.get(reverse("match_sheet", args=[match.pk]))  # online table that plays the match (tables' tag)
-    with django_assert_num_queries(5):  # competition, the rounds with fixtures, the page's matches and byes, standings
+    with django_assert_num_queries(6):  # competition, its entry window, the rounds with fixtures, the page's matches
+        # and byes, standings
         client.get(reverse("competition", args=[scene["club"].slug, scene["competition"].slug]))
 
 
