@@ -78,12 +78,15 @@ class Player(models.Model):
     name = models.CharField(max_length=120, validators=[validate_plain_text])
     nickname = models.CharField(max_length=60, blank=True, validators=[validate_plain_text])
     home_club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="player")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="player_records",
+                             help_text="The person's account: one record at each club they play for")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["user", "home_club"], condition=Q(user__isnull=False),
+                                               name="one_record_a_club")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.nickname})" if self.nickname else self.name
@@ -372,4 +375,5 @@ from league.entry_request_models import (  # noqa: E402, F401
 )
 from league.fee_models import CompetitionFee, EntryFee, FeePer, FeeState  # noqa: E402, F401
 from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401
+from league.player_claim_models import ClaimState, PlayerClaim  # noqa: E402, F401
 from league.role_invitation_models import InvitedRole, RoleInvitation, RoleInvitationState  # noqa: E402, F401

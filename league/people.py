@@ -211,8 +211,8 @@ def link_login(*, player: Player, username: str) -> Player:
         player.user = None
     else:
         user = _user_named(username, "username")
-        other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
-        if other is not None:
+        other = Player.objects.filter(user=user, home_club_id=player.home_club_id).exclude(pk=player.pk).first()
+        if other is not None:  # one record a club: the same person's record at another club is theirs too
             raise SetupError("username", f"{user.get_username()} is already linked to {other.name}")
         player.user = user
     player.save(update_fields=["user"])

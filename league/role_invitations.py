@@ -104,10 +104,10 @@ def _give_role(invitation: RoleInvitation, user: Any) -> None:
         player = Player.objects.select_for_update().get(pk=invitation.player.pk)
         if player.user_id is not None and player.user_id != user.pk:
             raise InvitationUnusable("invitation", f"{player.name} is already claimed by another account")
-        other = Player.objects.filter(user=user).exclude(pk=player.pk).first()
-        if other is not None:
-            raise InvitationUnusable("invitation", f"your account is already {other.name}'s: ask "
-                                                    f"{invitation.club.name} to merge the two records")
+        other = Player.objects.filter(user=user, home_club_id=player.home_club_id).exclude(pk=player.pk).first()
+        if other is not None:  # one record a club (a person may play for several clubs, a record at each)
+            raise InvitationUnusable("invitation", f"your account is already {other.name}'s at "
+                                                    f"{invitation.club.name}: ask it to merge the two records")
         player.user = user
         player.save(update_fields=["user"])
 

@@ -10,6 +10,7 @@ from league import (
     views_entry_requests,
     views_fees,
     views_invitations,
+    views_player_claims,
     views_role_invitations,
 )
 
@@ -21,6 +22,10 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/people/organisers/<int:user_pk>/remove/", views_clubs.organiser_remove,
          name="club_organiser_remove"),
     path("clubs/<slug:club_slug>/people/new/", views_clubs.player_add, name="club_player_add"),
+    path("clubs/<slug:club_slug>/people/claims/<int:pk>/approve/", views_player_claims.claim_approve,
+         name="club_claim_approve"),
+    path("clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/", views_player_claims.claim_refuse,
+         name="club_claim_refuse"),
     path("clubs/<slug:club_slug>/people/invitations/", views_role_invitations.invitations,
          name="club_role_invitations"),
     path("clubs/<slug:club_slug>/people/invitations/<int:pk>/", views_role_invitations.invitation,

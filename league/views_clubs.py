@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from league import people
+from league import people, player_claims
 from league.forms import (
     ClubForm,
     DeletePlayerForm,
@@ -88,6 +88,7 @@ def _people_page(request: HttpRequest, club: Club, **bound: forms.Form) -> HttpR
                   .order_by("user__username"))
     return render(request, "league/clubs/people.html", {
         "club": club, **shown, "organisers": organisers, "players": list(players), "page": players, "q": q,
+        "claims": player_claims.waiting_at(club.pk),
     }, status=form_status(*shown.values()))
 
 

@@ -25,6 +25,7 @@ from games.models import Match
 from league.models import Competition, Partnership, Player
 from league.pagination import paginate, search, search_text
 from league.permissions import public_match_filter, visible_partnerships_filter
+from league.player_claims import offer
 from standings.models import PlayerRating, RatingPoint
 from standings.ratings import BASE, PLAYED_AT, player_matches_filter
 
@@ -294,4 +295,5 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     if profile is None:
         raise Http404("No such player.")
     return render(request, "pages/players/player.html", {"profile": profile, "player": profile.player,
+                                                  "claim": offer(profile.player, request.user),
                                                   "base_rating": int(BASE)})

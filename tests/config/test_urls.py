@@ -208,6 +208,9 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
     ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
     ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
+    ('player_claim', 'players/<int:pk>/claim/'),  # a person asks to be a player record; the organiser answers
+    ('club_claim_approve', 'clubs/<slug:club_slug>/people/claims/<int:pk>/approve/'),
+    ('club_claim_refuse', 'clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/'),
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
