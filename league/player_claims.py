@@ -41,7 +41,7 @@ def ask(*, player: Player, user: Any) -> PlayerClaim:
             raise SetupError("player", f"you have already asked to be {player.name}: the club's organiser answers")
         claim = PlayerClaim.objects.create(player=player, user=user)
         assert player.home_club is not None  # _check_claimable
-        organisers = ClubRole.objects.filter(club_id=player.home_club_id, role=ClubRole.ORGANISER,
+        organisers = ClubRole.objects.filter(club=player.home_club, role=ClubRole.ORGANISER,
                                              user__email__gt="").values_list("user__email", flat=True)
         if organisers:
             send_mail(subject=f"{user.get_username()} asks to be {player.name}",
