@@ -16,8 +16,8 @@ class ClubForm(forms.Form):
     town = forms.CharField(max_length=Club._meta.get_field("town").max_length, required=False, label="Town")
 
 
-EXISTING_ACCOUNT = ("The username of an account that already exists on this site. There is no sign-up page yet: "
-                    "the site's administrator creates accounts.")
+EXISTING_ACCOUNT = ("The username of an account that already exists on this site. For someone without one, use "
+                    "Invite people on the club's People page: they make their account as they accept.")
 
 
 class OrganiserForm(forms.Form):

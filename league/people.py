@@ -71,8 +71,8 @@ def _user_named(username: str, field: str):
         raise SetupError(field, "give the person's username")
     user = get_user_model().objects.filter(username__iexact=username).first()
     if user is None:
-        raise SetupError(field, f"nobody has the username {username!r}: give the username of an existing account "
-                                "(the site's administrator creates accounts)")
+        raise SetupError(field, f"nobody has the username {username!r}: give the username of an existing account, "
+                                "or use Invite people: they make their account as they accept")
     return user
 
 

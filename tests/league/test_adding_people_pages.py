@@ -1,5 +1,6 @@
-"""Accounts are made by the site's administrator (there is no sign-up page yet): the pages where an organiser adds an
-organiser, links a player's login or gives a match a scorekeeper say so, send nobody to a page that does not exist,
+"""The pages where an organiser adds an organiser, links a player's login or gives a match a scorekeeper by username
+say that someone without an account is brought in by an invitation (they make their account as they accept), even
+where sign-up is closed, send nobody to a page that does not exist,
 and every link on them opens."""
 
 from __future__ import annotations
@@ -48,11 +49,11 @@ def _links_open(client, page: str) -> list[str]:
 
 def _says_how_accounts_are_made(text: str) -> None:
     assert "existing account" in text or "already exists" in text
-    assert "administrator creates accounts" in text
+    assert "Invite people" in text and "make their account as they accept" in text
     assert "sign up first" not in text.lower()
 
 
-def test_the_people_page_says_accounts_come_from_the_administrator_and_every_link_opens(client, club):
+def test_the_people_page_says_how_someone_without_an_account_comes_in_and_every_link_opens(client, club):
     url = reverse("club_people", args=[club.slug])
     page = client.get(url).content.decode()
     _says_how_accounts_are_made(page)
