@@ -26,7 +26,8 @@ def club_page(club: Club, user: Any) -> dict[str, Any]:
     """The club's competitions in its list (archived ones are in :func:`club_archive`), and whether it has an
     archive."""
     competitions = visible_competitions(user).filter(club=club)
-    return {"club": club, "competitions": competitions.filter(archived=False).order_by("-created_at", "name", "id"),
+    return {"club": club, "competitions": competitions.filter(archived=False).select_related("entry_window")
+            .order_by("-created_at", "name", "id"),
             "has_archive": competitions.filter(archived=True).exists()}
 
 

@@ -3,23 +3,39 @@ cut-off an hour ahead; the projector's list (1920×1080) shows everyone missing;
 another by the venue's link, the organiser taps two more in, and the projector's list follows live, with no reload;
 the organiser closes check-in and pairs round 1 with the four present only.
 
-The projector's list is a live page (``live.pages``): its socket needs the ASGI server, so the site runs in a
-subprocess on a database of its own (``tables_site.served_site``, as ``test_live_pages``); the scene is made and the
-stored round read there. Drives Debian's Chromium through Playwright (fixtures in ``tests/browser/conftest.py``).
+The projector's list is a live page (``live.pages``): its socket needs the ASGI server, which pytest-django's
+``live_server`` is not. So the scene is made here with the factories, and the site's ASGI server runs in a subprocess
+(``tables_site.Site``, as ``test_live_pages``) on this test's database: a copy of it on SQLite (the test database is
+in memory), the database itself on PostgreSQL. What the site stores is read through it (``manage.py shell``).
+Drives Debian's Chromium through Playwright (fixtures in ``tests/browser/conftest.py``).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
-from tests.browser.tables_site import served_site
+from league.models import Competition, Partnership
+from tests.browser.tables_site import Site
 from tests.browser.test_offline_entry import PHONE, log_in
-from tests.factories import DEFAULT_PASSWORD
+from tests.conftest import database_url
+from tests.factories import (
+    DEFAULT_PASSWORD,
+    enter,
+    make_club,
+    make_competition,
+    make_organiser,
+    make_player,
+    make_user,
+)
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,36 +44,50 @@ PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}
 PAIRS = ("Lions", "Tigers", "Eagles", "Sharks", "Jaguars", "Hawks")
 PRESENT = ("Lions", "Tigers", "Eagles", "Sharks")
 
-SCENE = f"""
-import json
-from league.models import Competition, Partnership
-from tests.factories import enter, make_club, make_competition, make_organiser, make_player, make_user
-club = make_club("Belmont Sports Club")
-make_organiser(club, make_user("olive"))
-competition = make_competition(club=club)  # pairs of the 4-player game, published
-Competition.objects.filter(pk=competition.pk).update(name="Friday Night Swiss", system=Competition.SWISS,
-                                                     planned_rounds=3)
-for name in {PAIRS!r}:  # the first player of each pair has an account (username: the pair's name, lower case)
-    one = make_player(name + " One", club=club, user=make_user(name.lower()))
-    two = make_player(name + " Two", club=club)
-    enter(competition, Partnership.objects.create(player_one=one, player_two=two, club=club, name=name))
-print(json.dumps({{"club": club.slug, "competition": competition.slug, "id": competition.pk}}))
-"""
-
 ROUND_1 = """
 import json
 from draw.models import Round
 from games.models import Match
-round_1 = Round.objects.get(competition_id={id}, number=1)
-print(json.dumps({{"state": round_1.pairing_state, "byes": round_1.byes.count(),
-                   "sides": sorted(n for m in Match.objects.filter(round=round_1) for n in (m.side_a_name,
-                                                                                          m.side_b_name))}}))
+round_1 = Round.objects.filter(competition_id={id}, number=1).first()
+print(json.dumps(round_1 and {{"state": round_1.pairing_state, "byes": round_1.byes.count(),
+                               "sides": sorted(name for match in Match.objects.filter(round=round_1)
+                                               for name in (match.side_a_name, match.side_b_name))}}))
 """
 
 
-@pytest.fixture
-def site(tmp_path):
-    yield from served_site(tmp_path)
+def make_scene() -> Competition:
+    """A Swiss pairs evening, published, with six pairs entered; the first player of each has an account (its
+    username: the pair's name in lower case)."""
+    club = make_club("Belmont Sports Club")
+    make_organiser(club, make_user("olive"))
+    competition = make_competition(club=club)  # pairs of the 4-player game, published
+    Competition.objects.filter(pk=competition.pk).update(name="Friday Night Swiss", system=Competition.SWISS,
+                                                         planned_rounds=3)
+    for name in PAIRS:
+        one = make_player(f"{name} One", club=club, user=make_user(name.lower()))
+        two = make_player(f"{name} Two", club=club)
+        enter(competition, Partnership.objects.create(player_one=one, player_two=two, club=club, name=name))
+    return competition
+
+
+@contextmanager
+def site_on_this_database(folder: Path) -> Iterator[Site]:
+    """The site's ASGI server, started on what this test's database holds now."""
+    site = Site(folder)
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()
+        copy = sqlite3.connect(site.database)
+        try:
+            connection.connection.backup(copy)
+        finally:
+            copy.close()
+    else:
+        site.env["DATABASE_URL"] = database_url(connection.settings_dict)
+    site.start()
+    try:
+        yield site
+    finally:
+        site.kill()
 
 
 def width_of(page) -> int:
@@ -73,18 +103,26 @@ def messages(page) -> str:
     return page.locator(".messages").inner_text()
 
 
-def pairing_state(site, competition_id: int) -> str | None:
-    """Round 1's pairing state as stored in the site's database (read directly: a shell would start Django)."""
-    with sqlite3.connect(site.database) as db:
-        row = db.execute("SELECT pairing_state FROM draw_round WHERE competition_id = ? AND number = 1",
-                         (competition_id,)).fetchone()
-    return row[0] if row else None
+def stored_round_1(site: Site, competition: Competition) -> dict | None:
+    """Round 1 as the site stored it: its pairing state, its byes, the names of its matches' sides (``None``: no
+    round 1 yet)."""
+    return json.loads(site.shell(ROUND_1.format(id=competition.pk)).strip().splitlines()[-1])
 
 
-@pytest.mark.slow  # the site's server starts (and, first in a session, its database is migrated)
-def test_round_1_is_paired_with_the_entrants_who_checked_in(site, browser, shots):
-    scene = json.loads(site.shell(SCENE).strip().splitlines()[-1])
-    base = f"/clubs/{scene['club']}/{scene['competition']}"
+def paired(site: Site, competition: Competition) -> dict | None:
+    """Round 1 as stored, once its pairing is done."""
+    found = stored_round_1(site, competition)
+    return found if found and found["state"] == "done" else None
+
+
+def test_round_1_is_paired_with_the_entrants_who_checked_in(browser, shots, tmp_path):
+    competition = make_scene()
+    with site_on_this_database(tmp_path) as site:
+        run_the_evening(site, browser, shots, competition)
+
+
+def run_the_evening(site: Site, browser, shots, competition: Competition) -> None:
+    base = f"/clubs/{competition.club.slug}/{competition.slug}"
 
     # --- the organiser requires check-in for round 1, a cut-off an hour ahead (Port of Spain time)
     _, olive = log_in(browser, site, "olive", f"{site.url}{base}/check-in/")
@@ -116,7 +154,7 @@ def test_round_1_is_paired_with_the_entrants_who_checked_in(site, browser, shots
     assert "Friday Night Swiss, round 1 · Lions" in lions.locator("#check-ins").inner_text()
     tap_and_land(lions, "I am here: check in")
     assert "Lions: you are in for round 1 of Friday Night Swiss." in messages(lions)
-    assert lions.locator("#check-ins .badge").inner_text() == "You are in"
+    assert lions.locator("#check-ins .badge").text_content().strip() == "You are in"
     lions.screenshot(path=str(shots / "check-in-my-matches-phone.png"), full_page=True)
     assert width_of(lions) <= 390, f"My matches is {width_of(lions)}px wide on a 390px phone"
 
@@ -164,8 +202,7 @@ def test_round_1_is_paired_with_the_entrants_who_checked_in(site, browser, shots
     olive.screenshot(path=str(shots / "check-in-organiser-closed-phone.png"), full_page=True)
     tap_and_land(olive, "Pair round 1 with the 4 present")
     assert olive.url == f"{site.url}{base}/rounds/1/manage/", olive.url
-    wait_until(lambda: pairing_state(site, scene["id"]) == "done", timeout=30, what="round 1 paired")
-    round_1 = json.loads(site.shell(ROUND_1.format(id=scene["id"])).strip().splitlines()[-1])
+    round_1 = wait_until(lambda: paired(site, competition), timeout=30, what="round 1 paired")
     assert round_1 == {"state": "done", "byes": 0, "sides": sorted(PRESENT)}, round_1
     olive.locator("#draft table.pairings").wait_for(timeout=10_000)
     assert olive.locator("#draft table.pairings tbody tr").count() == 2
