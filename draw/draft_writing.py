@@ -13,6 +13,7 @@ from games.models import Match, TeamMatch
 from games.services import EntryError, create_match, create_team_match
 from league.models import Competition, Entry, Partnership, Team
 from league.partnerships import create_partnership
+from league.venues import places
 
 
 def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
@@ -24,10 +25,11 @@ def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
     if field_.teams:
         return _write_team_draft(round_, field_, draft)
     created = []
-    for table, planned in enumerate(draft.matches, start=1):
+    seats = places(competition.club, len(draft.matches))  # the venue's free tables, in number order
+    for table, planned in zip(seats, draft.matches, strict=True):
         side_a = _side_partnership(field_, planned.a)
         side_b = _side_partnership(field_, planned.b)
-        match = create_draft_match(competition, round_, side_a, side_b, table=str(table), individual=field_.individual)
+        match = create_draft_match(competition, round_, side_a, side_b, table=table, individual=field_.individual)
         match.pairing_flags, match.group = planned.flags, planned.group
         match.bracket_position, match.third_place = planned.position, planned.third_place
         created.append(match)

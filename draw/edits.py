@@ -21,6 +21,7 @@ from draw.slots import round_slots, slot_key
 from draw.swaps import swap_entrants, swap_players
 from games.models import Match, TeamMatch
 from league.models import Competition, Entry, Partnership
+from league.venues import places
 
 logger = logging.getLogger(__name__)
 
@@ -169,10 +170,10 @@ def _mark_edited(touched: Iterable[Match | TeamMatch]) -> None:
 
 
 def _renumber_tables(round_: Round) -> None:
-    for table, match in enumerate(Match.objects.filter(round=round_, team_match__isnull=True).order_by("id"),
-                                  start=1):
-        if match.table != str(table):
-            Match.objects.filter(pk=match.pk).update(table=str(table))
+    matches = list(Match.objects.filter(round=round_, team_match__isnull=True).order_by("id"))
+    for table, match in zip(places(round_.competition.club, len(matches)), matches, strict=True):
+        if match.table != table:
+            Match.objects.filter(pk=match.pk).update(table=table)
 
 
 def _units_of_match(round_: Round, match: Match | TeamMatch) -> list[str]:

@@ -46,6 +46,11 @@ class MatchForm(forms.Form):
     match = forms.IntegerField(widget=forms.HiddenInput)
 
 
+class MoveTableForm(forms.Form):
+    match = forms.IntegerField(error_messages={"required": "Choose the match to move."})
+    table = forms.CharField(max_length=4, error_messages={"required": "Give the table to move it to."})
+
+
 class PairByesForm(forms.Form):
     first = forms.IntegerField()
     second = forms.IntegerField()

@@ -20,6 +20,7 @@ urlpatterns = [
         ("swap", views.swap, "round_swap"),
         ("edit-match", views.edit_match, "round_edit_match"),
         ("sit-out", views.sit_out, "round_sit_out"),
+        ("move-table", views.move_table, "round_move_table"),
         ("pair-byes", views.pair_byes, "round_pair_byes"),
     )],
     path(f"{COMPETITION}rounds/<int:number>/pairing-status/", views.pairing_status, name="round_pairing_status"),

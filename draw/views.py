@@ -23,11 +23,11 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from draw import edits, organiser_round, public_rounds, publishing
+from draw import edits, organiser_round, public_rounds, publishing, table_moves
 from draw import selectors as round_selectors
 from draw.bracket import whole_bracket
 from draw.errors import RoundError
-from draw.forms import EditForm, MatchForm, PairByesForm, SwapForm
+from draw.forms import EditForm, MatchForm, MoveTableForm, PairByesForm, SwapForm
 from draw.models import Bye, Round
 from draw.plan import number_after_last_round
 from draw.request import request_pairing
@@ -173,6 +173,14 @@ def edit_match(request: HttpRequest, competition: Competition, round_: Round) ->
     sides = Partnership.objects.in_bulk([data["side_a"], data["side_b"]])
     _warned(request, edits.edit_pairing(match, side_a=sides[data["side_a"]], side_b=sides[data["side_b"]],
                                          user=request.user), f"{match.table_label or 'The match'} changed.")
+
+
+@round_action
+def move_table(request: HttpRequest, competition: Competition, round_: Round) -> None:
+    """Seat a match at another table (the match there takes its table)."""
+    data = _valid(MoveTableForm(request.POST))
+    match = table_moves.move_to_table(round_, _match(round_, data["match"]), data["table"], user=request.user)
+    messages.success(request, f"{match.side_a_name} v {match.side_b_name}: now at {match.table_label}.")
 
 
 @round_action

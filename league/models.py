@@ -377,3 +377,4 @@ from league.fee_models import CompetitionFee, EntryFee, FeePer, FeeState  # noqa
 from league.invitation_models import EntryInvitation, InvitationState  # noqa: E402, F401
 from league.player_claim_models import ClaimState, PlayerClaim  # noqa: E402, F401
 from league.role_invitation_models import InvitedRole, RoleInvitation, RoleInvitationState  # noqa: E402, F401
+from league.venue_models import VenueTable  # noqa: E402, F401

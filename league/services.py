@@ -12,8 +12,9 @@ from league.consent import other_club
 from league.models import Club, Competition, Entry, EntryInvitation, Team
 from league.setup_errors import SetupError
 
-RESERVED_SLUGS = frozenset({"import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries",
-                            "rounds", "bracket", "standings", "results", "setup", "archive"})  # words the page URLs use
+RESERVED_SLUGS = frozenset({  # words the page URLs use
+    "import", "competitions", "new", "edit", "manage", "players", "people", "teams", "entries", "rounds", "bracket",
+    "standings", "results", "setup", "archive", "tables"})
 
 
 def unique_slug(queryset, text: str, wanted: str = "") -> str:

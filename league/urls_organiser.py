@@ -12,6 +12,7 @@ from league import (
     views_invitations,
     views_player_claims,
     views_role_invitations,
+    views_venue,
 )
 
 urlpatterns = [
@@ -22,6 +23,8 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/people/organisers/<int:user_pk>/remove/", views_clubs.organiser_remove,
          name="club_organiser_remove"),
     path("clubs/<slug:club_slug>/people/new/", views_clubs.player_add, name="club_player_add"),
+    path("clubs/<slug:club_slug>/tables/", views_venue.club_tables, name="club_tables"),  # the venue's tables
+    path("clubs/<slug:club_slug>/tables/<int:number>/", views_venue.club_table_save, name="club_table_save"),
     path("clubs/<slug:club_slug>/people/claims/<int:pk>/approve/", views_player_claims.claim_approve,
          name="club_claim_approve"),
     path("clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/", views_player_claims.claim_refuse,

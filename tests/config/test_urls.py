@@ -208,6 +208,9 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
     ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
     ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
+    ('club_tables', 'clubs/<slug:club_slug>/tables/'),  # the venue's tables
+    ('club_table_save', 'clubs/<slug:club_slug>/tables/<int:number>/'),
+    ('round_move_table', f'{COMPETITION}rounds/<int:number>/move-table/'),
     ('player_claim', 'players/<int:pk>/claim/'),  # a person asks to be a player record; the organiser answers
     ('club_claim_approve', 'clubs/<slug:club_slug>/people/claims/<int:pk>/approve/'),
     ('club_claim_refuse', 'clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/'),
