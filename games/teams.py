@@ -43,6 +43,7 @@ from games.common import (
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Partnership, Team
+from league.venues import places
 from league.signals import standings_stale_after_commit
 
 LEVEL_ORDER: dict[str, int] = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
@@ -118,10 +119,21 @@ def _create_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:
             if pair.pk in seated:
                 raise EntryError(field, f"{pair.display_name} already plays at table {seated[pair.pk]}")
             seated[pair.pk] = index + 1
+    seats = _venue_tables(team_match)
     return [Match.objects.create(
         competition=competition, round=team_match.round, team_match=team_match, table_number=number,
-        table=str(number), side_a=pair_a, side_b=pair_b, side_a_name=pair_a.display_name,
+        table=seats[number - 1], side_a=pair_a, side_b=pair_b, side_a_name=pair_a.display_name,
         side_b_name=pair_b.display_name) for number, (pair_a, pair_b) in enumerate(tables, start=1)]
+
+
+def _venue_tables(team_match: TeamMatch) -> list[str]:
+    """The venue's tables of a team match of a round, kept together: the round's team matches take the venue's
+    free tables in turn (the first its K tables, the next the K after them); outside a round, 1…K."""
+    if team_match.round_id is None:
+        return [str(n) for n in range(1, team_match.tables + 1)]
+    before = (TeamMatch.objects.filter(round_id=team_match.round_id, pk__lt=team_match.pk)
+              .aggregate(seated=Sum("tables"))["seated"] or 0)
+    return places(team_match.competition.club, before + team_match.tables)[before:]
 
 
 # ----------------------------------------------------------------------------- checks of a table's result

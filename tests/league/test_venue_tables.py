@@ -118,3 +118,21 @@ def test_the_round_page_moves_a_match_and_says_where_it_went(swiss, olive, djang
     refused = client.post(f"/clubs/{swiss.club.slug}/cup/rounds/1/move-table/", {"match": match.pk, "table": ""},
                           follow=True).content.decode()
     assert "Give the table to move it to." in refused
+
+
+def test_a_rounds_team_matches_keep_their_tables_together_at_the_free_tables():
+    from games.teams import create_team_match
+    from tests.games.test_team_matches import make_team, team_competition
+
+    club = make_club("Inter-bar League")
+    venues.set_table_count(club=club, count=8)
+    venues.edit_table(table=VenueTable.objects.get(club=club, number=3), name="", available=False)
+    competition = team_competition(club, tables=2)
+    teams = [make_team(competition, name) for name in ("Blue", "Red", "Green", "Gold")]
+    round_ = Round.objects.create(competition=competition, number=1)
+    first, second = (create_team_match(competition, a, b, round=round_,
+                                       tables=[(a.partnerships.first(), b.partnerships.first()),
+                                               (a.partnerships.last(), b.partnerships.last())])
+                     for a, b in ((teams[0], teams[1]), (teams[2], teams[3])))
+    assert list(first.table_matches.order_by("table_number").values_list("table", flat=True)) == ["1", "2"]
+    assert list(second.table_matches.order_by("table_number").values_list("table", flat=True)) == ["4", "5"]
