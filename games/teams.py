@@ -43,8 +43,8 @@ from games.common import (
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Partnership, Team
-from league.venues import places
 from league.signals import standings_stale_after_commit
+from league.venues import places
 
 LEVEL_ORDER: dict[str, int] = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
 TableLineUp = Sequence[tuple[Partnership, Partnership]]
