@@ -4,7 +4,7 @@ format, entries, teams, the fixture list set by hand) is ``pages.urls_organiser`
 
 from django.urls import path
 
-from draw import views, views_lifecycle
+from draw import views, views_cards, views_lifecycle
 
 COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
 
@@ -23,5 +23,6 @@ urlpatterns = [
         ("move-table", views.move_table, "round_move_table"),
         ("pair-byes", views.pair_byes, "round_pair_byes"),
     )],
+    path(f"{COMPETITION}rounds/<int:number>/cards/", views_cards.table_cards, name="round_table_cards"),
     path(f"{COMPETITION}rounds/<int:number>/pairing-status/", views.pairing_status, name="round_pairing_status"),
 ]

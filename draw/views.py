@@ -39,7 +39,7 @@ from league.permissions import can_view_competition, is_organiser
 from league.views import visible_competition
 
 
-def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str):
+def organisers_only(request: HttpRequest, club_slug: str, competition_slug: str):
     """The competition, or the refusal: 404 (a draft competition, for anonymous visitors too), log in
     (anonymous), 403 (anyone else)."""
     competition = selectors.competition_by_slugs(club_slug, competition_slug)
@@ -57,7 +57,7 @@ def _organisers_only(request: HttpRequest, club_slug: str, competition_slug: str
 # ----------------------------------------------------------------------------- the organiser's round page
 @require_GET
 def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
-    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    competition, refusal = organisers_only(request, club_slug, competition_slug)
     if refusal is not None:
         return refusal
     _check_round_number(competition, number)
@@ -85,7 +85,7 @@ def round_action(view: RoundAction) -> Callable[..., HttpResponse]:
     @require_POST
     @wraps(view)
     def wrapper(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
-        competition, refusal = _organisers_only(request, club_slug, competition_slug)
+        competition, refusal = organisers_only(request, club_slug, competition_slug)
         if refusal is not None:
             return refusal
         _check_round_number(competition, number)
@@ -124,7 +124,7 @@ def _valid(form) -> dict:
 @require_POST
 def pair(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
     """Pair the round (a Celery task), again when it has a draft: the only button for a round not paired yet."""
-    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    competition, refusal = organisers_only(request, club_slug, competition_slug)
     if refusal is not None:
         return refusal
     _check_round_number(competition, number)
@@ -245,7 +245,7 @@ def _warned(request: HttpRequest, warnings: list[dict], done: str) -> None:
 @require_GET
 def pairing_status(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:
     """``{"state", "progress", "message", …}`` of the round's pairing, for the progress bar."""
-    competition, refusal = _organisers_only(request, club_slug, competition_slug)
+    competition, refusal = organisers_only(request, club_slug, competition_slug)
     if refusal is not None:
         return refusal
     round_ = competition.rounds.filter(number=number).first()

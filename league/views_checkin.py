@@ -59,7 +59,7 @@ def _organiser_page(request: HttpRequest, competition: Competition, form: Requir
         link = _venue_link(request, window)
         context.update(board=checkins.board(window), venue_link=link,
                        qr=mark_safe(segno.make(link, error="m").svg_inline(  # noqa: S308 - segno's own SVG
-                           scale=4, title="Check in at the venue")))
+                           scale=4, omitsize=True, title="Check in at the venue")))
     return render(request, "league/checkin/organiser.html", context, status=400 if form.errors else 200)
 
 

@@ -208,6 +208,7 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
     ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
     ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
+    ('round_table_cards', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/cards/'),  # to print
     ('club_tables', 'clubs/<slug:club_slug>/tables/'),  # the venue's tables
     ('club_table_save', 'clubs/<slug:club_slug>/tables/<int:number>/'),
     ('round_move_table', f'{COMPETITION}rounds/<int:number>/move-table/'),
