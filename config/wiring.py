@@ -27,6 +27,7 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
 - ``standings.signals.standings_refreshed`` → ``live.notices.notify_standings_refreshed`` — the competition's pages.
 - ``league.signals.publication_changed`` → ``live.notices.notify_publication_changed`` — every live page of it.
 - ``league.signals.check_ins_changed`` → ``live.notices.notify_check_ins_changed`` — the check-in lists.
+- ``league.signals.round_clock_changed`` → ``live.notices.notify_round_clock_changed`` — every page of it.
 - ``tables.signals.table_changed`` → ``tables.live.publish`` — each seat's frame and the spectators' after every
   committed change of a table.
 - ``tables.signals.presence_changed`` → ``tables.live.announce_presence`` — a seat's player went away or came back.
@@ -46,7 +47,13 @@ from django.dispatch import Signal
 from draw import receivers as draw_receivers
 from games.signals import results_changing, results_settled
 from league.competition_options import register_option_check
-from league.signals import check_ins_changed, publication_changed, ratings_stale, standings_stale
+from league.signals import (
+    check_ins_changed,
+    publication_changed,
+    ratings_stale,
+    round_clock_changed,
+    standings_stale,
+)
 from live import notices
 from standings import receivers as standings_receivers
 from standings.services import check_standings_options
@@ -66,6 +73,7 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (standings_refreshed, notices.notify_standings_refreshed, "live.standings_refreshed"),
     (publication_changed, notices.notify_publication_changed, "live.publication_changed"),
     (check_ins_changed, notices.notify_check_ins_changed, "live.check_ins_changed"),
+    (round_clock_changed, notices.notify_round_clock_changed, "live.round_clock_changed"),
     (table_changed, table_live.publish, "tables.live.publish"),
     (presence_changed, table_live.announce_presence, "tables.live.announce_presence"),
     (user_logged_out, table_live.close_user_sockets, "tables.live.close_user_sockets"),

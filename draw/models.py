@@ -61,3 +61,7 @@ class Bye(models.Model):
     class Meta:
         db_table = "league_bye"
         constraints = [models.UniqueConstraint(fields=["round", "entry"], name="unique_bye")]
+
+
+# the round's clock lives in a module of its own; imported here so that ``draw.models`` names it too
+from draw.clock_models import RoundClock, TableExtension, TimeUpRule  # noqa: E402, F401

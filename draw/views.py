@@ -23,9 +23,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from draw import edits, organiser_round, public_rounds, publishing, table_moves
+from draw import edits, organiser_round, public_rounds, publishing, round_clock, table_moves
 from draw import selectors as round_selectors
 from draw.bracket import whole_bracket
+from draw.clock_models import TimeUpRule
 from draw.errors import RoundError
 from draw.forms import EditForm, MatchForm, MoveTableForm, PairByesForm, SwapForm
 from draw.models import Bye, Round
@@ -62,9 +63,11 @@ def manage(request: HttpRequest, club_slug: str, competition_slug: str, number: 
         return refusal
     _check_round_number(competition, number)
     page = organiser_round.manage_page(competition, number)
+    clock = round_clock.clock_of(page.round)
     return render(request, "draw/rounds/manage.html", {
         "competition": competition, "club": competition.club, "page": page, "round": page.round,
-        "swap_form": _swap_form(page.slots),
+        "swap_form": _swap_form(page.slots), "clock": clock, "clock_now": round_clock.reading(clock),
+        "time_up_rules": TimeUpRule.choices,
     })
 
 

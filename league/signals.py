@@ -24,6 +24,15 @@ taken back to a draft), committed. The live pages re-render for their readers (a
 tells them so)."""
 
 
+round_clock_changed = Signal()
+"""``competition_id``: a round's clock was set, started, paused, resumed or extended, committed. Every live page of
+the competition renders again (the scoresheets and the big screen show the clock)."""
+
+
+def round_clock_changed_after_commit(competition_id: int) -> None:
+    transaction.on_commit(lambda: round_clock_changed.send(sender=None, competition_id=competition_id), robust=True)
+
+
 check_ins_changed = Signal()
 """``competition_id``: someone checked in or out, or a round's check-in was required, closed or dropped, committed.
 The check-in pages (the projector's list) render again."""

@@ -110,6 +110,11 @@ def notify_check_ins_changed(sender: Any, *, competition_id: int, **kwargs: Any)
     notify(competition_id, [], wide=True)
 
 
+def notify_round_clock_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
+    """``league.signals.round_clock_changed``: every page of the competition (the scoresheets show the clock)."""
+    notify(competition_id, None, wide=True)
+
+
 def notify_publication_changed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:
     """``league.signals.publication_changed``: every page of the competition."""
     notify(competition_id, None, wide=True)

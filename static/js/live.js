@@ -106,6 +106,7 @@
       morphChildren(region, fresh);
     });
     document.body.setAttribute("data-live-version", String(applied));
+    document.dispatchEvent(new CustomEvent("live:updated"));  // what a region's new content holds starts (a clock)
     if (changes) {
       var now = new Date();
       show("live", "Live · updated " + now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));

@@ -208,10 +208,17 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
     ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
     ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
+    ('round_clock', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/clock/'),  # the clock
     ('round_table_cards', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/cards/'),  # to print
     ('club_tables', 'clubs/<slug:club_slug>/tables/'),  # the venue's tables
     ('club_table_save', 'clubs/<slug:club_slug>/tables/<int:number>/'),
     ('round_move_table', f'{COMPETITION}rounds/<int:number>/move-table/'),
+    ('round_clock_set', f'{COMPETITION}rounds/<int:number>/clock/set/'),
+    ('round_clock_start', f'{COMPETITION}rounds/<int:number>/clock/start/'),
+    ('round_clock_pause', f'{COMPETITION}rounds/<int:number>/clock/pause/'),
+    ('round_clock_resume', f'{COMPETITION}rounds/<int:number>/clock/resume/'),
+    ('round_clock_extend', f'{COMPETITION}rounds/<int:number>/clock/extend/'),
+    ('round_clock_reset', f'{COMPETITION}rounds/<int:number>/clock/reset/'),
     ('player_claim', 'players/<int:pk>/claim/'),  # a person asks to be a player record; the organiser answers
     ('club_claim_approve', 'clubs/<slug:club_slug>/people/claims/<int:pk>/approve/'),
     ('club_claim_refuse', 'clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/'),

@@ -12,7 +12,7 @@ from django.contrib.auth.signals import user_logged_out
 from config import wiring
 from games.signals import results_changing, results_settled
 from league import competition_options as entries
-from league.signals import check_ins_changed, publication_changed, ratings_stale, standings_stale
+from league.signals import check_ins_changed, publication_changed, ratings_stale, round_clock_changed, standings_stale
 from standings.signals import standings_refreshed
 from tables.signals import presence_changed, table_changed
 
@@ -36,6 +36,9 @@ EXPECTED = {
     ]),
     "standings.signals.standings_refreshed": (standings_refreshed, [
         ("live.notices.notify_standings_refreshed", "live.standings_refreshed"),
+    ]),
+    "league.signals.round_clock_changed": (round_clock_changed, [
+        ("live.notices.notify_round_clock_changed", "live.round_clock_changed"),
     ]),
     "league.signals.check_ins_changed": (check_ins_changed, [
         ("live.notices.notify_check_ins_changed", "live.check_ins_changed"),
