@@ -32,6 +32,7 @@ from draw.forms import EditForm, MatchForm, MoveTableForm, PairByesForm, SwapFor
 from draw.models import Bye, Round
 from draw.plan import number_after_last_round
 from draw.request import request_pairing
+from draw.share_text import pairings_text
 from games.models import Match, TeamMatch
 from league import selectors
 from league.models import Competition, Partnership
@@ -274,6 +275,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
         "competition": competition, "club": competition.club, "public": public, "round": public.round,
         "is_organiser": is_organiser(request.user, competition.club_id),
         "has_knockout": public_rounds.has_knockout(competition),
+        "share_text": pairings_text(competition, public.round, public.matches),
     })
 
 

@@ -132,6 +132,8 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "sections": sheet_sections(match, can_enter=can_enter),
         "can_enter": can_enter, "can_manage": is_organiser(request.user, match.competition.club_id),
         "seats": sheets.seat_names(match, match.competition.players),
+        "share_text": f"{match.side_a_name} v {match.side_b_name} ({match.competition.name}): games "
+                      f"{match.games_a} – {match.games_b}",
     })
 
 

@@ -79,6 +79,7 @@ LIVE_PAGES: dict[str, Callable[[dict[str, Any]], tuple[Competition | None, Match
     "competition_bracket": _by_slugs,
     "team_matches": _by_slugs,
     "competition_check_in_screen": _by_slugs,
+    "competition_display": _by_slugs,
     "team_match": _team_match,
     "match_sheet": _sheet,
 }

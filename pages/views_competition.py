@@ -13,6 +13,7 @@ from league.pagination import paginate
 from league.permissions import is_organiser
 from league.views import visible_competition
 from standings.columns import standings_of
+from standings.share_text import standings_text
 
 ROUNDS_PER_PAGE = 10  # rounds of fixtures a page
 
@@ -23,9 +24,10 @@ def competition(request: HttpRequest, club_slug: str, competition_slug: str) -> 
     rounds = paginate(request, public_rounds.fixture_rounds(competition, include_drafts=organiser),
                       per_page=ROUNDS_PER_PAGE, param="rounds_page")  # the page's rounds, then only their fixtures
     fixtures = public_rounds.fixtures_by_round(competition, list(rounds), include_drafts=organiser)
+    found = standings_of(competition)
     return render(request, "pages/competition.html", {
         "competition": competition, "club": competition.club, "rounds": fixtures, "rounds_page": rounds,
         "is_organiser": organiser, "entry_window": window_of(competition),
         "house_rules": house_rules(competition.engine_ruleset()),
-        **standings_of(competition),
+        **found, "share_text": standings_text(competition, found["standings"]),
     })

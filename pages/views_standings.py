@@ -10,12 +10,15 @@ from league.models import Team
 from league.views import visible_competition
 from pages.team_page import team_page
 from standings.columns import standings_of
+from standings.share_text import standings_text
 
 
 def standings(request: HttpRequest, club_slug: str, competition_slug: str) -> HttpResponse:
     competition = visible_competition(request, club_slug, competition_slug)
+    found = standings_of(competition)
     return render(request, "pages/standings.html", {
-        "competition": competition, "club": competition.club, **standings_of(competition)})
+        "competition": competition, "club": competition.club, **found,
+        "share_text": standings_text(competition, found["standings"])})
 
 
 def team(request: HttpRequest, club_slug: str, competition_slug: str, team_pk: int) -> HttpResponse:

@@ -19,7 +19,7 @@ SITE_WIDE = {  # the pages' frame, the error pages, the form snippets every app'
     "_field_errors.html", "_non_field_errors.html", "registration/login.html", "drf_spectacular/swagger_ui.html",
     "allauth/layouts/base.html", "allauth/layouts/entrance.html", "allauth/layouts/manage.html",
     "allauth/elements/fields.html", "allauth/elements/form.html", "allauth/elements/button.html",
-    "allauth/elements/alert.html",
+    "allauth/elements/alert.html", "_share.html",  # the share box of every page that shares (league's {% share %})
 }
 
 NAMED_IN_CODE = re.compile(r"""["']([\w/]+\.(?:html|js))["']""")

@@ -208,6 +208,9 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_check_in_tap', f'{COMPETITION}check-in/<int:entry_pk>/in/'),
     ('competition_check_in_untap', f'{COMPETITION}check-in/<int:entry_pk>/out/'),
     ('competition_check_in_myself', f'{COMPETITION}check-in/me/'),
+    ('competition_calendar', 'clubs/<slug:club_slug>/<slug:competition_slug>/calendar.ics'),  # iCal feeds
+    ('player_calendar', 'players/<int:pk>/calendar.ics'),
+    ('competition_display', 'clubs/<slug:club_slug>/<slug:competition_slug>/display/'),  # the big screen
     ('round_clock', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/clock/'),  # the clock
     ('round_table_cards', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/cards/'),  # to print
     ('club_tables', 'clubs/<slug:club_slug>/tables/'),  # the venue's tables

@@ -304,7 +304,7 @@ def fill_page(route: str, s: Scene, values: dict) -> list[str]:
         "team_pk": values["teams"], "template": ["players", "results"],
         "user_pk": [user.pk for user in s.users.values()][:2], "entry_pk": values["entries"][:2],
         "fixture_pk": values["matches"][:2], "bye_pk": sorted(s.draft_byes)[:2] or [0],  # buttons: GET is a 405
-        "state": ["paid"],
+        "state": ["paid"], "request_pk": [0],  # an entry asked for: its buttons are POST only (a GET is a 405)
         "pk": values["team-matches"] if "team-matches/<" in route else (
             values["players"] if route.startswith("players/") else values["matches"]),
     }
@@ -348,6 +348,7 @@ def every_url(s: Scene) -> dict[str, list[str]]:
 # ----------------------------------------------------------------------------- asking
 CSRF = re.compile(r"\b[A-Za-z0-9]{64}\b")  # a CSRF token, new in each page
 LIVE_VERSION = re.compile(r'data-live-version="\d+"')  # when a live page was rendered (live.middleware)
+SERVER_NOW = re.compile(r'"server_now": "[^"]+"')  # a round clock's reading says when it was read
 
 
 def client_for(s: Scene, role: str) -> Client:
@@ -367,7 +368,7 @@ def answers(client: Client, by_route: dict[str, list[str]]) -> dict[str, tuple[i
             clear_the_cache()  # the API's throttles count each walk's requests: every URL is asked with a fresh count
             response = client.get(url)
             body = b"".join(response.streaming_content) if response.streaming else response.content
-            text = LIVE_VERSION.sub("…", CSRF.sub("…", body.decode("utf-8", "replace")))
+            text = SERVER_NOW.sub("…", LIVE_VERSION.sub("…", CSRF.sub("…", body.decode("utf-8", "replace"))))
             seen[url] = (response.status_code, text.replace(quote(url), "…").replace(url, "…"))
             if response.status_code == 405:
                 break
