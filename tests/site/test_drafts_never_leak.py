@@ -368,6 +368,7 @@ def answers(client: Client, by_route: dict[str, list[str]]) -> dict[str, tuple[i
             clear_the_cache()  # the API's throttles count each walk's requests: every URL is asked with a fresh count
             response = client.get(url)
             body = b"".join(response.streaming_content) if response.streaming else response.content
+            body = body.replace(b"\r\n ", b"")  # an iCal feed folds its long lines: a name may sit across two
             text = SERVER_NOW.sub("…", LIVE_VERSION.sub("…", CSRF.sub("…", body.decode("utf-8", "replace"))))
             seen[url] = (response.status_code, text.replace(quote(url), "…").replace(url, "…"))
             if response.status_code == 405:
