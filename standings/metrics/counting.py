@@ -162,11 +162,7 @@ def _count_forfeit(result: Result, side_a: list[Totals], side_b: list[Totals], s
         totals.points += settings.points_win
         totals.bullseyes_for += games
     for totals in absent:
-        totals.played += 1
-        totals.lost += 1
-        totals.forfeits += 1
-        totals.points += settings.points_loss
-        totals.bullseyes_against += games
+        _lose_by_absence(totals, settings)
     _meet(present, absent, settings.points_win)
     _meet(absent, present, settings.points_loss)
 
@@ -176,11 +172,7 @@ def _count_byes(byes: Iterable[Bye], table: dict[Hashable, Totals], settings: St
     for index, bye in enumerate(byes):
         if not isinstance(bye, Bye):
             raise StandingsError(f"byes[{index}]", f"must be a Bye, not {type(bye).__name__}")
-        try:
-            totals = table[bye.entrant]
-        except (KeyError, TypeError):
-            raise StandingsError(f"byes[{index}].entrant",
-                                 f"unknown entrant {bye.entrant!r}: not among the entrants") from None
+        totals = _totals_of(table, bye.entrant, f"byes[{index}].entrant")
         totals.byes += 1
         if fixed is not None:
             _credit_fixed_bye(totals, fixed, settings)
@@ -261,13 +253,20 @@ def _count_absences(absences: Iterable[Absence], table: dict[Hashable, Totals], 
     for index, absence in enumerate(absences):
         if not isinstance(absence, Absence):
             raise StandingsError(f"absences[{index}]", f"must be an Absence, not {type(absence).__name__}")
-        try:
-            totals = table[absence.entrant]
-        except (KeyError, TypeError):
-            raise StandingsError(f"absences[{index}].entrant",
-                                 f"unknown entrant {absence.entrant!r}: not among the entrants") from None
-        totals.played += 1
-        totals.lost += 1
-        totals.forfeits += 1
-        totals.points += settings.points_loss
-        totals.bullseyes_against += settings.games_to_win
+        _lose_by_absence(_totals_of(table, absence.entrant, f"absences[{index}].entrant"), settings)
+
+
+def _totals_of(table: dict[Hashable, Totals], entrant: Hashable, field: str) -> Totals:
+    try:
+        return table[entrant]
+    except (KeyError, TypeError):
+        raise StandingsError(field, f"unknown entrant {entrant!r}: not among the entrants") from None
+
+
+def _lose_by_absence(totals: Totals, settings: StandingsSettings) -> None:
+    """The absent side of a forfeit (or a no-show at check-in): played and lost, ``points_loss``, the race lost."""
+    totals.played += 1
+    totals.lost += 1
+    totals.forfeits += 1
+    totals.points += settings.points_loss
+    totals.bullseyes_against += settings.games_to_win

@@ -27,6 +27,7 @@ from draw.models import Bye, Round
 from games.models import Match
 from league.models import Competition, Partnership
 from tests.browser.tables_site import Site
+from tests.browser.test_entering_phone import messages, tap_and_land, width_of
 from tests.browser.test_offline_entry import PHONE, log_in
 from tests.conftest import database_url
 from tests.factories import DEFAULT_PASSWORD, enter, make_club, make_competition, make_organiser, make_player, make_user
@@ -74,19 +75,6 @@ def site_on_this_database(folder: Path) -> Iterator[Site]:
         yield site
     finally:
         site.kill()
-
-
-def width_of(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth")
-
-
-def tap_and_land(page, name: str) -> None:
-    with page.expect_navigation():
-        page.get_by_role("button", name=name, exact=True).tap()
-
-
-def messages(page) -> str:
-    return page.locator(".messages").inner_text()
 
 
 def reload_the_screen(screen, reload: bool = True) -> None:

@@ -331,7 +331,7 @@ def test_the_ratings_table_ranks_players_and_links_their_profiles(client):
     assert f">{round(top.ordinal)}<" in html and "Belmont Sports Club" in html
     assert "Not yet rated" in html and f'href="{reverse("player", args=[newcomer.pk])}"' in html
     profile = page(client, "player", newcomer.pk)
-    assert "Not yet rated" in profile and "<svg" not in profile and "No rated match yet" in profile
+    assert "Not yet rated" in profile and "rating-chart" not in profile and "No rated match yet" in profile
 
 
 @pytest.mark.django_db
@@ -351,7 +351,8 @@ def test_the_profile_draws_the_rating_history_as_an_svg_chart(client):
     html = page(client, "player", player.pk)
     assert player.name in html and "Boss" in html and club.name in html
     assert f'id="rating">{round(player.rating.ordinal)}<' in html
-    svg = html[html.index("<svg"):html.index("</svg>")]
+    chart = html[html.index('class="rating-chart"'):]  # the chart's own svg (the share box's QR code is another)
+    svg = chart[chart.index("<svg"):chart.index("</svg>")]
     circles = re.findall(r'<circle class="point[^"]*" cx="([\d.]+)" cy="([\d.]+)"[^>]*><title>([^<]*)</title>', svg)
     assert len(circles) == len(points) + 1 == 6  # the starting rating and one point a match
     assert circles[0][2] == "Start: 1500"
