@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from league.models import Competition, Entry, Player
+from league.models import Competition, Entry, Partnership, Player, validate_plain_text
 
 MAX_CAP = 512
 
@@ -61,12 +61,17 @@ LIVE_STATES = (EntryRequestState.PARTNER_TO_CONFIRM, EntryRequestState.ASKED, En
 
 
 class EntryRequest(models.Model):
-    """An entry asked for by ``player`` (with ``partner``, who confirms, in a pairs competition)."""
+    """An entry asked for by ``player`` (with ``partner``, who confirms, in a pairs competition; or as the captain of
+    the team ``team_name`` with its ``pairs``, in a team competition)."""
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entry_requests")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entry_requests")
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="entry_requests_as_partner")
+    team_name = models.CharField(max_length=120, blank=True, validators=[validate_plain_text],
+                                 help_text="A team competition: the team the captain (``player``) enters")
+    pairs = models.ManyToManyField(Partnership, blank=True, related_name="entry_requests",
+                                   help_text="A team competition: the team's pairs")
     state = models.CharField(max_length=10, choices=EntryRequestState.choices)
     asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                  related_name="entry_requests")
@@ -90,6 +95,8 @@ class EntryRequest(models.Model):
 
     @property
     def names(self) -> str:
+        if self.team_name:
+            return self.team_name
         return f"{self.player.name} & {self.partner.name}" if self.partner is not None else self.player.name
 
     @property

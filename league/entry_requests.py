@@ -14,6 +14,7 @@ Every function locks the competition's row first, so two requests for the last p
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -34,10 +35,11 @@ from league.entry_request_models import (
     EntryRequestStep,
     EntryWindow,
 )
-from league.models import Competition, Entry, Player
+from league.models import Competition, Entry, Partnership, Player, Team
 from league.partnerships import create_partnership
 from league.permissions import is_organiser
-from league.setup_errors import SetupError
+from league.setup_errors import SetupError, plain_name
+from league.teams import create_team
 
 State, Step = EntryRequestState, EntryRequestStep
 
@@ -46,8 +48,6 @@ State, Step = EntryRequestState, EntryRequestStep
 def open_entries(*, competition: Competition, by: Any, is_open: bool = True, closes_at: datetime | None = None,
                  cap: int | None = None, needs_approval: bool = False) -> EntryWindow:
     """Open (or change, or close with ``is_open=False``) the competition's entries by the entrants."""
-    if competition.entrant_kind == Competition.TEAMS:
-        raise SetupError("is_open", "a team competition takes its teams from the clubs' organisers")
     if cap is not None and not 2 <= cap <= MAX_CAP:
         raise SetupError("cap", f"a cap is from 2 to {MAX_CAP} entrants (blank: no cap)")
     with transaction.atomic():
@@ -86,6 +86,21 @@ def needs_partner(competition: Competition) -> bool:
     return competition.entrant_kind == Competition.PAIRS and competition.players == 4
 
 
+def takes_teams(competition: Competition) -> bool:
+    return competition.entrant_kind == Competition.TEAMS
+
+
+def pairs_for(competition: Competition) -> QuerySet[Partnership]:
+    """The pairs a captain may name: the club's partnerships of the game's size, none of them held already."""
+    held = _held_players(competition)
+    size_two = competition.players == 4
+    pairs = (Partnership.objects.filter(Q(club=competition.club) | Q(club__isnull=True,
+                                                                     player_one__home_club=competition.club))
+             .filter(player_two__isnull=not size_two).exclude(player_one__in=held).exclude(player_two__in=held)
+             .select_related("player_one", "player_two").order_by("name", "id"))
+    return pairs
+
+
 def partners_for(competition: Competition, player: Player) -> QuerySet[Player]:
     """Whom ``player`` may name as partner: the club's players with an account (they confirm), not held already."""
     held = _held_players(competition)
@@ -93,8 +108,10 @@ def partners_for(competition: Competition, player: Player) -> QuerySet[Player]:
             .exclude(pk=player.pk).exclude(pk__in=held).order_by("name"))
 
 
-def ask(*, competition: Competition, user: Any, partner: Player | None = None) -> EntryRequest:
-    """``user`` (a player of the club) asks to enter, with ``partner`` in a pairs competition of four players."""
+def ask(*, competition: Competition, user: Any, partner: Player | None = None, team_name: str = "",
+        pairs: Iterable[Partnership] = ()) -> EntryRequest:
+    """``user`` (a player of the club) asks to enter, with ``partner`` in a pairs competition of four players; in a
+    team competition as the captain of the team ``team_name`` with its ``pairs`` (entered on the captain's word)."""
     with transaction.atomic():
         competition = _locked(competition)
         window = _taking(competition)
@@ -105,6 +122,10 @@ def ask(*, competition: Competition, user: Any, partner: Player | None = None) -
         held = _held_players(competition)
         if player.pk in held:
             raise SetupError("player", f"you have already entered {competition.name} (or been asked to)")
+        if takes_teams(competition):
+            team_name, pairs = _check_team(competition, team_name, list(pairs), held)
+        elif team_name or pairs:
+            raise SetupError("team_name", f"{competition.name} is not a team competition")
         if needs_partner(competition):
             if partner is None:
                 raise SetupError("partner", "choose your partner")
@@ -119,7 +140,8 @@ def ask(*, competition: Competition, user: Any, partner: Player | None = None) -
         elif partner is not None:
             raise SetupError("partner", f"{competition.name} is entered without a partner")
         request = EntryRequest.objects.create(competition=competition, player=player, partner=partner,
-                                              asked_by=user, state=State.PARTNER_TO_CONFIRM)
+                                              team_name=team_name, asked_by=user, state=State.PARTNER_TO_CONFIRM)
+        request.pairs.set(pairs)
         _step(request, Step.ASKED, user)
         if partner is None:
             _complete(request, window, user)
@@ -168,7 +190,10 @@ def withdraw(*, request: EntryRequest, user: Any) -> EntryRequest:
             if entries.has_played(entry):  # the waiting list moves up into the place (``entries._place_freed``)
                 entries.withdraw(entry=entry)
             else:
+                team = entry.team
                 entries.remove_entry(entry=entry)
+                if team is not None:  # a team made for the request, never paired: its name is free again
+                    team.delete()
     return request
 
 
@@ -234,6 +259,29 @@ def _locked_request(request: EntryRequest) -> EntryRequest:
             .select_related("competition__club", "player__user", "partner__user", "entry").get(pk=request.pk))
 
 
+def _check_team(competition: Competition, name: str, pairs: list[Partnership],
+                held: set[int]) -> tuple[str, list[Partnership]]:
+    name = plain_name(name, "team_name", "a team's name", 120)
+    if not name:
+        raise SetupError("team_name", "give your team a name")
+    taken = (Team.objects.filter(competition=competition, name__iexact=name).exists()
+             or EntryRequest.objects.filter(competition=competition, team_name__iexact=name,
+                                            state__in=LIVE_STATES).exists())
+    if taken:
+        raise SetupError("team_name", f"{competition.name} already has a team called {name!r}")
+    if len(pairs) < competition.team_tables:
+        raise SetupError("pairs", f"a team plays at {competition.team_tables} tables: name at least "
+                                  f"{competition.team_tables} pairs")
+    allowed = set(pairs_for(competition).values_list("pk", flat=True))
+    for pair in pairs:
+        if pair.pk not in allowed:
+            raise SetupError("pairs", f"{pair.display_name} is not a free pair of {competition.club.name}")
+    players = [p for pair in pairs for p in (pair.player_one_id, pair.player_two_id) if p]
+    if len(players) != len(set(players)):
+        raise SetupError("pairs", "a player is in two of the pairs named")
+    return name, pairs
+
+
 def _taking(competition: Competition) -> EntryWindow:
     window = window_of(competition)
     if window is None or not window.is_open:
@@ -258,6 +306,12 @@ def _held_players(competition: Competition) -> set[int]:
     for one, two, alone in Entry.objects.filter(competition=competition, withdrawn=False).values_list(
             "partnership__player_one_id", "partnership__player_two_id", "player_id"):
         held |= {pk for pk in (one, two, alone) if pk}
+    team_pairs = (Partnership.objects.filter(Q(teams__competition=competition, teams__entries__withdrawn=False)
+                                             | Q(entry_requests__competition=competition,
+                                                 entry_requests__state__in=LIVE_STATES))
+                  .values_list("player_one_id", "player_two_id"))
+    for one, two in team_pairs:
+        held |= {pk for pk in (one, two) if pk}
     return held
 
 
@@ -298,7 +352,11 @@ def _place(request: EntryRequest, window: EntryWindow | None, by: Any) -> None:
 
 def _enter(request: EntryRequest, step: str, by: Any) -> None:
     competition = request.competition
-    if competition.entrant_kind == Competition.INDIVIDUAL:
+    if request.team_name:
+        team = create_team(competition=competition, name=request.team_name, club=competition.club,
+                           partnerships=list(request.pairs.all()))
+        entry = Entry.objects.get(competition=competition, team=team)
+    elif competition.entrant_kind == Competition.INDIVIDUAL:
         entry = entries.enter(competition=competition, player=request.player)
     else:
         pair = create_partnership(club=competition.club, player_one=request.player, player_two=request.partner)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from league import entry_requests
 from league.entry_request_models import MAX_CAP, EntryRequest, EntryRequestState
 from league.forms import add_setup_error
-from league.models import Competition, Player
+from league.models import Competition, Partnership, Player
 from league.permissions import can_view_competition, is_organiser
 from league.selectors import competition_by_slugs
 from league.setup_errors import SetupError
@@ -35,7 +35,12 @@ class AskForm(forms.Form):
                                      help_text="A player of the club with an account: they confirm before you are "
                                                "entered.")
 
-    def __init__(self, *args: Any, partners: Any = None, **kwargs: Any) -> None:
+    team_name = forms.CharField(label="Your team's name", max_length=120, required=False)
+    pairs = forms.ModelMultipleChoiceField(label="Its pairs", queryset=Partnership.objects.none(), required=False,
+                                           widget=forms.CheckboxSelectMultiple,
+                                           help_text="The club's pairs who play for the team, one a table at least.")
+
+    def __init__(self, *args: Any, partners: Any = None, pairs: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if partners is None:
             del self.fields["partner"]
@@ -43,6 +48,12 @@ class AskForm(forms.Form):
             partner = self.fields["partner"]
             assert isinstance(partner, forms.ModelChoiceField)
             partner.queryset = partners
+        if pairs is None:
+            del self.fields["team_name"], self.fields["pairs"]
+        else:
+            chosen = self.fields["pairs"]
+            assert isinstance(chosen, forms.ModelMultipleChoiceField)
+            chosen.queryset = pairs
 
 
 class WindowForm(forms.Form):
@@ -93,9 +104,10 @@ def _entering_page(request: HttpRequest, competition: Competition, form: AskForm
 
 
 def _ask_form(competition: Competition, player: Player | None, data: Any = None) -> AskForm:
+    teams = entry_requests.takes_teams(competition)
     partners = (entry_requests.partners_for(competition, player)
-                if player and entry_requests.needs_partner(competition) else None)
-    return AskForm(data, partners=partners)
+                if player and entry_requests.needs_partner(competition) and not teams else None)
+    return AskForm(data, partners=partners, pairs=entry_requests.pairs_for(competition) if teams else None)
 
 
 @_visible_competition
@@ -112,7 +124,9 @@ def entering_ask(request: HttpRequest, competition: Competition) -> HttpResponse
     if form.is_valid():
         try:
             asked = entry_requests.ask(competition=competition, user=request.user,
-                                       partner=form.cleaned_data.get("partner"))
+                                       partner=form.cleaned_data.get("partner"),
+                                       team_name=form.cleaned_data.get("team_name") or "",
+                                       pairs=form.cleaned_data.get("pairs") or ())
         except SetupError as error:
             add_setup_error(form, error)
         else:
@@ -171,8 +185,7 @@ def _requests_page(request: HttpRequest, competition: Competition, form: WindowF
         "waiting": entry_requests.waiting_list(competition),
         "entered": [r for r in found if r.state == State.APPROVED],
         "closed": [r for r in found if not r.is_live],
-        "places_left": entry_requests.places_left(competition, window),
-        "teams": competition.entrant_kind == Competition.TEAMS},
+        "places_left": entry_requests.places_left(competition, window)},
         status=400 if form.errors else 200)
 
 

@@ -225,12 +225,44 @@ def test_an_individual_event_enters_the_player_alone(club):
     assert request.state == State.APPROVED and singles.entries.get().player == ann
 
 
-def test_a_team_competition_is_not_opened_for_entries(club):
-    teams = make_competition(club=club)
-    teams.entrant_kind = Competition.TEAMS
-    teams.save()
-    with pytest.raises(SetupError, match="clubs' organisers"):
-        opened(teams)
+def team_cup(club, tables=2):
+    cup = make_competition(club=club)
+    Competition.objects.filter(pk=cup.pk).update(entrant_kind=Competition.TEAMS, team_tables=tables)
+    cup.refresh_from_db()
+    return cup
+
+
+def test_a_captain_enters_a_team_with_its_pairs_and_the_team_is_made(club):
+    cup = team_cup(club)
+    opened(cup)
+    captain = player(club, "Cap")
+    pairs = [make_partnership(club=club, name=name) for name in ("Aces", "Kings")]
+    request = entry_requests.ask(competition=cup, user=captain.user, team_name="Couva Blues", pairs=pairs)
+    assert request.state == State.APPROVED and request.names == "Couva Blues"
+    team = cup.entries.get().team
+    assert team.name == "Couva Blues" and set(team.partnerships.all()) == set(pairs)
+    entry_requests.withdraw(request=request, user=captain.user)
+    assert not cup.teams.exists() and not cup.entries.exists()  # never paired: the team goes, its name is free
+
+
+def test_a_captains_entry_is_refused_without_enough_free_pairs_or_with_a_name_taken(club):
+    cup = team_cup(club, tables=2)
+    opened(cup)
+    one, two = player(club, "Cap"), player(club, "Other")
+    aces, kings, queens = (make_partnership(club=club, name=name) for name in ("Aces", "Kings", "Queens"))
+    with pytest.raises(SetupError, match="plays at 2 tables") as few:
+        entry_requests.ask(competition=cup, user=one.user, team_name="Blues", pairs=[aces])
+    assert few.value.field == "pairs"
+    with pytest.raises(SetupError, match="give your team a name") as unnamed:
+        entry_requests.ask(competition=cup, user=one.user, team_name=" ", pairs=[aces, kings])
+    assert unnamed.value.field == "team_name"
+    entry_requests.ask(competition=cup, user=one.user, team_name="Blues", pairs=[aces, kings])
+    with pytest.raises(SetupError, match="already has a team called 'blues'"):
+        entry_requests.ask(competition=cup, user=two.user, team_name="blues", pairs=[queens, aces])
+    with pytest.raises(SetupError, match="Aces is not a free pair") as held:
+        entry_requests.ask(competition=cup, user=two.user, team_name="Reds", pairs=[queens, aces])
+    assert held.value.field == "pairs"
+    assert aces not in entry_requests.pairs_for(cup)
 
 
 def test_the_waiting_list_stays_once_the_first_round_is_paired(club, cup):
@@ -304,3 +336,17 @@ def test_the_organiser_sets_the_window_with_errors_next_to_the_fields(club, cup)
     window = entry_requests.window_of(cup)
     assert window.cap == 8 and window.needs_approval and timezone.localtime(window.closes_at).hour == 20
     assert logged_in(make_user("nobody")).get(url).status_code == 403
+
+
+def test_the_entering_page_of_a_team_competition_asks_the_captain_for_the_team_and_its_pairs(club):
+    cup = team_cup(club)
+    opened(cup)
+    captain = player(club, "Cap")
+    aces, kings = (make_partnership(club=club, name=name) for name in ("Aces", "Kings"))
+    client = logged_in(captain.user)
+    page = client.get(f"/clubs/{club.slug}/{cup.slug}/enter/").content.decode()
+    assert "Your team&#x27;s name" in page and 'name="pairs"' in page and "the team's captain" in page
+    refused = client.post(f"/clubs/{club.slug}/{cup.slug}/enter/ask/", {"team_name": "Blues", "pairs": [aces.pk]})
+    assert refused.status_code == 400 and 'id="f-pairs"' in refused.content.decode()
+    client.post(f"/clubs/{club.slug}/{cup.slug}/enter/ask/", {"team_name": "Blues", "pairs": [aces.pk, kings.pk]})
+    assert cup.teams.get().name == "Blues"
