@@ -72,6 +72,9 @@
       return;
     }
     if (old.isEqualNode(neu)) return;
+    // an element its own script keeps up to date (a round's clock): left as it is while the rendering still has it
+    if (old.hasAttribute("data-live-own") && neu.hasAttribute("data-live-own") &&
+        old.getAttribute("data-live-own") === neu.getAttribute("data-live-own")) return;
     syncAttributes(old, neu);
     morphChildren(old, neu);
   }
