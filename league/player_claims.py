@@ -35,7 +35,7 @@ def _check_claimable(player: Player, user: Any) -> None:
 
 def ask(*, player: Player, user: Any) -> PlayerClaim:
     with transaction.atomic():
-        player = Player.objects.select_for_update().select_related("home_club").get(pk=player.pk)
+        player = Player.objects.select_for_update(of=("self",)).select_related("home_club").get(pk=player.pk)
         _check_claimable(player, user)
         if PlayerClaim.objects.filter(player=player, user=user, state=ClaimState.WAITING).exists():
             raise SetupError("player", f"you have already asked to be {player.name}: the club's organiser answers")
@@ -95,7 +95,8 @@ def offer(player: Player, user: Any) -> ClaimOffer:
 
 
 def _waiting(claim: PlayerClaim) -> PlayerClaim:
-    claim = PlayerClaim.objects.select_for_update().select_related("player__home_club", "user").get(pk=claim.pk)
+    claim = (PlayerClaim.objects.select_for_update(of=("self",)).select_related("player__home_club", "user")
+             .get(pk=claim.pk))
     if claim.state != ClaimState.WAITING:
         raise SetupError("claim", f"this claim was {claim.get_state_display()} already")
     return claim
