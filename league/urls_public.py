@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from league import views, views_checkin, views_entry_requests, views_player_claims, views_role_invitations
+from league import views, views_checkin, views_entry_requests, views_player_claims, views_qr, views_role_invitations
 
 COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("qr.svg", views_qr.qr_code, name="qr_code"),  # a share box's QR code
     path("join/<str:token>/", views_role_invitations.join, name="join"),  # an invitation's private link
     path("players/<int:pk>/claim/", views_player_claims.player_claim, name="player_claim"),  # "this is me"
     path("check-in/<str:token>/", views_checkin.venue_check_in, name="venue_check_in"),  # the venue's QR code

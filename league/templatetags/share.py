@@ -1,15 +1,14 @@
 """``{% share text url %}``: a page's share box — a WhatsApp link with the text filled in, a button that copies the
-link, and the link as a QR code (segno) for the phone across the table. Every page may load it (``league`` is the
-lowest app)."""
+link, and the link as a QR code for the phone across the table (an image of ``league.views_qr``, fetched only when
+the box is opened: a page does not carry it). Every page may load it (``league`` is the lowest app)."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
-import segno
 from django import template
-from django.utils.safestring import mark_safe
+from django.urls import reverse
 
 register = template.Library()
 
@@ -21,6 +20,7 @@ def share(context: Any, text: str, url: str = "", label: str = "Share") -> dict[
     request = context.get("request")
     link = request.build_absolute_uri(url or request.get_full_path()) if request else url
     message = f"{text.strip()[:MAX_TEXT]}\n{link}" if text else link
+    parts = urlsplit(link)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
     return {"link": link, "label": label, "whatsapp": f"https://wa.me/?text={quote(message)}",
-            "qr": mark_safe(segno.make(link, error="m").svg_inline(  # noqa: S308 - segno's own SVG
-                scale=4, omitsize=True, title="The page's link"))}
+            "qr_src": f"{reverse('qr_code')}?path={quote(path, safe='')}"}

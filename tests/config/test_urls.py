@@ -222,6 +222,7 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('round_clock_resume', f'{COMPETITION}rounds/<int:number>/clock/resume/'),
     ('round_clock_extend', f'{COMPETITION}rounds/<int:number>/clock/extend/'),
     ('round_clock_reset', f'{COMPETITION}rounds/<int:number>/clock/reset/'),
+    ('qr_code', 'qr.svg'),  # a share box's QR code
     ('player_claim', 'players/<int:pk>/claim/'),  # a person asks to be a player record; the organiser answers
     ('club_claim_approve', 'clubs/<slug:club_slug>/people/claims/<int:pk>/approve/'),
     ('club_claim_refuse', 'clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/'),

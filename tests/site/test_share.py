@@ -41,7 +41,17 @@ def test_a_rounds_share_box_sends_its_pairings_with_their_tables(scene):
     text = whatsapp_text(page)
     assert text.startswith(f"Friday League, Round 1: Table 7: {match.side_a_name} v {match.side_b_name}")
     assert text.endswith(f"http://testserver/clubs/{competition.club.slug}/{competition.slug}/rounds/1/")
-    assert 'data-copy="http://testserver/clubs/' in page and '<svg' in page
+    assert 'data-copy="http://testserver/clubs/' in page
+    qr = re.search(r'<img src="(/qr\.svg\?path=[^"]+)"', page).group(1)
+    image = Client().get(qr.replace("&amp;", "&"))
+    assert image["Content-Type"] == "image/svg+xml" and b"<svg" in image.content
+    assert f"http://testserver/clubs/{competition.club.slug}/{competition.slug}/rounds/1/".encode() in image.content
+
+
+def test_the_qr_code_is_only_ever_of_a_path_of_the_site():
+    for path in ("https://evil.example/", "//evil.example/x", "", "x" * 600, "relative"):
+        response = Client().get("/qr.svg", {"path": path})
+        assert response.status_code == 400 and b"path:" in response.content
 
 
 def test_the_standings_and_the_competition_share_a_summary(scene):
