@@ -119,7 +119,7 @@ def _create_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:
             if pair.pk in seated:
                 raise EntryError(field, f"{pair.display_name} already plays at table {seated[pair.pk]}")
             seated[pair.pk] = index + 1
-    seats = _venue_tables(team_match)
+    seats = _venue_tables(team_match)  # a round's team matches take the venue's free tables in turn, K each
     return [Match.objects.create(
         competition=competition, round=team_match.round, team_match=team_match, table_number=number,
         table=seats[number - 1], side_a=pair_a, side_b=pair_b, side_a_name=pair_a.display_name,
@@ -127,9 +127,7 @@ def _create_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:
 
 
 def _venue_tables(team_match: TeamMatch) -> list[str]:
-    """The venue's tables of a team match of a round, kept together: the round's team matches take the venue's
-    free tables in turn (the first its K tables, the next the K after them); outside a round, 1…K."""
-    if team_match.round_id is None:
+    if team_match.round_id is None:  # outside a round: 1…K
         return [str(n) for n in range(1, team_match.tables + 1)]
     before = (TeamMatch.objects.filter(round_id=team_match.round_id, pk__lt=team_match.pk)
               .aggregate(seated=Sum("tables"))["seated"] or 0)
