@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from draw.views import organisers_only
 from games.models import Match
+from league.qr import qr_svg
 from league.venues import names
 
 
@@ -28,7 +28,7 @@ class Card:
 
 
 def _qr(link: str, title: str) -> SafeString:
-    return mark_safe(segno.make(link, error="m").svg_inline(scale=3, title=title))  # noqa: S308 - segno's SVG
+    return qr_svg(link, title, scale=3)
 
 
 def table_cards(request: HttpRequest, club_slug: str, competition_slug: str, number: int) -> HttpResponse:

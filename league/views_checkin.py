@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -15,7 +14,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from league import checkins
@@ -24,6 +22,7 @@ from league.entries import first_unpaired_round
 from league.forms import add_setup_error
 from league.models import Competition, Entry
 from league.permissions import can_view_competition
+from league.qr import qr_svg
 from league.selectors import competition_by_slugs
 from league.setup_errors import SetupError
 from league.views import organiser_view
@@ -58,8 +57,7 @@ def _organiser_page(request: HttpRequest, competition: Competition, form: Requir
     if window is not None:
         link = _venue_link(request, window)
         context.update(board=checkins.board(window), venue_link=link,
-                       qr=mark_safe(segno.make(link, error="m").svg_inline(  # noqa: S308 - segno's own SVG
-                           scale=4, omitsize=True, title="Check in at the venue")))
+                       qr=qr_svg(link, "Check in at the venue", scale=4, omitsize=True))
     return render(request, "league/checkin/organiser.html", context, status=400 if form.errors else 200)
 
 

@@ -3,9 +3,10 @@ this site, so the image can never carry someone else's link or text."""
 
 from __future__ import annotations
 
-import segno
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.views.decorators.http import require_GET
+
+from league.qr import qr_svg
 
 MAX_PATH = 512
 
@@ -17,7 +18,7 @@ def qr_code(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest("path: a path of this site, from 1 to 512 characters, starting with /",
                                       content_type="text/plain")
     link = request.build_absolute_uri(path)
-    svg = segno.make(link, error="m").svg_inline(scale=4, omitsize=True, title=link)
+    svg = qr_svg(link, link, scale=4, omitsize=True)
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400"
     return response

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -13,12 +12,12 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from league import role_invitations
 from league.forms import add_setup_error
 from league.models import Club, Competition, InvitedRole, Player, RoleInvitation
+from league.qr import qr_svg
 from league.setup_errors import SetupError
 from league.views_clubs import organiser_page
 
@@ -80,7 +79,7 @@ def invitation(request: HttpRequest, club: Club, pk: int) -> HttpResponse:
                               pk=pk, club=club)
     link = join_link(request, found)
     text = f"{request.user.get_username()} invites you to be {found.what} on All Fours League: {link}"
-    qr = mark_safe(segno.make(link, error="m").svg_inline(scale=5, title="The invitation's link"))  # noqa: S308
+    qr = qr_svg(link, "The invitation's link", scale=5)
     return render(request, "league/role_invitations/invitation.html", {
         "club": club, "invitation": found, "link": link, "qr": qr,
         "whatsapp": f"https://wa.me/?text={quote(text)}"})
