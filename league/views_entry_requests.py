@@ -227,14 +227,8 @@ entry_request_approve = _organiser_answer(entry_requests.approve)
 entry_request_refuse = _organiser_answer(entry_requests.refuse)
 
 
-@require_POST
-@organiser_view
-def entry_request_withdraw(request: HttpRequest, competition: Competition, request_pk: int) -> HttpResponse:
-    entry_request = get_object_or_404(EntryRequest, pk=request_pk, competition=competition)
-    try:
-        done = entry_requests.withdraw(request=entry_request, user=request.user)
-    except SetupError as error:
-        messages.error(request, error.reason)
-    else:
-        messages.success(request, _told(done))
-    return redirect("competition_entry_requests", competition.club.slug, competition.slug)
+def _withdraw_by_organiser(*, request: EntryRequest, by: Any) -> EntryRequest:
+    return entry_requests.withdraw(request=request, user=by)
+
+
+entry_request_withdraw = _organiser_answer(_withdraw_by_organiser)

@@ -300,6 +300,8 @@ def test_the_entering_page_asks_and_shows_each_step_to_the_entrant_and_the_organ
     assert "Ann &amp; Bob" in organiser_page and "bob: confirmed as partner" in organiser_page
     assert "Enter</a>" in olive.get(f"/clubs/{club.slug}/{cup.slug}/").content.decode()
     assert "taking entries: enter" in Client().get(f"/clubs/{club.slug}/").content.decode()
+    withdrawn = olive.post(f"/clubs/{club.slug}/{cup.slug}/entry-requests/{request.pk}/withdraw/", follow=True)
+    assert "Ann &amp; Bob: withdrawn." in withdrawn.content.decode() and not cup.entries.exists()
 
 
 def test_asking_without_a_partner_shows_the_message_next_to_the_field(club, cup):
