@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "draw",
     "tables",
     "live",
+    "notify",
     "importer",
     "pages",
     "ops",
@@ -166,7 +167,10 @@ CELERY_BEAT_SCHEDULE = {"sweep": {"task": "config.sweep.sweep_task", "schedule":
                                   "options": {"expires": SWEEP_EVERY}},
                         # the answers kept under Idempotency-Keys, a week after (games.idempotency)
                         "idempotency-keys": {"task": "games.tasks.clear_idempotency_keys_task",
-                                             "schedule": 24 * 3600.0, "options": {"expires": 3600}}}
+                                             "schedule": 24 * 3600.0, "options": {"expires": 3600}},
+                        # a reminder before each fixture (notify.reminders; the sweep runs it too)
+                        "notify-reminders": {"task": "notify.tasks.send_reminders_task", "schedule": 300.0,
+                                             "options": {"expires": 300}}}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")  # tests give each run a queue of its own
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -257,6 +261,12 @@ EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
 EMAIL_TIMEOUT = _email.get("EMAIL_TIMEOUT") or 20
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "All Fours League <noreply@localhost>")
+# Notifications (notify, docs/notifications.md): web push signed with the VAPID key VAPID_PRIVATE_KEY (raw P-256,
+# base64url; without it one is made once and kept in the database), VAPID_SUBJECT the contact a push service may
+# write to (default: mailto: the sender's address); players are reminded NOTIFY_REMINDER_HOURS before a fixture.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "")
+NOTIFY_REMINDER_HOURS = float(env_str("NOTIFY_REMINDER_HOURS", "24"))
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LOGOUT_REDIRECT_URL = "home"
 

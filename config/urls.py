@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("pages.urls_scorekeeper")),
     # everyone
     path("", include("accounts.urls")),
+    path("", include("notify.urls")),
     path("", include("league.urls_public")),
     path("", include("games.urls_public")),
     path("", include("tables.urls_public")),

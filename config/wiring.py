@@ -22,12 +22,18 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
     knockout draft reads the groups' standings).
   - ``draw.receivers.draft_next_knockout_round`` — a knockout's next round drafted once a tie is decided.
   - ``live.notices.notify_matches_settled`` — the recomputed matches' scoresheets render again.
+  - ``notify.receivers.announce_results_settled`` — the players of a match complete now are told its result (or
+    that it changed), by a task.
 - ``league.signals.standings_stale`` → ``standings.receivers.refresh_when_stale`` — refresh in a task.
 - ``league.signals.ratings_stale`` → ``standings.receivers.rebuild_ratings_when_stale`` — one debounced rebuild.
 - ``standings.signals.standings_refreshed`` → ``live.notices.notify_standings_refreshed`` — the competition's pages.
 - ``league.signals.publication_changed`` → ``live.notices.notify_publication_changed`` — every live page of it.
 - ``league.signals.check_ins_changed`` → ``live.notices.notify_check_ins_changed`` — the check-in lists.
 - ``league.signals.round_clock_changed`` → ``live.notices.notify_round_clock_changed`` — every page of it.
+- ``league.signals.round_published`` → ``notify.receivers.announce_round_published`` — each player of the round is
+  told their table, opponents and time, by a task.
+- ``league.signals.attention_needed`` → ``notify.receivers.tell_attention_needed`` — a partner to confirm, a claim
+  to answer or answered: the person's phones are told too (the e-mail is the action's own).
 - ``tables.signals.table_changed`` → ``tables.live.publish`` — each seat's frame and the spectators' after every
   committed change of a table.
 - ``tables.signals.presence_changed`` → ``tables.live.announce_presence`` — a seat's player went away or came back.
@@ -48,13 +54,16 @@ from draw import receivers as draw_receivers
 from games.signals import results_changing, results_settled
 from league.competition_options import register_option_check
 from league.signals import (
+    attention_needed,
     check_ins_changed,
     publication_changed,
     ratings_stale,
     round_clock_changed,
+    round_published,
     standings_stale,
 )
 from live import notices
+from notify import receivers as notify_receivers
 from standings import receivers as standings_receivers
 from standings.services import check_standings_options
 from standings.signals import standings_refreshed
@@ -68,12 +77,15 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (results_settled, standings_receivers.refresh_as_settled, "standings.refresh_as_settled"),
     (results_settled, draw_receivers.draft_next_knockout_round, "draw.draft_next_knockout_round"),
     (results_settled, notices.notify_matches_settled, "live.matches_settled"),
+    (results_settled, notify_receivers.announce_results_settled, "notify.announce_results_settled"),
     (standings_stale, standings_receivers.refresh_when_stale, "standings.refresh_when_stale"),
     (ratings_stale, standings_receivers.rebuild_ratings_when_stale, "standings.rebuild_ratings_when_stale"),
     (standings_refreshed, notices.notify_standings_refreshed, "live.standings_refreshed"),
     (publication_changed, notices.notify_publication_changed, "live.publication_changed"),
     (check_ins_changed, notices.notify_check_ins_changed, "live.check_ins_changed"),
     (round_clock_changed, notices.notify_round_clock_changed, "live.round_clock_changed"),
+    (round_published, notify_receivers.announce_round_published, "notify.announce_round_published"),
+    (attention_needed, notify_receivers.tell_attention_needed, "notify.tell_attention_needed"),
     (table_changed, table_live.publish, "tables.live.publish"),
     (presence_changed, table_live.announce_presence, "tables.live.announce_presence"),
     (user_logged_out, table_live.close_user_sockets, "tables.live.close_user_sockets"),

@@ -15,7 +15,11 @@ from draw.plan import ties_waiting
 from draw.round_locks import BUSY, results_entered
 from league.competition_options import set_published
 from league.models import Competition
-from league.signals import publication_changed_after_commit, ratings_stale_after_commit
+from league.signals import (
+    publication_changed_after_commit,
+    ratings_stale_after_commit,
+    round_published_after_commit,
+)
 from standings.services import refresh_standings_after_commit
 
 logger = logging.getLogger(__name__)
@@ -35,6 +39,7 @@ def publish_round(round_: Round, user=None, *, with_competition: bool = False) -
         if with_competition and not round_.competition.published:
             set_published(competition=round_.competition, published=True)
         _round_visibility_changed(round_)
+        round_published_after_commit(round_.pk)  # its players are told (notify)
     logger.info("%s published %s", user, round_)
     return round_
 

@@ -39,6 +39,7 @@ from league.models import Competition, Entry, Partnership, Player, Team
 from league.partnerships import create_partnership
 from league.permissions import is_organiser
 from league.setup_errors import SetupError, plain_name
+from league.signals import attention_needed_after_commit
 from league.teams import create_team
 
 State, Step = EntryRequestState, EntryRequestStep
@@ -149,6 +150,11 @@ def ask(*, competition: Competition, user: Any, partner: Player | None = None, t
             _mail(partner, f"{player.name} asks you to partner them in {competition.name}",
                   f"{player.name} has asked to enter {competition.name} ({competition.club.name}) with you as "
                   f"partner. Confirm or decline here:\n{_link(competition)}")
+            assert partner.user_id is not None  # a partner named has an account: they confirm
+            attention_needed_after_commit(  # their phones too (notify), as they chose
+                user_id=partner.user_id, title=f"{player.name} asks you to partner them",
+                body=f"{competition.name} ({competition.club.name}): confirm or decline.", url=_link(competition),
+                key=f"entry-request:{request.pk}:partner")
     return request
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from league.models import ClubRole, Player
 from league.player_claim_models import ClaimState, PlayerClaim
 from league.setup_errors import SetupError
+from league.signals import attention_needed_after_commit
 
 
 def _check_claimable(player: Player, user: Any) -> None:
@@ -41,14 +42,21 @@ def ask(*, player: Player, user: Any) -> PlayerClaim:
             raise SetupError("player", f"you have already asked to be {player.name}: the club's organiser answers")
         claim = PlayerClaim.objects.create(player=player, user=user)
         assert player.home_club is not None  # _check_claimable
+        people_page = f"{settings.SITE_URL}{reverse('club_people', args=[player.home_club.slug])}"
         organisers = ClubRole.objects.filter(club=player.home_club, role=ClubRole.ORGANISER,
                                              user__email__gt="").values_list("user__email", flat=True)
         if organisers:
             send_mail(subject=f"{user.get_username()} asks to be {player.name}",
                       message=(f"{user.get_username()} asks to be the player {player.name} of "
                                f"{player.home_club.name}. Approve or refuse it on the club's people page:\n"
-                               f"{settings.SITE_URL}{reverse('club_people', args=[player.home_club.slug])}\n"),
+                               f"{people_page}\n"),
                       from_email=None, recipient_list=sorted(set(organisers)))
+        for organiser_id in set(ClubRole.objects.filter(club=player.home_club, role=ClubRole.ORGANISER)
+                                .values_list("user_id", flat=True)):
+            attention_needed_after_commit(  # their phones too (notify), as they chose
+                user_id=organiser_id, title=f"{user.get_username()} asks to be {player.name}",
+                body=f"{player.home_club.name}: approve or refuse it on the people page.", url=people_page,
+                key=f"claim:{claim.pk}:asked")
     return claim
 
 
@@ -110,3 +118,8 @@ def _answer(claim: PlayerClaim, state: str, by: Any) -> None:
         answer = "approved: the record is yours" if state == ClaimState.APPROVED else "refused"
         send_mail(subject=f"{club}: you as {claim.player.name}", from_email=None, recipient_list=[claim.user.email],
                   message=f"Your request to be the player {claim.player.name} of {club} was {answer}.\n")
+    attention_needed_after_commit(  # their phones too (notify), as they chose
+        user_id=claim.user_id, title=f"You as {claim.player.name}: {ClaimState(state).label}",
+        body=f"Your request to be the player {claim.player.name} was "
+             f"{'approved' if state == ClaimState.APPROVED else 'refused'}.",
+        url=f"{settings.SITE_URL}{reverse('player', args=[claim.player_id])}", key=f"claim:{claim.pk}:{state}")

@@ -52,3 +52,23 @@ def standings_stale_after_commit(competition_id: int) -> None:
 
 def ratings_stale_after_commit() -> None:
     transaction.on_commit(lambda: ratings_stale.send(sender=None))
+
+
+round_published = Signal()
+"""``round_id``: a draft round was published, committed: its players are told their table, opponents and time
+(``notify``)."""
+
+
+def round_published_after_commit(round_id: int) -> None:
+    transaction.on_commit(lambda: round_published.send(sender=None, round_id=round_id), robust=True)
+
+
+attention_needed = Signal()
+"""``user_id``, ``title``, ``body``, ``url``, ``key``: something waits for this person (a partner to confirm an
+entry, a claim to approve, a claim answered), committed. The e-mail that says so is the action's own; ``notify``
+also tells their phones, once per ``key``, as the person chose."""
+
+
+def attention_needed_after_commit(*, user_id: int, title: str, body: str, url: str, key: str) -> None:
+    transaction.on_commit(lambda: attention_needed.send(sender=None, user_id=user_id, title=title, body=body,
+                                                        url=url, key=key), robust=True)

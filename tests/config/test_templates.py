@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import get_template
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "league", "games", "standings", "draw", "tables", "live", "importer", "pages", "ops")
+APPS = ("accounts", "league", "games", "standings", "draw", "tables", "live", "notify", "importer", "pages", "ops")
 
 SITE_WIDE = {  # the pages' frame, the error pages, the form snippets every app's forms use, the API's docs, and the
     # login page and django-allauth's pages (sign up, reset, …) drawn in that frame

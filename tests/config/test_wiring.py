@@ -12,11 +12,19 @@ from django.contrib.auth.signals import user_logged_out
 from config import wiring
 from games.signals import results_changing, results_settled
 from league import competition_options as entries
-from league.signals import check_ins_changed, publication_changed, ratings_stale, round_clock_changed, standings_stale
+from league.signals import (
+    attention_needed,
+    check_ins_changed,
+    publication_changed,
+    ratings_stale,
+    round_clock_changed,
+    round_published,
+    standings_stale,
+)
 from standings.signals import standings_refreshed
 from tables.signals import presence_changed, table_changed
 
-PROJECT = ("engine", "league", "games", "standings", "draw", "tables", "live", "importer", "config")
+PROJECT = ("engine", "league", "games", "standings", "draw", "tables", "live", "notify", "importer", "config")
 
 EXPECTED = {
     "games.signals.results_changing": (results_changing, [
@@ -27,6 +35,7 @@ EXPECTED = {
         ("standings.receivers.refresh_as_settled", "standings.refresh_as_settled"),
         ("draw.receivers.draft_next_knockout_round", "draw.draft_next_knockout_round"),
         ("live.notices.notify_matches_settled", "live.matches_settled"),
+        ("notify.receivers.announce_results_settled", "notify.announce_results_settled"),
     ]),
     "league.signals.standings_stale": (standings_stale, [
         ("standings.receivers.refresh_when_stale", "standings.refresh_when_stale"),
@@ -39,6 +48,12 @@ EXPECTED = {
     ]),
     "league.signals.round_clock_changed": (round_clock_changed, [
         ("live.notices.notify_round_clock_changed", "live.round_clock_changed"),
+    ]),
+    "league.signals.round_published": (round_published, [
+        ("notify.receivers.announce_round_published", "notify.announce_round_published"),
+    ]),
+    "league.signals.attention_needed": (attention_needed, [
+        ("notify.receivers.tell_attention_needed", "notify.tell_attention_needed"),
     ]),
     "league.signals.check_ins_changed": (check_ins_changed, [
         ("live.notices.notify_check_ins_changed", "live.check_ins_changed"),

@@ -1,5 +1,5 @@
 // The entry page's service worker (issue 13), served by games.offline.service_worker at the site's root.
-// It keeps the scorekeeper's entry pages working with no signal, and nothing else:
+// It keeps the scorekeeper's entry pages working with no signal, and shows the site's notifications (at the end):
 // - an entry page (a GET navigation): hand by hand, the full record, game results or match totals, by an account
 //   (/matches/<id>/enter/, …/enter/record/, …/games/, …/totals/) or the private link (/enter/<token>/,
 //   …/record/, …/games/, …/totals/): network first, and the copy it last saw when the network fails; only a 200
@@ -118,4 +118,31 @@ self.addEventListener("fetch", function (event) {
   } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
     event.respondWith(staticFirstFromCache(event));
   }
+});
+
+// Notifications (notify, static/js/push.js): a push is shown by its tag, the notification's id, so a push sent
+// again (a worker that died mid-send) replaces the first instead of showing twice. Tapping it opens its page
+// (of this site only), in a window already open on it if there is one.
+self.addEventListener("push", function (event) {
+  var data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = { body: event.data ? event.data.text() : "" };
+  }
+  var options = { body: data.body || "", data: { url: data.url || "/" }, icon: STATIC_PREFIX + "img/entry-icon.svg" };
+  if (data.tag) options.tag = data.tag;
+  event.waitUntil(self.registration.showNotification(data.title || "All Fours League", options));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) target = new URL(target.pathname + target.search, self.location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      if (windows[i].url === target.href && "focus" in windows[i]) return windows[i].focus();
+    }
+    return self.clients.openWindow(target.href);
+  }));
 });
