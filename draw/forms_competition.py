@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator
 from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
 from engine.variants import VARIANTS
+from league.choices import UnconfirmedResults
 from league.competition_options import check_competition
 from league.forms import add_setup_error
 from league.models import (
@@ -92,7 +93,8 @@ class CompetitionForm(forms.ModelForm):
         fields = ["name", "slug", "season", "players", "entrant_kind", "system", "planned_rounds", "avoid_same_club",
                   "group_count", "advance_per_group", "third_place_match", "match_format", "match_games",
                   "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
-                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table"]
+                  "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table",
+                  "confirm_results", "unconfirmed_results"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
@@ -102,6 +104,8 @@ class CompetitionForm(forms.ModelForm):
             "division_ranking": "With divisions",
             "team_tables": "Tables a team match", "team_mode": "A team match is won by",
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
+            "confirm_results": "Both sides confirm each result",
+            "unconfirmed_results": "A result still to confirm is",
         }
         help_texts = {
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
@@ -117,6 +121,7 @@ class CompetitionForm(forms.ModelForm):
         self.club = club
         self.fields["slug"].required = False
         self.fields["division_ranking"].required = False  # only a league with divisions needs to say
+        self.fields["unconfirmed_results"].required = False  # only where both sides confirm results
         cast(forms.IntegerField, self.fields["planned_rounds"]).min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
@@ -202,6 +207,9 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_division_ranking(self) -> str:
         return self.cleaned_data.get("division_ranking") or Competition.RANK_OVERALL
+
+    def clean_unconfirmed_results(self) -> str:
+        return self.cleaned_data.get("unconfirmed_results") or UnconfirmedResults.COUNTED
 
     def rule_fields(self) -> list[forms.BoundField]:
         return rule_fields(self)

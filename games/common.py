@@ -38,13 +38,17 @@ def check_not_held(match: Match, action: str, *, user: Any = None, holder: Any =
     """Refuse a change of ``match``'s results while an online table holds it (``Match.held_by_table``), unless
     ``holder`` (the caller's table, or its id) is that table: the table stores its hands itself, and its next deal
     would no longer follow the sheet. A forfeit (the organiser's) ends the match: it goes through, and the table
-    finishes after the commit (``tables`` listens to ``results_changing``). Then ``results_changing`` is sent, for
-    the layers above to act on the change after the commit (never to refuse it). Called with the match locked."""
+    finishes after the commit (``tables`` listens to ``results_changing``). Then the sides' agreement notes who made
+    the change (``games.agreement``) and ``results_changing`` is sent, for the layers above to act on the change
+    after the commit (never to refuse it). Called with the match locked."""
     held_by = match.held_by_table
     if held_by is not None and action != "forfeit" and getattr(holder, "pk", holder) != held_by:
         raise MatchHeldError("match", f"this match is being played online at table {held_by}: the table stores its "
                                       "hands itself, so results are not entered here while it plays — the organiser "
                                       "can end online play on the match's online page first")
+    from games.agreement import note_change  # it builds on this module
+
+    note_change(match, user=user, holder=holder)
     results_changing.send(sender=Match, match=match, action=action, user=user, holder=holder)
 
 

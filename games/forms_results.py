@@ -176,3 +176,23 @@ class TeamMatchForm(ServiceErrorsMixin, forms.Form):
         pairs = [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
                  for n in range(1, self.tables + 1)]
         return None if all(a is None and b is None for a, b in pairs) else pairs
+
+
+class DisputeForm(ServiceErrorsMixin, SidesMixin, forms.Form):
+    """A side's dispute of the result the other side entered: what is wrong (required) and, if it can say, its own
+    version — the games each side won, and the score as it makes it."""
+
+    reason = forms.CharField(max_length=300, label="What is wrong?", required=False,
+                             widget=forms.TextInput(attrs={"placeholder": "e.g. game 2 was ours, 14–11",
+                                                           "autocomplete": "off"}))
+    their_games_a = forms.IntegerField(label="Games won", min_value=0, max_value=99, required=False,
+                                       widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    their_games_b = forms.IntegerField(label="Games won", min_value=0, max_value=99, required=False,
+                                       widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    their_score = forms.CharField(max_length=120, label="The score as you make it", required=False,
+                                  widget=forms.TextInput(attrs={"placeholder": "e.g. 2–1, last game 14–9",
+                                                                "autocomplete": "off"}))
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.name_sides(match.side_a_name, match.side_b_name)

@@ -292,3 +292,6 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.endpoint} {self.key} by {self.caller}"
+
+
+from games.agreement_models import Agreement, AgreementAction, AgreementState, AgreementStep  # noqa: E402, F401

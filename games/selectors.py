@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.choices import ResultAction
 from games.models import Game, Hand, Match, ResultVersion, TeamMatch
 from league.models import ClubRole, Competition
-from league.permissions import published_round_filter, visible_matches_filter
+from league.permissions import players_user_filter, published_round_filter, visible_matches_filter
 
 
 def competition_matches(competition: Competition, *, include_drafts: bool = False) -> QuerySet[Match]:
@@ -18,19 +18,21 @@ def competition_matches(competition: Competition, *, include_drafts: bool = Fals
     matches = Match.objects.filter(competition=competition)
     if not include_drafts:
         matches = matches.filter(published_round_filter())
-    return matches.select_related("round", "side_a", "side_b").order_by("round__number", "id")
+    related = ("round", "side_a", "side_b", *(("agreement",) if competition.confirm_results else ()))
+    return matches.select_related(*related).order_by("round__number", "id")
 
 
 def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
-    """The matches ``user`` keeps score for (given them, or of a competition they keep score for as the club's
-    scorekeeper) that they may see (a draft's only for its club's organisers): those
-    still to finish (by round and date, then id) and the last finished ones (the most recent first, at most
-    ``RECENT_FINISHED``)."""
+    """The matches ``user`` keeps score for (given them, of a competition they keep score for as the club's
+    scorekeeper, or their own where both sides confirm each result) that they may see (a draft's only for its
+    club's organisers): those still to finish (by round and date, then id) and the last finished ones (the most
+    recent first, at most ``RECENT_FINISHED``)."""
     visible = Match.objects.filter(visible_matches_filter(user)).values("pk")
     roles = ClubRole.objects.filter(user=user, role=ClubRole.SCOREKEEPER)
     keeps = (Q(scorekeepers=user) | Q(competition__published=True, competition__club__in=roles.filter(
         competition__isnull=True).values("club")) | Q(competition__published=True, competition__in=roles.filter(
-            competition__isnull=False).values("competition")))
+            competition__isnull=False).values("competition"))
+        | Q(competition__published=True, competition__confirm_results=True) & player_of(user))
     mine = (Match.objects.filter(keeps, pk__in=visible).distinct().select_related("competition__club", "round")
             .order_by(F("round__number").asc(nulls_last=True), F("scheduled_at").asc(nulls_last=True), "id"))
     open_ = list(mine.exclude(status=Match.COMPLETE))
@@ -39,6 +41,11 @@ def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
 
 
 RECENT_FINISHED = 20
+
+
+def player_of(user) -> Q:
+    """Matches in which ``user`` plays, on either side."""
+    return players_user_filter(user, "side_a__") | players_user_filter(user, "side_b__")
 
 
 def last_result_change(match: Match, *, game: int | None = None) -> ResultVersion | None:

@@ -1,9 +1,9 @@
 """The organiser's pages of matches: a match's scorekeepers and private link, forfeits, team matches created and
-their results entered as totals (the views refuse anyone else)."""
+their results entered as totals, results to confirm and disputed (the views refuse anyone else)."""
 
 from django.urls import path
 
-from games import views_forfeits, views_results, views_scorekeepers
+from games import views_agreement, views_forfeits, views_results, views_scorekeepers
 
 urlpatterns = [
     path("matches/<int:pk>/manage/", views_scorekeepers.manage, name="match_manage"),
@@ -20,4 +20,7 @@ urlpatterns = [
          name="team_match_totals_clear"),
     path("clubs/<slug:club_slug>/<slug:competition_slug>/team-matches/new/", views_results.team_match_create,
          name="team_match_new"),
+    path("clubs/<slug:club_slug>/<slug:competition_slug>/disputes/", views_agreement.competition_disputes,
+         name="competition_disputes"),
+    path("matches/<int:pk>/decide/", views_agreement.match_decide, name="match_decide"),
 ]

@@ -4,7 +4,7 @@
 
 from django.urls import path
 
-from games import offline, views, views_results
+from games import offline, views, views_agreement, views_results
 
 ENTRY_PAGES = [  # (route, view, name)
     ("enter/", views.enter, "enter"),
@@ -26,6 +26,8 @@ def _by_link(route: str) -> str:
 
 urlpatterns = [
     path("my/matches/", views.my_matches, name="my_matches"),
+    path("matches/<int:pk>/confirm/", views_agreement.match_confirm, name="match_confirm"),
+    path("confirm/<str:token>/", views_agreement.token_confirm, name="token_confirm"),
     # at the root, so that the service worker's scope covers both routes of the entry page, offline too
     path("entry-sw.js", offline.service_worker, name="entry_service_worker"),
     path("entry.webmanifest", offline.manifest, name="entry_manifest"),

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import scoresheet as sheets
+from games.agreement_selectors import waiting_for
 from games.common import EntryError
 from games.entry import (
     DuplicateHandError,
@@ -116,7 +117,8 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     pages, then the last finished ones."""
     to_play, finished = scorekeeper_matches(request.user)
     return render(request, "games/my_matches.html", {"to_play": to_play, "finished": finished,
-                                                     "check_ins": check_ins_for(request.user)})
+                                                     "check_ins": check_ins_for(request.user),
+                                                     "to_confirm": waiting_for(request.user)})
 
 
 # ----------------------------------------------------------------------------- the scoresheet

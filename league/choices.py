@@ -19,3 +19,11 @@ class StandingsSection(models.TextChoices):
 
     RANKING = "", "Ranking"
     PAIRS = "pairs", "Per-pair statistics"
+
+
+class UnconfirmedResults(models.TextChoices):
+    """How the standings count a result one side entered and the other has not yet confirmed (a competition that
+    requires confirmation)."""
+
+    COUNTED = "counted", "Counted, marked “to confirm”"
+    HELD = "held", "Not counted until confirmed"

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
+from league.choices import UnconfirmedResults
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -245,6 +246,11 @@ class Competition(models.Model):
     team_games_per_table = models.PositiveSmallIntegerField(
         default=3, validators=[at_most(MAX_TEAM_GAMES_PER_TABLE)],
         help_text=f"Fixed: games at each table, 1 to {MAX_TEAM_GAMES_PER_TABLE}")
+    confirm_results = models.BooleanField(
+        default=False, help_text="A result entered by one side is confirmed by the other (or decided by an "
+                                 "organiser when they disagree)")
+    unconfirmed_results = models.CharField(max_length=8, choices=UnconfirmedResults.choices,
+                                           default=UnconfirmedResults.COUNTED)
     standings_version = models.PositiveIntegerField(
         default=0, help_text="The ResultsClock version the standings rows were computed from")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -255,6 +261,8 @@ class Competition(models.Model):
             models.UniqueConstraint(fields=["club", "slug"], name="unique_competition_slug"),
             models.CheckConstraint(condition=Q(players__in=[2, 4]), name="competition_players_2_or_4"),
             models.CheckConstraint(condition=Q(match_games__gte=1), name="competition_match_games_positive"),
+            models.CheckConstraint(condition=Q(unconfirmed_results__in=UnconfirmedResults.values),
+                                   name="competition_unconfirmed_results_known"),
         ]
 
     def __str__(self) -> str:

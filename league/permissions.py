@@ -132,7 +132,8 @@ def token_matches(match: Any, token: str | None) -> bool:
 
 def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
     """Organisers always; scorekeepers (an account given the match, or its private link) once the match is
-    public: its competition published and its round not a draft, as "My matches" lists it."""
+    public: its competition published and its round not a draft, as "My matches" lists it — and the match's own
+    players where both sides confirm each result (``Competition.confirm_results``)."""
     if user is not None and user.is_authenticated and is_organiser(user, match.competition.club_id):
         return True
     if not match.competition.published or in_draft_round(match):
@@ -142,7 +143,20 @@ def can_enter_hands(user: Any, match: Any, token: str | None = None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return (match.scorekeepers.filter(pk=user.pk).exists()
-            or club_scorekeeper(user, match.competition.club_id, match.competition_id))
+            or club_scorekeeper(user, match.competition.club_id, match.competition_id)
+            or (match.competition.confirm_results and plays_in(user, match)))
+
+
+def plays_in(user: Any, match: Any) -> bool:
+    """Whether the signed-in ``user`` is one of the match's players: in a competition where both sides confirm
+    each result, a side enters its own match's hands and the other side confirms them."""
+    return Partnership.objects.filter(pk__in=(match.side_a_id, match.side_b_id)).filter(
+        players_user_filter(user)).exists()
+
+
+def players_user_filter(user: Any, prefix: str = "") -> Q:
+    """Partnerships (or, with ``prefix`` "side_a__", a match's side) with ``user`` as one of the players."""
+    return Q(**{f"{prefix}player_one__user": user}) | Q(**{f"{prefix}player_two__user": user})
 
 
 def club_scorekeeper(user: Any, club_id: int, competition_id: int) -> bool:

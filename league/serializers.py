@@ -72,7 +72,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
                   "published", "system", "entrant_kind", "result_level", "planned_rounds", "avoid_same_club",
                   "tiebreaks", "points_win", "points_draw", "points_loss", "bye_policy", "bye_score",
                   "division_ranking", "third_place_match", "group_count", "advance_per_group", "team_tables",
-                  "team_mode", "team_target", "team_games_per_table", "created_at"]
+                  "team_mode", "team_target", "team_games_per_table", "confirm_results",
+                  "unconfirmed_results", "created_at"]
         read_only_fields = ["created_at"]
         extra_kwargs = {"slug": {"required": False}, "match_games": {"min_value": 1},
                         "planned_rounds": {"min_value": 1}}

@@ -44,7 +44,8 @@ def create_competition(*, club: Club, name: str, slug: str = "", **fields) -> Co
 SEASON_FIELDS = ("players", "ruleset", "match_format", "match_games", "system", "entrant_kind", "result_level",
                  "planned_rounds", "avoid_same_club", "tiebreaks", "points_win", "points_draw", "points_loss",
                  "bye_policy", "bye_score", "division_ranking", "third_place_match", "group_count",
-                 "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table")
+                 "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table",
+                 "confirm_results", "unconfirmed_results")
 SEASON_MAX = cast(int, Competition._meta.get_field("season").max_length)  # a CharField's: never None
 
 

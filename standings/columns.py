@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import prefetch_related_objects
 
 from engine.numbers import natural_key
+from games.agreement_selectors import pending_entrants
 from league.choices import StandingsSection
 from league.models import Competition
 from standings.metrics import BYE_SCORE_KEYS, METRICS
@@ -241,7 +242,7 @@ def standings_of(competition) -> dict:
     """The standings rows, the per-pair statistics and the table's shape, for the pages that show them."""
     rows, pairs = standings_sections(competition)
     return {"standings": rows, "pair_statistics": pairs, "bye_rule": bye_words(competition),
-            **standings_context(competition, rows, pairs)}
+            "to_confirm": pending_entrants(competition), **standings_context(competition, rows, pairs)}
 
 
 BYE_COLUMN_WORDS = {"bullseyes_for": "bullseyes for", "bullseyes_against": "bullseyes against",

@@ -45,6 +45,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.agreement_models import PENDING
 from games.models import Match
 from league.permissions import public_match_filter
 from standings.models import PlayerRating, RatingPoint, RatingsRebuild
@@ -167,10 +168,11 @@ HISTORY_ORDER = (PLAYED_AT.asc(), F("id").asc())
 def rated_matches_query():
     """Matches that count for ratings: complete, played (a forfeit or no-show says nothing about skill), with a
     result, and public — of a published competition and not of a draft round: a rating and its history (the
-    sides of each match) are public, and nothing of a draft reaches the public."""
+    sides of each match) are public, and nothing of a draft reaches the public. Where both sides confirm each
+    result, only agreed (or decided) results count."""
     return Match.objects.filter(
         public_match_filter(), status=Match.COMPLETE, outcome=Match.PLAYED, winner__in=tuple(RANKS),
-    )
+    ).exclude(competition__confirm_results=True, agreement__state__in=PENDING)
 
 
 def player_matches_filter(player_id: int) -> Q:

@@ -12,13 +12,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games.agreement import pending_match_ids
 from games.choices import MatchStatus, Outcome, ResultLevel
 from games.clock import results_clock
 from games.selectors import results_for_standings, team_results_for_standings
 from league import dispatch
 from league.bulk import update_rows
 from league.checkins import no_shows
-from league.choices import StandingsSection
+from league.choices import StandingsSection, UnconfirmedResults
 from league.models import Competition, Entry, Partnership, ResultsClock
 from league.setup_errors import SetupError
 from standings import metrics as standings
@@ -52,7 +53,8 @@ def standings_rows(competition_id: int) -> list[dict]:
     entries: list[Any] = list(Entry.objects.filter(competition_id=competition_id)
                    .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
-    matches = [m for m in results_for_standings(competition_id) if _begun(m)]
+    held = held_match_ids(competition)
+    matches = [m for m in results_for_standings(competition_id) if _begun(m) and m["id"] not in held]
     if competition.system == Competition.GROUPS_KNOCKOUT:
         matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
     # draw's byes, from the app registry (standings sits below draw and does not import it); a draft's byes (and
@@ -70,8 +72,9 @@ def standings_rows(competition_id: int) -> list[dict]:
     absences = [standings.Absence(entrant_of_entry[entry_id], number) for entry_id, number in no_shows(competition)
                 if entry_id in entrant_of_entry]
     if kind == Competition.TEAMS:
+        held_teams = {m["team_match_id"] for m in results_for_standings(competition_id) if m["id"] in held}
         teams = [_result(row, "team_a_id", "team_b_id", bullseyes=True)
-                 for row in team_results_for_standings(competition_id) if _begun(row)]
+                 for row in team_results_for_standings(competition_id) if _begun(row) and row["id"] not in held_teams]
         rows = _rows(entrants, teams, bye_list, competition_settings(competition, team_ranking=True), key, absences)
         tables = [m for m in matches if m.get("team_match_id")]
         pairs = sorted({m["side_a_id"] for m in tables} | {m["side_b_id"] for m in tables})
@@ -84,6 +87,14 @@ def standings_rows(competition_id: int) -> list[dict]:
     else:
         results = [_result(m, "side_a_id", "side_b_id") for m in matches]
     return _rows(entrants, results, bye_list, competition_settings(competition), key, absences)
+
+
+def held_match_ids(competition: Competition) -> set[int]:
+    """The matches the standings leave out for now: results still to confirm (or disputed) where the organiser
+    set them not to count until agreed (``Competition.unconfirmed_results``)."""
+    if not competition.confirm_results or competition.unconfirmed_results != UnconfirmedResults.HELD:
+        return set()
+    return pending_match_ids(competition.pk)
 
 
 def _players_of(matches: list[dict]) -> dict[int, tuple[int, ...]]:

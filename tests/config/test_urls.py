@@ -40,6 +40,7 @@ PAGES = [  # (name, route) as they were before the split
     ('login', 'accounts/login/'),
     ('logout', 'accounts/logout/'),
     ('account', 'accounts/'),  # the account's page (accounts), and django-allauth's pages below (ALLAUTH)
+    ('notification_settings', 'accounts/notifications/'),  # what the site tells the person, and how (notify)
     ('join', 'join/<str:token>/'),  # a club's invitation to its people, and the organisers' pages of them
     ('club_role_invitations', 'clubs/<slug:club_slug>/people/invitations/'),
     ('club_role_invitation', 'clubs/<slug:club_slug>/people/invitations/<int:pk>/'),
@@ -102,6 +103,9 @@ PAGES = [  # (name, route) as they were before the split
     ('competition_fixture_list', 'clubs/<slug:club_slug>/<slug:competition_slug>/fixtures/edit/'),
     ('entry_service_worker', 'entry-sw.js'),
     ('entry_manifest', 'entry.webmanifest'),
+    ('match_confirm', 'matches/<int:pk>/confirm/'),  # both sides agree the score: a player's page
+    ('token_confirm', 'confirm/<str:token>/'),  # a side's own link
+    ('competition_disputes', 'clubs/<slug:club_slug>/<slug:competition_slug>/disputes/'),  # for organisers
 ]
 API_NAMES = [
     'api-root',
@@ -226,6 +230,10 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('player_claim', 'players/<int:pk>/claim/'),  # a person asks to be a player record; the organiser answers
     ('club_claim_approve', 'clubs/<slug:club_slug>/people/claims/<int:pk>/approve/'),
     ('club_claim_refuse', 'clubs/<slug:club_slug>/people/claims/<int:pk>/refuse/'),
+    ('push_subscribe', 'accounts/notifications/phones/'),  # a phone notified, or no longer (static/js/push.js)
+    ('push_unsubscribe', 'accounts/notifications/phones/forget/'),
+    ('push_subscription_remove', 'accounts/notifications/phones/<int:pk>/remove/'),
+    ('match_decide', 'matches/<int:pk>/decide/'),  # an organiser decides a disputed result
     ('healthz', 'healthz'),  # the health endpoints (ops.health)
     ('readyz', 'readyz'),
 ]
