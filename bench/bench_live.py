@@ -78,7 +78,8 @@ figure = figure_maker("<")
 
 # ---------------------------------------------------------------------------------------- a run
 def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url: str, servers: int, web: int,
-        warmup: float, duration: float, interval: float, timeout: float, seed: int) -> dict[str, Any]:
+        warmup: float, duration: float, interval: float, timeout: float, seed: int,
+        min_hands: int = 0) -> dict[str, Any]:
     prefix = f"benchlive{os.getpid()}"
     queue = f"bench-live-{os.getpid()}"
     database_url = recreate_database(server, database)
@@ -103,7 +104,7 @@ def run(*, scorekeepers: int, pages: int, server: str, database: str, redis_url:
             worker_pid = services.start_worker().pid
             result = asyncio.run(drive(standings, matches, ports, server_pids, worker_pid, api, pages=pages,
                                        warmup=warmup, duration=duration, interval=interval, timeout=timeout,
-                                       seed=seed))
+                                       seed=seed, min_hands=min_hands))
         finally:
             services.stop_all()
             connections.close_all()
@@ -169,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, help="seconds of entering before measuring (default 15; quick 3)")
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between two hands of a scorekeeper")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds an update may take before it is missed")
+    parser.add_argument("--min-hands", type=int, default=0,
+                        help="measure on (up to --timeout more) until this many hands are measured (default 0)")
     parser.add_argument("--servers", type=int, default=DEFAULT_SERVERS,
                         help=f"daphne processes behind the one Redis layer (default one per CPU: {DEFAULT_SERVERS})")
     parser.add_argument("--web", type=int, default=DEFAULT_WEB,
@@ -191,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     result = run_until_stopped(
         lambda: run(scorekeepers=scorekeepers, pages=pages, server=args.pg, database=args.database,
                     redis_url=args.redis, servers=args.servers, web=args.web, warmup=sizes["warmup"],
-                    duration=sizes["duration"], interval=args.interval, timeout=args.timeout, seed=args.seed),
+                    duration=sizes["duration"], interval=args.interval, timeout=args.timeout, seed=args.seed,
+                    min_hands=args.min_hands),
         "the servers and worker")
     if result is None:
         return 130

@@ -90,12 +90,20 @@ async def a_few_at_a_time(items: Iterable[Item], open_one: Callable[[Item], Awai
     return list(await asyncio.gather(*(gated(item) for item in items)))
 
 
-async def paced(stop_at: float, interval: float, rng: random.Random) -> AsyncIterator[None]:
-    """A client's steady pace until ``stop_at``: a tick about every ``interval`` seconds, from a random phase; a
-    tick that came late (the client was busy) is not made up for by ticks in a burst."""
+class Deadline:
+    """A stop time (``time.monotonic()``) a run may move later while its clients are running."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+
+async def paced(stop_at: float | Deadline, interval: float, rng: random.Random) -> AsyncIterator[None]:
+    """A client's steady pace until ``stop_at`` (a time, or a ``Deadline`` read at each tick): a tick about every
+    ``interval`` seconds, from a random phase; a tick that came late (the client was busy) is not made up for by
+    ticks in a burst."""
     await asyncio.sleep(rng.uniform(0, interval))
     next_at = time.monotonic()
-    while time.monotonic() < stop_at:
+    while time.monotonic() < (stop_at.at if isinstance(stop_at, Deadline) else stop_at):
         delay = next_at - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)

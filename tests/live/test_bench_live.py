@@ -125,7 +125,8 @@ def test_two_scorekeepers_and_four_pages_for_a_few_seconds_against_daphne_a_work
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
     run = subprocess.run(
         [sys.executable, "bench/bench_live.py", "--scorekeepers", "2", "--pages", "4", "--duration", "4",
-         "--warmup", "1", "--interval", "1", "--servers", "2", "--json", "--pg", server,
+         "--warmup", "1", "--interval", "1", "--servers", "2", "--json", "--min-hands", "2",
+         "--timeout", "30", "--pg", server,
          "--database", f"{database['NAME']}_bench_live", "--redis", os.environ["REDIS_URL"]],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]

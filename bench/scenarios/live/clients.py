@@ -16,7 +16,7 @@ from urllib.parse import quote
 from bench.scenarios.live.renderings import Cache
 from bench.scenarios.live.seed import LiveMatch
 from bench.scenarios.live.tracking import Hand, Tracker
-from bench.support.clients import HttpClient, open_websocket, paced
+from bench.support.clients import Deadline, HttpClient, open_websocket, paced
 from bench.support.entries import chalk
 
 SPLITS = ((0, 1, 0, 0), (0, 0, 1, 1), (1, 0, 1, 1), (1, 1, 0, 0), (0, 1, 1, 0), (1, 0, 0, 1))
@@ -100,7 +100,7 @@ class Scorekeeper:
             return 0, repr(error).encode(), time.perf_counter()
         return status, body, time.perf_counter()
 
-    async def play(self, stop_at: float, interval: float) -> None:
+    async def play(self, stop_at: float | Deadline, interval: float) -> None:
         loop = asyncio.get_running_loop()
         stats = self.tracker.stats
         async for _ in paced(stop_at, interval, self.rng):

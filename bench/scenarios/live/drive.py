@@ -14,16 +14,17 @@ from bench.scenarios.live.clients import Page, Scorekeeper
 from bench.scenarios.live.renderings import Cache, sheet_rows, standings_chalks
 from bench.scenarios.live.seed import LiveMatch
 from bench.scenarios.live.tracking import Stats, Tracker
-from bench.support.clients import a_few_at_a_time, lag_probe
+from bench.support.clients import Deadline, a_few_at_a_time, lag_probe
 from bench.support.readings import family, load_average, total_cpu
 
 
 async def drive(standings: str, matches: list[LiveMatch], ports: list[int], server_pids: list[int],
                 worker_pid: int | None, api: tuple[list[int], int | None], *, pages: int, warmup: float,
-                duration: float, interval: float, timeout: float, seed: int) -> dict[str, Any]:
+                duration: float, interval: float, timeout: float, seed: int, min_hands: int = 0) -> dict[str, Any]:
     """Open the pages' sockets, have the scorekeepers enter hands (to ``api``: its ports, and its server's process
-    when it is not the daphne ones) for a warm-up, then measure ``duration`` seconds, then wait up to ``timeout``
-    for the last hands' updates."""
+    when it is not the daphne ones) for a warm-up, then measure ``duration`` seconds — longer, up to ``timeout``
+    more, until ``min_hands`` hands are measured (a machine under load answers slowly) — then wait up to
+    ``timeout`` for the last hands' updates."""
     stats = Stats()
     tracker = Tracker(stats, timeout)
     rng = random.Random(seed)
@@ -56,7 +57,8 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
     keepers = [Scorekeeper(m, api_ports[i % len(api_ports)], tracker, pool, random.Random(rng.random()))
                for i, m in enumerate(matches)]
     web_pids = family(web_pid) if web_pid else []
-    stop_at = time.monotonic() + warmup + duration
+    stop_at = Deadline(time.monotonic() + warmup + duration)
+    longest = stop_at.at + timeout
     lags: list[float] = []
     playing = [asyncio.create_task(k.play(stop_at, interval)) for k in keepers]
     try:
@@ -66,12 +68,14 @@ async def drive(standings: str, matches: list[LiveMatch], ports: list[int], serv
         cpu_0 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time(),
                  total_cpu(web_pids) if web_pids else None)
         measure_start = time.monotonic()
-        prober = asyncio.create_task(lag_probe(lags, stop_at))
-        while time.monotonic() < stop_at:
-            await asyncio.sleep(min(30.0, max(0.0, stop_at - time.monotonic())))
+        prober = asyncio.create_task(lag_probe(lags, longest))
+        while time.monotonic() < stop_at.at:
+            await asyncio.sleep(min(30.0, max(0.0, stop_at.at - time.monotonic())))
             log(f"  {time.monotonic() - measure_start:4.0f} s: {stats.hands} hands, scoresheet p95 "
                 f"{quantile(stats.sheet, 0.95):.3f} s, standings p95 {quantile(stats.standings, 0.95):.3f} s, "
                 f"errors {len(stats.errors)}, load {load_average()}")
+            if stats.hands < min_hands and not stats.errors and time.monotonic() < longest:
+                stop_at.at = min(longest, time.monotonic() + 1.0)  # not enough measured yet: a second more
         stats.measuring = False
         measured = time.monotonic() - measure_start
         cpu_1 = (total_cpu(server_pids), total_cpu([worker_pid]) if worker_pid else None, time.process_time(),
