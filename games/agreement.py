@@ -35,6 +35,12 @@ class AgreementError(EntryError):
     """A confirmation, dispute or decision that cannot be taken; ``field`` names what is wrong and ``reason`` why."""
 
 
+class AgreementMovedOn(AgreementError):
+    """The result, or where the sides stand on it, changed since the caller looked: look again (a 409)."""
+
+    conflict = True
+
+
 def requires_confirmation(competition: Competition) -> bool:
     return bool(competition.confirm_results)
 
@@ -155,7 +161,7 @@ def decide(match: Match, *, user: Any, note: str = "") -> Agreement:
     with transaction.atomic():
         match, agreement = _locked(match)
         if not agreement.pending:
-            raise AgreementError("match", "this result is not waiting for a decision: "
+            raise AgreementMovedOn("match", "this result is not waiting for a decision: "
                                           f"it is {agreement.get_state_display().lower()}")
         agreement.state, agreement.version = AgreementState.DECIDED, match.version
         agreement.save(update_fields=["state", "version", "updated_at"])
@@ -180,14 +186,14 @@ def _check_answer(match: Match, agreement: Agreement, side: str, seen_version: A
     if side not in (SIDE_A, SIDE_B):
         raise AgreementError("side", "only a player of the match, or a side's own link, confirms its result")
     if agreement.state == AgreementState.DISPUTED:
-        raise AgreementError("match", "this result is disputed: an organiser decides it")
+        raise AgreementMovedOn("match", "this result is disputed: an organiser decides it")
     if agreement.state != AgreementState.TO_CONFIRM:
-        raise AgreementError("match", f"this result is already {agreement.get_state_display().lower()}")
+        raise AgreementMovedOn("match", f"this result is already {agreement.get_state_display().lower()}")
     if agreement.entered_by_side == side:
         raise AgreementError("side", "your side entered this result: the other side confirms it")
     if str(seen_version) != str(match.version):
-        raise AgreementError("version", "the result changed since you looked at it: look at it again, then confirm "
-                                        "or dispute")
+        raise AgreementMovedOn("version", "the result changed since you looked at it: look at it again, then "
+                                          "confirm or dispute")
 
 
 def _games(field: str, value: Any) -> int | None:

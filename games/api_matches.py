@@ -15,6 +15,7 @@ from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.api_agreement import AgreementActions
 from games.api_base import (
     ENTRY_ERRORS,
     IDEMPOTENT_PARAMETERS,
@@ -68,7 +69,7 @@ from league.permissions import is_organiser, visible_matches_filter
 from league.serializers import ErrorsSerializer
 
 
-class MatchViewSet(SameNotFound, mixins.ListModelMixin, viewsets.GenericViewSet):
+class MatchViewSet(SameNotFound, AgreementActions, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Matches of the competitions the user may see."""
 
     not_found = "No such match."

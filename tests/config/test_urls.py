@@ -131,7 +131,11 @@ API_NAMES = [
     'invitation-decline',
     'invitation-detail',
     'invitation-list',
+    'match-agreement',  # both sides agree the score: where they stand, confirm, dispute, decide
+    'match-confirm-result',
+    'match-decide-result',
     'match-delete-game-result',
+    'match-dispute-result',
     'match-detail',
     'match-forfeit',
     'match-game-results',

@@ -10,6 +10,7 @@ import itertools
 import pytest
 from django.core import mail
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from games.agreement import AgreementError, confirm, decide, dispute
 from games.agreement_models import Agreement, AgreementAction, AgreementState, AgreementStep
@@ -269,3 +270,40 @@ def test_a_player_of_the_match_enters_its_hands_where_both_sides_confirm(client)
     _, plain, stranger, *_ = scene(confirm_results=False)
     client.force_login(stranger)
     assert client.get(reverse("match_enter", args=[plain.pk])).status_code == 403
+
+
+# ----------------------------------------------------------------------------- the API
+def test_the_api_shows_where_the_sides_stand_and_lets_the_other_side_confirm():
+    _, match, ann, ben, _ = scene()
+    match = lions_win(match, ann)
+    api = APIClient()
+    api.force_authenticate(ben)
+    shown = api.get(f"/api/matches/{match.pk}/agreement/").json()
+    assert (shown["confirmation_required"], shown["state"], shown["entered_by_side"]) == (True, "to_confirm", "a")
+    stale = api.post(f"/api/matches/{match.pk}/agreement/confirm/", {"version": match.version - 1}, format="json")
+    assert stale.status_code == 409 and stale.json()["errors"][0]["field"] == "version"
+    done = api.post(f"/api/matches/{match.pk}/agreement/confirm/", {"version": match.version}, format="json")
+    assert done.status_code == 200 and done.json()["state"] == "agreed"
+    assert [step["action"] for step in done.json()["steps"]] == ["entered", "confirmed"]
+    again = api.post(f"/api/matches/{match.pk}/agreement/confirm/", {"version": match.version}, format="json")
+    assert again.status_code == 409
+
+
+def test_the_api_refuses_a_dispute_without_a_reason_a_stranger_and_a_non_organisers_decision():
+    _, match, ann, ben, organiser = scene()
+    match = lions_win(match, ann)
+    api = APIClient()
+    api.force_authenticate(ben)
+    empty = api.post(f"/api/matches/{match.pk}/agreement/dispute/", {"version": match.version}, format="json")
+    assert empty.status_code == 400 and empty.json()["errors"][0]["field"] == "reason"
+    api.force_authenticate(make_user())
+    assert api.post(f"/api/matches/{match.pk}/agreement/dispute/",
+                    {"version": match.version, "reason": "no"}, format="json").status_code == 403
+    api.force_authenticate(ben)
+    disputed = api.post(f"/api/matches/{match.pk}/agreement/dispute/",
+                        {"version": match.version, "reason": "ours", "their_games_b": 1}, format="json")
+    assert disputed.status_code == 200 and disputed.json()["state"] == "disputed"
+    assert api.post(f"/api/matches/{match.pk}/agreement/decide/", {}, format="json").status_code == 403
+    api.force_authenticate(organiser)
+    decided = api.post(f"/api/matches/{match.pk}/agreement/decide/", {"note": "ok"}, format="json")
+    assert decided.status_code == 200 and decided.json()["state"] == "decided"
