@@ -21,6 +21,8 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
   - ``standings.receivers.refresh_as_settled`` — the standings refresh in the same task (first: the draw's
     knockout draft reads the groups' standings).
   - ``draw.receivers.draft_next_knockout_round`` — a knockout's next round drafted once a tie is decided.
+  - ``draw.receivers.pair_next_round_when_decided`` — a competition played online: its next round paired once the
+    last match of its round is decided (then published, or the organisers told it is ready, as they chose).
   - ``live.notices.notify_matches_settled`` — the recomputed matches' scoresheets render again.
   - ``notify.receivers.announce_results_settled`` — the players of a match complete now are told its result (or
     that it changed), by a task.
@@ -30,8 +32,11 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
 - ``league.signals.publication_changed`` → ``live.notices.notify_publication_changed`` — every live page of it.
 - ``league.signals.check_ins_changed`` → ``live.notices.notify_check_ins_changed`` — the check-in lists.
 - ``league.signals.round_clock_changed`` → ``live.notices.notify_round_clock_changed`` — every page of it.
-- ``league.signals.round_published`` → ``notify.receivers.announce_round_published`` — each player of the round is
-  told their table, opponents and time, by a task.
+- ``league.signals.round_published``:
+  - ``tables.events.open_round_tables`` — a competition played online: each match of the round gets its online
+    table, seats its players', with the time it starts by itself (first: the players' notice points at it).
+  - ``notify.receivers.announce_round_published`` — each player of the round is told their table, opponents and
+    time, by a task.
 - ``league.signals.attention_needed`` → ``notify.receivers.tell_attention_needed`` — a partner to confirm, a claim
   to answer or answered: the person's phones are told too (the e-mail is the action's own).
 - ``tables.signals.table_changed`` → ``tables.live.publish`` — each seat's frame and the spectators' after every
@@ -67,7 +72,7 @@ from notify import receivers as notify_receivers
 from standings import receivers as standings_receivers
 from standings.services import check_standings_options
 from standings.signals import standings_refreshed
-from tables import fixtures
+from tables import events, fixtures
 from tables import live as table_live
 from tables.signals import presence_changed, table_changed
 
@@ -76,6 +81,7 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (results_changing, notices.notify_hands_changed, "live.hands_changed"),
     (results_settled, standings_receivers.refresh_as_settled, "standings.refresh_as_settled"),
     (results_settled, draw_receivers.draft_next_knockout_round, "draw.draft_next_knockout_round"),
+    (results_settled, draw_receivers.pair_next_round_when_decided, "draw.pair_next_round_when_decided"),
     (results_settled, notices.notify_matches_settled, "live.matches_settled"),
     (results_settled, notify_receivers.announce_results_settled, "notify.announce_results_settled"),
     (standings_stale, standings_receivers.refresh_when_stale, "standings.refresh_when_stale"),
@@ -84,6 +90,7 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (publication_changed, notices.notify_publication_changed, "live.publication_changed"),
     (check_ins_changed, notices.notify_check_ins_changed, "live.check_ins_changed"),
     (round_clock_changed, notices.notify_round_clock_changed, "live.round_clock_changed"),
+    (round_published, events.open_round_tables, "tables.open_round_tables"),
     (round_published, notify_receivers.announce_round_published, "notify.announce_round_published"),
     (attention_needed, notify_receivers.tell_attention_needed, "notify.tell_attention_needed"),
     (table_changed, table_live.publish, "tables.live.publish"),

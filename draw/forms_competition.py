@@ -15,11 +15,12 @@ from django.core.validators import MaxValueValidator
 from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
 from engine.variants import VARIANTS
-from league.choices import UnconfirmedResults
+from league.choices import OnlineNextRound, OnlineNoShow, UnconfirmedResults
 from league.competition_options import check_competition
 from league.forms import add_setup_error
 from league.models import (
     MAX_GROUPS,
+    MAX_ONLINE_GRACE_MINUTES,
     MAX_PLANNED_ROUNDS,
     Club,
     Competition,
@@ -32,6 +33,7 @@ from standings.metrics import BYE_SCORE_KEYS, METRICS, StandingsError, validate_
 from standings.metrics.inputs import BYE_TARGET, BYE_TARGET_KEYS
 
 ORDINALS = ("1st", "2nd", "3rd")
+ONLINE_GRACE_DEFAULT = cast(int, Competition._meta.get_field("online_grace_minutes").default)
 BYE_LABELS = {"bullseyes_for": "Bullseyes for", "bullseyes_against": "Bullseyes against",
               "chalks_for": "Chalks for", "chalks_against": "Chalks against",
               "hang_jacks_for": "Hang jacks for", "hang_jacks_against": "Hang jacks against"}
@@ -94,7 +96,8 @@ class CompetitionForm(forms.ModelForm):
                   "group_count", "advance_per_group", "third_place_match", "match_format", "match_games",
                   "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
                   "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table",
-                  "confirm_results", "unconfirmed_results"]
+                  "confirm_results", "unconfirmed_results", "play_online", "online_grace_minutes", "online_no_show",
+                  "online_bot_rated", "online_next_round"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
@@ -106,8 +109,12 @@ class CompetitionForm(forms.ModelForm):
             "team_target": "Race to (bullseyes)", "team_games_per_table": "Games at each table",
             "confirm_results": "Both sides confirm each result",
             "unconfirmed_results": "A result still to confirm is",
+            "play_online": "Play every match online", "online_grace_minutes": "Minutes to wait for a player",
+            "online_no_show": "A seat still empty then", "online_bot_rated": "Rate a match a bot played in",
+            "online_next_round": "When a round's last match is decided",
         }
         help_texts = {
+            "online_grace_minutes": f"After the match's start time: 0 to {MAX_ONLINE_GRACE_MINUTES}.",
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
             "planned_rounds": f"A Swiss event declares its rounds: 1 to {MAX_PLANNED_ROUNDS}.",
             "avoid_same_club": "",
@@ -122,6 +129,8 @@ class CompetitionForm(forms.ModelForm):
         self.fields["slug"].required = False
         self.fields["division_ranking"].required = False  # only a league with divisions needs to say
         self.fields["unconfirmed_results"].required = False  # only where both sides confirm results
+        for name in ("online_grace_minutes", "online_no_show", "online_next_round"):  # only where played online
+            self.fields[name].required = False
         cast(forms.IntegerField, self.fields["planned_rounds"]).min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
         for name in ("match_games", "team_tables", "team_target", "team_games_per_table"):
@@ -210,6 +219,16 @@ class CompetitionForm(forms.ModelForm):
 
     def clean_unconfirmed_results(self) -> str:
         return self.cleaned_data.get("unconfirmed_results") or UnconfirmedResults.COUNTED
+
+    def clean_online_grace_minutes(self) -> int:
+        minutes = self.cleaned_data.get("online_grace_minutes")
+        return ONLINE_GRACE_DEFAULT if minutes is None else minutes
+
+    def clean_online_no_show(self) -> str:
+        return self.cleaned_data.get("online_no_show") or OnlineNoShow.FORFEIT
+
+    def clean_online_next_round(self) -> str:
+        return self.cleaned_data.get("online_next_round") or OnlineNextRound.REVIEW
 
     def rule_fields(self) -> list[forms.BoundField]:
         return rule_fields(self)

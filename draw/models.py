@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from league.choices import RoundStage
+from league.choices import RoundStage, WhenPaired
 from league.models import Competition, Entry, validate_plain_text
 
 
@@ -35,11 +35,17 @@ class Round(models.Model):
         null=True, blank=True, help_text="When the pairing was asked for or last reported progress: one queued or "
                                          "running with no sign of life for long is taken for lost with its worker "
                                          "and asked for again")
+    when_paired = models.CharField(
+        max_length=8, choices=WhenPaired.choices, blank=True, default=WhenPaired.STAYS,
+        help_text="Once the pairing task has paired it: published at once, or the organisers told it is ready (a "
+                  "round a competition played online paired by itself); set by each request to pair")
 
     class Meta:
         db_table = "league_round"
         ordering = ["number"]
-        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="unique_round_number")]
+        constraints = [models.UniqueConstraint(fields=["competition", "number"], name="unique_round_number"),
+                       models.CheckConstraint(condition=models.Q(when_paired__in=WhenPaired.values),
+                                              name="round_when_paired_known")]
 
     def __str__(self) -> str:
         return self.name or f"Round {self.number}"

@@ -8,10 +8,12 @@ from django.db import transaction
 
 from draw.errors import RoundError
 from draw.models import Round
+from draw.next_round import next_round_rule, pair_next_round
 from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
 from draw.round_locks import BUSY
+from league.choices import WhenPaired
 from league.models import Competition
 
 logger = logging.getLogger(__name__)
@@ -29,19 +31,32 @@ def draft_next_knockout_round(sender, *, competition_id: int, **kwargs) -> None:
         last = competition.rounds.order_by("-number").first()
         if last is None:
             return
+        then = next_round_rule(competition) or WhenPaired.STAYS  # played online: published or announced when whole
         if last.is_published:
             if last.stage == KNOCKOUT:
                 with transaction.atomic():
-                    request_pairing(competition)
+                    request_pairing(competition, then=then)
             return
         before = competition.rounds.filter(number=last.number - 1, stage=KNOCKOUT).first()
         if before is not None and before.is_published and _still_growing(last):
             with transaction.atomic():
-                request_pairing(competition, last.number)
+                request_pairing(competition, last.number, then=then)
     except RoundError as waiting:  # no tie ready yet, or the final was played
         logger.debug("no next knockout round for competition %s: %s", competition_id, waiting.reason)
     except Exception:
         logger.exception("drafting the next knockout round of competition %s failed", competition_id)
+
+
+def pair_next_round_when_decided(sender, *, competition_id: int, **kwargs) -> None:
+    """In the settle task: a competition played online whose last round is now decided has its next round paired
+    (and published, or announced to its organisers) by itself (``draw.next_round``). Never raises: the settle is
+    done."""
+    try:
+        pair_next_round(competition_id)
+    except RoundError as no_next:  # the planned rounds played, the schedule over, a check-in to wait for
+        logger.debug("no next round for competition %s: %s", competition_id, no_next.reason)
+    except Exception:
+        logger.exception("pairing the next round of competition %s failed", competition_id)
 
 
 def _still_growing(draft: Round) -> bool:

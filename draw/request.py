@@ -17,18 +17,22 @@ from draw.round_locks import results_entered
 from draw.tasks import pair_round_task
 from league import dispatch
 from league.checkins import why_not_pairable
+from league.choices import WhenPaired
 from league.models import Competition
 
 logger = logging.getLogger(__name__)
 
 
-def request_pairing(competition: Competition, round_number: int | None = None, user=None) -> Round:
+def request_pairing(competition: Competition, round_number: int | None = None, user=None, *,
+                    then: str = WhenPaired.STAYS) -> Round:
     """Ask for the pairings of round ``round_number`` (default: the next round). A new round is created as a
     draft; an existing one is paired again — back to a draft — if nothing has been entered in it. The pairing
-    itself is the task's (queued once the transaction commits); the round's ``pairing_state`` says where it is."""
+    itself is the task's (queued once the transaction commits); the round's ``pairing_state`` says where it is.
+    ``then``: what the task does once it is paired (``WhenPaired``: an organiser's request leaves a draft)."""
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
         round_ = _round_to_pair(competition, round_number)
+        round_.when_paired = WhenPaired(then)
         round_.pairing_version += 1
         round_.pairing_state, round_.pairing_progress = Round.QUEUED, 0.0
         round_.pairing_message = "Waiting for the pairing worker…"

@@ -17,6 +17,7 @@ from draw.errors import RoundError
 from draw.field import ENTRANT_ID, Field, load_field, unit_id
 from draw.knockout import draft_knockout
 from draw.models import Round
+from draw.next_round import after_paired
 from draw.pairing import PairingError
 from draw.plan import Plan, plan_round
 from draw.progress import Progress
@@ -39,6 +40,8 @@ def run_pairing(round_id: int, version: int) -> dict:
     round_ = Round.objects.select_related("competition").filter(pk=round_id).first()
     skipped = _skip_reason(round_, version)
     if skipped:
+        if round_ is not None and round_.pairing_state == Round.DONE and round_.pairing_version == version:
+            after_paired(round_id)  # a second run (the task again after its worker died): what follows, once
         return {**answer, "skipped": skipped}
     Round.objects.filter(pk=round_id, pairing_version=version).update(
         pairing_state=Round.RUNNING, pairing_progress=0.0, pairing_message="Reading the field…",
@@ -48,7 +51,7 @@ def run_pairing(round_id: int, version: int) -> dict:
     try:
         field_, draft = _compute(round_, progress.part(0.0, 0.9))
         progress.write(0.9, "Writing the pairings…", force=True)
-        return {**answer, **_store(round_id, version, field_, draft)}
+        stored = _store(round_id, version, field_, draft)
     except (RoundError, PairingError) as error:
         reason = _reason(error)
         fail_pairing(round_id, version, failed_message(reason))
@@ -60,6 +63,9 @@ def run_pairing(round_id: int, version: int) -> dict:
         fail_pairing(round_id, version, "Pairing failed: an error in the system (it has been logged). Try again, "
                                         "or tell the site's maintainer.")
         raise
+    if stored.get("state") == Round.DONE:
+        after_paired(round_id)  # published at once, or the organisers told, when it was paired by itself
+    return {**answer, **stored}
 
 
 def _skip_reason(round_: Round | None, version: int) -> str:

@@ -61,3 +61,11 @@ def renew_entry_link(*, match: Match) -> Match:
     match.entry_token_revoked = False
     match.save(update_fields=["entry_token", "entry_token_revoked", "updated_at"])
     return match
+
+
+def mark_bot_played(*, match: Match | int) -> None:
+    """The match is played online with a bot in the seat of a player who did not come (``tables.events``, by the
+    competition's no-show rule): its sheet says so, and the ratings leave it out unless the competition rates such
+    matches (``Competition.online_bot_rated``). The flag stays once set: a bot played part of the match."""
+    match_id = match if isinstance(match, int) else match.pk
+    Match.objects.filter(pk=match_id).update(bot_played=True)

@@ -137,6 +137,9 @@ class Match(models.Model):
         null=True, blank=True,
         help_text="The online table (tables.Table id) playing the match: while set, its results change at that table "
                   "only (a forfeit aside, which ends the table). Set when the table opens, cleared when it stops")
+    bot_played = models.BooleanField(
+        default=False, help_text="Played online with a bot in the seat of a player who did not come (the competition's "
+                                 "no-show rule): marked on the sheet, and rated only if the competition says so")
     settled_version = models.PositiveIntegerField(default=0, help_text="The version the settle task computed")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -18,7 +18,7 @@ A new caller in another app imports from here; add a name here when another app 
 from games.checks import format_winner
 from games.common import FORFEIT_WINNER, EntryError, MatchHeldError
 from games.entry import correct_hand, enter_hand, next_hand, undo_last_hand
-from games.matches import create_match, renew_entry_link, revoke_entry_link
+from games.matches import create_match, mark_bot_played, renew_entry_link, revoke_entry_link
 from games.results import enter_game_result, record_forfeit, record_match_totals
 from games.scoring import FILLED_FIELDS
 from games.settle import settle_backlog, settle_match
@@ -27,7 +27,7 @@ from games.teams import create_team_match, record_team_forfeit, record_team_tota
 __all__ = [
     "FILLED_FIELDS", "FORFEIT_WINNER", "EntryError", "MatchHeldError",
     "correct_hand", "create_match", "create_team_match", "enter_game_result",
-    "enter_hand", "format_winner", "next_hand", "record_forfeit", "record_match_totals", "record_team_forfeit",
-    "record_team_totals", "renew_entry_link", "revoke_entry_link", "set_team_tables", "settle_backlog", "settle_match",
-    "team_winner", "undo_last_hand",
+    "enter_hand", "format_winner", "mark_bot_played", "next_hand", "record_forfeit", "record_match_totals",
+    "record_team_forfeit", "record_team_totals", "renew_entry_link", "revoke_entry_link", "set_team_tables",
+    "settle_backlog", "settle_match", "team_winner", "undo_last_hand",
 ]

@@ -27,3 +27,30 @@ class UnconfirmedResults(models.TextChoices):
 
     COUNTED = "counted", "Counted, marked “to confirm”"
     HELD = "held", "Not counted until confirmed"
+
+
+class OnlineNoShow(models.TextChoices):
+    """What settles a seat still empty when a table of a competition played online starts (its start time and the
+    organiser's grace period passed)."""
+
+    FORFEIT = "forfeit", "The side that came wins by forfeit"
+    BOT = "bot", "A bot plays the seat (the match is marked)"
+    WAIT = "wait", "The match waits for the organiser"
+
+
+class OnlineNextRound(models.TextChoices):
+    """What happens when the last match of a round of a competition played online is decided."""
+
+    PUBLISH = "publish", "Pair the next round and publish it at once"
+    REVIEW = "review", "Pair the next round for the organiser to review"
+    NOTHING = "nothing", "Nothing by itself"
+
+
+class WhenPaired(models.TextChoices):
+    """What the pairing task does with a round once it is paired: the organiser's pairings stay drafts; a round
+    paired by itself after the last one was decided (a competition played online, ``OnlineNextRound``) is
+    published at once, or its organisers are told it is ready to review."""
+
+    STAYS = "", "Stays a draft"
+    PUBLISH = "publish", "Published at once"
+    REVIEW = "review", "The organisers are told it is ready"

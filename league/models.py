@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
-from league.choices import UnconfirmedResults
+from league.choices import OnlineNextRound, OnlineNoShow, UnconfirmedResults
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -140,6 +140,7 @@ MAX_TEAM_TABLES = 50
 MAX_TEAM_TARGET = 200
 MAX_TEAM_GAMES_PER_TABLE = 25
 MAX_SEED = 10_000
+MAX_ONLINE_GRACE_MINUTES = 120
 
 
 def at_most(limit: int) -> MaxValueValidator:
@@ -251,6 +252,16 @@ class Competition(models.Model):
                                  "organiser when they disagree)")
     unconfirmed_results = models.CharField(max_length=8, choices=UnconfirmedResults.choices,
                                            default=UnconfirmedResults.COUNTED)
+    play_online = models.BooleanField(
+        default=False, help_text="Each match is played at an online table, opened when its round is published")
+    online_grace_minutes = models.PositiveSmallIntegerField(
+        default=10, validators=[at_most(MAX_ONLINE_GRACE_MINUTES)],
+        help_text=f"Played online: minutes a table waits for an empty seat, 0 to {MAX_ONLINE_GRACE_MINUTES}")
+    online_no_show = models.CharField(max_length=8, choices=OnlineNoShow.choices, default=OnlineNoShow.FORFEIT)
+    online_bot_rated = models.BooleanField(
+        default=False, help_text="Played online: a match a bot played in for an absent player counts for ratings")
+    online_next_round = models.CharField(max_length=8, choices=OnlineNextRound.choices,
+                                         default=OnlineNextRound.REVIEW)
     standings_version = models.PositiveIntegerField(
         default=0, help_text="The ResultsClock version the standings rows were computed from")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -263,6 +274,12 @@ class Competition(models.Model):
             models.CheckConstraint(condition=Q(match_games__gte=1), name="competition_match_games_positive"),
             models.CheckConstraint(condition=Q(unconfirmed_results__in=UnconfirmedResults.values),
                                    name="competition_unconfirmed_results_known"),
+            models.CheckConstraint(condition=Q(online_grace_minutes__lte=MAX_ONLINE_GRACE_MINUTES),
+                                   name="competition_online_grace_minutes_bounded"),
+            models.CheckConstraint(condition=Q(online_no_show__in=OnlineNoShow.values),
+                                   name="competition_online_no_show_known"),
+            models.CheckConstraint(condition=Q(online_next_round__in=OnlineNextRound.values),
+                                   name="competition_online_next_round_known"),
         ]
 
     def __str__(self) -> str:

@@ -45,7 +45,8 @@ SEASON_FIELDS = ("players", "ruleset", "match_format", "match_games", "system", 
                  "planned_rounds", "avoid_same_club", "tiebreaks", "points_win", "points_draw", "points_loss",
                  "bye_policy", "bye_score", "division_ranking", "third_place_match", "group_count",
                  "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table",
-                 "confirm_results", "unconfirmed_results")
+                 "confirm_results", "unconfirmed_results", "play_online", "online_grace_minutes", "online_no_show",
+                 "online_bot_rated", "online_next_round")
 SEASON_MAX = cast(int, Competition._meta.get_field("season").max_length)  # a CharField's: never None
 
 

@@ -76,6 +76,8 @@ def round_tellings(announcement: Announcement) -> list[Telling]:
         when = when_words(match.scheduled_at) or day
         for user_id, _side, opponents in match_sides(match):
             body = fixture_words(table=table_words(match), opponents=opponents, when=when, venue=match.venue)
+            if round_.competition.play_online:  # its table is open (tables.events): the match's page links to it
+                body += ". Played online: your table is open from the match's page"
             tellings.append(Telling(user_id, Kind.ROUND_PUBLISHED, key, title, body, site_url("match_sheet", match.pk)))
     for team_match in TeamMatch.objects.filter(round=round_).prefetch_related(*TEAM_PLAYERS).order_by("id"):
         when = when_words(team_match.scheduled_at) or day

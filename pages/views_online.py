@@ -104,6 +104,7 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
                           "login": row.user.get_username() if row.user else "",
                           "link": "" if row.link_revoked else seat_link(request, table, row),
                           "revoked": row.link_revoked, "covering": row.covering,
+                          "here": row.connected > 0, "away": row.away_since is not None,
                           "side": match.side_a_name if row.index % 2 == 0 else match.side_b_name})
     earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=changes.OPEN)
                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))[:HISTORY])

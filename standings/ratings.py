@@ -169,10 +169,12 @@ def rated_matches_query():
     """Matches that count for ratings: complete, played (a forfeit or no-show says nothing about skill), with a
     result, and public — of a published competition and not of a draft round: a rating and its history (the
     sides of each match) are public, and nothing of a draft reaches the public. Where both sides confirm each
-    result, only agreed (or decided) results count."""
+    result, only agreed (or decided) results count. A match a bot played in for a player who did not come to its
+    online table counts only where the competition rates such matches."""
     return Match.objects.filter(
         public_match_filter(), status=Match.COMPLETE, outcome=Match.PLAYED, winner__in=tuple(RANKS),
-    ).exclude(competition__confirm_results=True, agreement__state__in=PENDING)
+    ).exclude(competition__confirm_results=True, agreement__state__in=PENDING
+              ).exclude(bot_played=True, competition__online_bot_rated=False)
 
 
 def player_matches_filter(player_id: int) -> Q:

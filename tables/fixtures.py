@@ -9,6 +9,7 @@ the match's results made elsewhere than at the table. A forfeit goes through; ``
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -27,6 +28,13 @@ def open_fixture(match: Match, user) -> Table:
     table plays the match's format game after game; an open table of the match is returned as it is."""
     if not can_enter_hands(user, match):
         raise TableError("match", "only the match's organisers and scorekeepers may open it online")
+    return open_match_table(match, created_by=user if signed_in(user) else None)
+
+
+def open_match_table(match: Match, *, created_by=None, starts_at: datetime | None = None) -> Table:
+    """The match's table opened, whoever asks: by a person (``open_fixture``, which checks who may) or by the
+    competition's event when the round is published (``tables.events``, with the time it starts by itself). An
+    open table of the match is returned as it is, so opening twice opens one table."""
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("competition", "side_a", "side_b").get(pk=match.pk)
         existing = Table.objects.filter(match=match, status__in=OPEN).first()
@@ -42,7 +50,7 @@ def open_fixture(match: Match, user) -> Table:
         competition = match.competition
         table = Table.objects.create(kind=Table.FIXTURE, match=match, players=competition.players,
                                      ruleset=checked_ruleset(competition.ruleset or None),
-                                     visibility=Table.PRIVATE, created_by=user if signed_in(user) else None)
+                                     visibility=Table.PRIVATE, created_by=created_by, starts_at=starts_at)
         Seat.objects.bulk_create([Seat(table=table, index=index, user=player.user, bank_left=table.bank_seconds)
                                   for index, player in enumerate(fixture_players(match))])
         _hold(table)

@@ -68,6 +68,11 @@ class Table(models.Model):
     last_activity_at = models.DateTimeField(auto_now_add=True)
     end_reason = models.CharField(max_length=300, blank=True,
                                   help_text="Why a league fixture's table stopped (the match over, online play ended)")
+    starts_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="A table opened for a match of a competition played online (tables.events): it starts by itself "
+                  "then with the players present (the match's time and the grace period), each seat still empty "
+                  "settled by the competition's no-show rule; sooner when all its players are there")
 
     class Meta:
         ordering = ["-created_at", "id"]
@@ -75,7 +80,9 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(players__in=[2, 4]), name="table_players_2_or_4"),
             models.CheckConstraint(condition=Q(kind="casual") | Q(match__isnull=False), name="fixture_table_has_match"),
         ]
-        indexes = [models.Index(fields=["status", "deadline_at"])]
+        indexes = [models.Index(fields=["status", "deadline_at"]),
+                   models.Index(fields=["starts_at"], condition=Q(status="lobby", starts_at__isnull=False),
+                                name="table_event_waiting")]
 
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.get_kind_display()}, {self.players} players)"

@@ -14,6 +14,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from tables.changes import TableError, locked, publish, seat_row, set_deadline, signed_in, touch
+from tables.events import start_if_seated
 from tables.models import Seat, Table
 from tables.seating import ask_to_reclaim
 from tables.signals import presence_changed
@@ -50,6 +51,8 @@ def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> No
         Seat.objects.filter(pk=row.pk).update(seen_at=now, connected=Case(
             When(vouched, then=counted), default=Value(0 if away else 1), output_field=IntegerField()))
         row.refresh_from_db(fields=["connected", "seen_at"])
+        if not away and table.status == Table.LOBBY and table.starts_at is not None:
+            _start_if_seated(table.pk)
         if row.bot:
             return
         if away and row.connected == 0 and row.away_since is None:
@@ -63,6 +66,11 @@ def _presence(table: Table | int, seat: int, now: datetime, *, away: bool) -> No
         if table.turn == row.index:
             set_deadline(table, now)
             table.save(update_fields=["deadline_at"])
+
+
+def _start_if_seated(table_id: int) -> None:
+    """After the commit: an event table (``tables.events``) starts as soon as every seat's player is there."""
+    transaction.on_commit(lambda: start_if_seated(table_id), robust=True)
 
 
 def _announce_presence(table: Table, seat: int) -> None:

@@ -11,7 +11,8 @@ as SQLite wants); a move of the ``montecarlo`` bot, which thinks for a while, in
 holds up no socket, or with Celery workers (``REDIS_URL``) on a worker (``tables.tasks.play_due_task``). Deadlines
 live in the database, so a restarted process picks up the pending ones at its first tick; two processes ticking at
 once are harmless (``play_due`` locks the table and does nothing when the move is no longer due). Every
-``IDLE_EVERY`` seconds idle tables are closed.
+``IDLE_EVERY`` seconds idle tables are closed, and every ``events.START_EVERY`` seconds the tables of a competition
+played online that are due to start are started (``tables.events.start_due``: their start time is in the database).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from django.conf import settings
 from django.db.models import F
 
 from league import dispatch
-from tables import clock, closing
+from tables import clock, closing, events
 from tables.models import Seat
 from tables.tasks import play_due_task
 
@@ -129,7 +130,7 @@ def pause_after(failures: int) -> float:
 
 
 async def _run() -> None:
-    last_idle = time.monotonic()
+    last_idle, last_starts = time.monotonic(), 0.0  # the event tables due: at once, then every START_EVERY
     failures = 0
     while True:
         try:
@@ -137,6 +138,9 @@ async def _run() -> None:
             if time.monotonic() - last_idle >= IDLE_EVERY:
                 last_idle = time.monotonic()
                 await database_sync_to_async(closing.close_idle)()
+            if time.monotonic() - last_starts >= events.START_EVERY:
+                last_starts = time.monotonic()
+                await database_sync_to_async(events.start_due)()
             failures = 0
         except asyncio.CancelledError:
             raise

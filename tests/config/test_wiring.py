@@ -34,6 +34,7 @@ EXPECTED = {
     "games.signals.results_settled": (results_settled, [
         ("standings.receivers.refresh_as_settled", "standings.refresh_as_settled"),
         ("draw.receivers.draft_next_knockout_round", "draw.draft_next_knockout_round"),
+        ("draw.receivers.pair_next_round_when_decided", "draw.pair_next_round_when_decided"),
         ("live.notices.notify_matches_settled", "live.matches_settled"),
         ("notify.receivers.announce_results_settled", "notify.announce_results_settled"),
     ]),
@@ -50,6 +51,7 @@ EXPECTED = {
         ("live.notices.notify_round_clock_changed", "live.round_clock_changed"),
     ]),
     "league.signals.round_published": (round_published, [
+        ("tables.events.open_round_tables", "tables.open_round_tables"),
         ("notify.receivers.announce_round_published", "notify.announce_round_published"),
     ]),
     "league.signals.attention_needed": (attention_needed, [

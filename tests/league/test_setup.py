@@ -160,6 +160,25 @@ def test_a_bad_tiebreak_order_is_shown_next_to_the_chooser(client, world, tiebre
     assert not Competition.objects.filter(name="Bad order").exists()
 
 
+def test_an_organiser_sets_a_competition_to_be_played_online(client, world):
+    club = world["club"]
+    client.force_login(world["organiser"])
+    url = reverse("competition_create", args=[club.slug])
+    page = text(client.get(url))
+    assert "<legend>Played online</legend>" in page and 'name="online_no_show"' in page
+    client.post(url, form_data(name="Online Swiss", system="swiss", planned_rounds=3))  # the options left out
+    plain = Competition.objects.get(club=club, name="Online Swiss")
+    assert (plain.play_online, plain.online_grace_minutes, plain.online_no_show, plain.online_bot_rated,
+            plain.online_next_round) == (False, 10, "forfeit", False, "review")
+    response = client.post(edit_url(plain), form_data(
+        name="Online Swiss", system="swiss", planned_rounds=3, play_online="on", online_grace_minutes=0,
+        online_no_show="bot", online_bot_rated="on", online_next_round="publish"))
+    assert response.status_code == 302
+    plain.refresh_from_db()
+    assert (plain.play_online, plain.online_grace_minutes, plain.online_no_show, plain.online_bot_rated,
+            plain.online_next_round) == (True, 0, "bot", True, "publish")
+
+
 @pytest.mark.parametrize(("overrides", "field", "reason"), [
     ({"system": "swiss"}, "planned_rounds", "a Swiss event declares its number of rounds"),
     ({"match_format": "best_of", "match_games": 4}, "match_games", "a best-of match needs an odd number of games"),
@@ -171,6 +190,8 @@ def test_a_bad_tiebreak_order_is_shown_next_to_the_chooser(client, world, tiebre
     ({"entrant_kind": "individual", "players": 2}, "entrant_kind", "All Twos has no partners to rotate"),
     ({"entrant_kind": "teams", "team_tables": 0}, "team_tables", "at least one table"),
     ({"bye_chalks_for": -1}, "bye_chalks_for", "greater than or equal to 0"),
+    ({"online_grace_minutes": 121}, "online_grace_minutes", "at most 120"),
+    ({"online_no_show": "sulk"}, "online_no_show", "Select a valid choice"),
 ])
 def test_each_bad_option_is_shown_next_to_its_field(client, world, overrides, field, reason):
     client.force_login(world["organiser"])

@@ -1,0 +1,261 @@
+"""A competition played online runs itself (``tables.events``, ``draw.next_round``): publishing a round opens a
+table for each of its matches, seats its players', holding the match, with a start time; the table starts when its
+four players are seated, or at the start time with those present, each empty seat settled by the competition's
+no-show rule (a forfeit to the side that came, a bot that plays it and marks the match, or waiting for the
+organiser); and when the last match of a round is decided the next round is paired by itself, then published with
+its tables open or announced to the organisers, as they chose. Time is driven by moving ``starts_at`` into the past
+and calling the ticker's check, never by sleeping."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from draw.models import Round
+from draw.next_round import pair_next_round
+from draw.publishing import publish_round, unpublish_round
+from draw.request import request_pairing
+from games.models import Match
+from league.choices import OnlineNextRound, OnlineNoShow, WhenPaired
+from league.models import Competition, Entry
+from league.signals import attention_needed
+from standings.ratings import rated_matches_query
+from tables import events, presence
+from tables.models import Table
+from tests.factories import make_club, make_partnership, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return make_user("olive")
+
+
+@pytest.fixture
+def club(organiser):
+    return make_club("Belmont Sports Club", organisers=[organiser])
+
+
+@pytest.fixture
+def run(django_capture_on_commit_callbacks):
+    """``run(function, *args, **kwargs)``: the call, then what it left for after the commit (the listeners, the
+    settle and pairing tasks, which run in-process here), as a real commit would run them."""
+
+    def do(function, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return function(*args, **kwargs)
+
+    return do
+
+
+def swiss(club, *, play_online: bool = True, **options) -> Competition:
+    """A published Swiss of four pairs over two planned rounds, every player with a login."""
+    options = {"name": "Friday Online", "slug": "friday-online", **options}
+    competition = Competition.objects.create(club=club, published=True, system=Competition.SWISS, planned_rounds=2,
+                                             play_online=play_online, **options)
+    for seed in range(1, 5):
+        partnership = make_partnership(club=club, name=f"Pair {seed}")
+        for player in (partnership.player_one, partnership.player_two):
+            player.user = make_user()
+            player.save()
+        Entry.objects.create(competition=competition, partnership=partnership, seed=seed)
+    return competition
+
+
+def paired_and_published(run, competition: Competition) -> Round:
+    round_ = run(request_pairing, competition)
+    round_.refresh_from_db()
+    assert round_.pairing_state == Round.DONE, round_.pairing_message
+    return run(publish_round, round_)
+
+
+def tables_of(round_: Round) -> list[Table]:
+    return list(Table.objects.filter(match__round=round_).select_related("match").order_by("match_id"))
+
+
+def seated(run, table: Table, *seats: int) -> None:
+    """The players of ``seats`` open the table (a socket each counts in)."""
+    for seat in seats:
+        run(presence.mark_back, table.pk, seat)
+
+
+def due_now(table: Table) -> None:
+    Table.objects.filter(pk=table.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+
+
+# ----------------------------------------------------------------------------- opening
+def test_publishing_a_round_opens_a_table_per_match_seated_by_its_players(club, run):
+    competition = swiss(club, online_grace_minutes=15)
+    before = timezone.now()
+    round_ = paired_and_published(run, competition)
+    tables = tables_of(round_)
+    matches = list(Match.objects.filter(round=round_).order_by("pk"))
+    assert len(tables) == len(matches) == 2
+    for table, match in zip(tables, matches, strict=True):
+        match.refresh_from_db()
+        assert table.kind == Table.FIXTURE and table.status == Table.LOBBY and table.match_id == match.pk
+        assert match.held_by_table == table.pk  # the table holds its match: its hands land on the sheet
+        players = [match.side_a.player_one, match.side_b.player_one, match.side_a.player_two, match.side_b.player_two]
+        assert [seat.user_id for seat in table.seats.order_by("index")] == [player.user_id for player in players]
+        assert all(seat.seat_token for seat in table.seats.all())  # a private link each, for those without a login
+        assert before + timedelta(minutes=15) <= table.starts_at <= timezone.now() + timedelta(minutes=15)
+
+
+def test_publishing_again_or_the_listener_run_twice_opens_no_second_table(club, run):
+    competition = swiss(club)
+    round_ = paired_and_published(run, competition)
+    first = {table.pk for table in tables_of(round_)}
+    events.open_round_tables(round_id=round_.pk)
+    run(unpublish_round, round_)
+    run(publish_round, round_)
+    assert {table.pk for table in tables_of(round_)} == first
+    assert Table.objects.count() == 2
+
+
+def test_a_competition_not_played_online_or_still_a_draft_opens_no_table(club, run):
+    round_ = paired_and_published(run, swiss(club, play_online=False))
+    assert Match.objects.filter(round=round_).count() == 2 and not Table.objects.exists()
+    draft = swiss(club, slug="draft-online")
+    Competition.objects.filter(pk=draft.pk).update(published=False)
+    paired_and_published(run, draft)
+    assert not Table.objects.exists()  # its pairings are not public yet
+
+
+# ----------------------------------------------------------------------------- starting
+def test_the_table_starts_when_its_four_players_are_seated(club, run):
+    table = tables_of(paired_and_published(run, swiss(club)))[0]
+    seated(run, table, 0, 1, 2)
+    table.refresh_from_db()
+    assert table.status == Table.LOBBY and table.starts_at > timezone.now()  # three of four: it waits
+    assert events.due_starts() == []
+    seated(run, table, 3)
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING and table.hand_number == 1
+
+
+def test_at_the_start_time_the_side_with_an_empty_seat_forfeits_to_the_side_that_came(club, run):
+    tables = tables_of(paired_and_published(run, swiss(club, online_no_show=OnlineNoShow.FORFEIT)))
+    came_a, half_b = tables
+    seated(run, came_a, 0, 2)  # side A came, side B did not
+    seated(run, half_b, 0, 1, 2)  # side B one player short
+    assert run(events.start_due) == []  # not yet: the start time is ahead
+    for table in tables:
+        due_now(table)
+    assert sorted(run(events.start_due)) == sorted(table.pk for table in tables)
+    for table, forfeited in ((came_a, Match.FORFEIT_B), (half_b, Match.FORFEIT_B)):
+        table.refresh_from_db()
+        match = Match.objects.get(pk=table.match_id)
+        assert match.outcome == forfeited and match.winner == "a" and match.status == Match.COMPLETE
+        assert table.status == Table.FINISHED and match.held_by_table is None
+        assert "did not come to the table by its start time" in table.end_reason
+        assert f"{match.side_a_name} win by forfeit" in table.end_reason
+
+
+def test_at_the_start_time_nobody_there_is_a_double_forfeit_and_side_a_absent_forfeits_to_b(club, run):
+    nobody, side_b_only = tables_of(paired_and_published(run, swiss(club)))
+    seated(run, side_b_only, 1, 3, 2)  # side A's second player came, its first did not
+    due_now(nobody)
+    due_now(side_b_only)
+    run(events.start_due)
+    assert Match.objects.get(pk=nobody.match_id).outcome == Match.DOUBLE_FORFEIT
+    match = Match.objects.get(pk=side_b_only.match_id)
+    assert match.outcome == Match.FORFEIT_A and match.winner == "b"
+    nobody.refresh_from_db()
+    assert nobody.status == Table.FINISHED and "Neither side came" in nobody.end_reason
+
+
+@pytest.mark.parametrize("rated", [False, True])
+def test_at_the_start_time_a_bot_plays_an_empty_seat_and_the_match_is_marked(club, run, client, rated):
+    competition = swiss(club, online_no_show=OnlineNoShow.BOT, online_bot_rated=rated)
+    table = tables_of(paired_and_published(run, competition))[0]
+    seated(run, table, 0, 1, 2)
+    due_now(table)
+    run(events.start_due)
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+    seats = {seat.index: seat for seat in table.seats.all()}
+    assert seats[3].covering and not any(seats[index].covering for index in (0, 1, 2))
+    match = Match.objects.get(pk=table.match_id)
+    assert match.bot_played and match.outcome == Match.PLAYED
+    assert "a bot played" in client.get(f"/matches/{match.pk}/").content.decode()  # marked on the scoresheet
+    Match.objects.filter(pk=match.pk).update(status=Match.COMPLETE, winner="a", games_a=1)  # as if played out
+    assert rated_matches_query().filter(pk=match.pk).exists() is rated  # not rated unless the competition says so
+
+
+def test_at_the_start_time_the_wait_rule_leaves_the_table_for_the_organiser(club, run, client, organiser):
+    table = tables_of(paired_and_published(run, swiss(club, online_no_show=OnlineNoShow.WAIT)))[0]
+    seated(run, table, 0, 1)
+    due_now(table)
+    assert events.due_starts() == [] and run(events.start_due) == []
+    assert events.start_event_table(table.pk) is None
+    table.refresh_from_db()
+    match = Match.objects.get(pk=table.match_id)
+    assert table.status == Table.LOBBY and match.outcome == Match.PLAYED and not match.bot_played
+    client.force_login(organiser)
+    page = client.get(f"/matches/{match.pk}/online/").content.decode()
+    assert page.count("seat-missing") == 2 and page.count("seat-here") == 2  # who is missing, for the organiser
+    seated(run, table, 2, 3)  # they come after all: the table starts
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+
+
+# ----------------------------------------------------------------------------- the next round
+@pytest.fixture
+def told():
+    """What the organisers were told (``league.signals.attention_needed``), as ``(user id, title)``."""
+    heard: list[tuple[int, str]] = []
+
+    def listen(sender=None, *, user_id, title, **kwargs):
+        heard.append((user_id, title))
+
+    attention_needed.connect(listen, dispatch_uid="test.told")
+    yield heard
+    attention_needed.disconnect(dispatch_uid="test.told")
+
+
+def no_shows_decide(run, round_: Round) -> None:
+    """Each match of the round decided at its start time: side A came, side B did not."""
+    for table in tables_of(round_):
+        seated(run, table, 0, 2)
+        due_now(table)
+    run(events.start_due)
+    assert not Match.objects.filter(round=round_).exclude(status=Match.COMPLETE).exists()
+
+
+def test_the_last_match_decided_pairs_the_next_round_publishes_it_and_opens_its_tables(club, run, told):
+    competition = swiss(club, online_no_show=OnlineNoShow.FORFEIT, online_next_round=OnlineNextRound.PUBLISH)
+    round_one = paired_and_published(run, competition)
+    no_shows_decide(run, round_one)
+    round_two = Round.objects.get(competition=competition, number=2)
+    assert round_two.is_published and round_two.when_paired == WhenPaired.PUBLISH
+    assert len(tables_of(round_two)) == 2 and all(t.status == Table.LOBBY for t in tables_of(round_two))
+    assert told == []
+    no_shows_decide(run, round_two)  # the last planned round: nothing more is paired
+    assert competition.rounds.count() == 2
+
+
+def test_the_next_round_is_paired_as_a_draft_for_the_organisers_to_review(club, run, told, organiser):
+    competition = swiss(club, online_next_round=OnlineNextRound.REVIEW)
+    round_one = paired_and_published(run, competition)
+    tables = tables_of(round_one)
+    seated(run, tables[0], 0, 2)
+    due_now(tables[0])
+    run(events.start_due)  # one match of two decided: nothing yet
+    assert competition.rounds.count() == 1 and told == []
+    seated(run, tables[1], 0, 2)
+    due_now(tables[1])
+    run(events.start_due)
+    round_two = Round.objects.get(competition=competition, number=2)
+    assert round_two.pairing_state == Round.DONE and not round_two.is_published
+    assert not tables_of(round_two) and Match.objects.filter(round=round_two).count() == 2
+    assert told == [(organiser.pk, "Round 2 of Friday Online is paired")]
+    assert run(pair_next_round, competition.pk) is None  # asked again: the draft is there, nothing more
+
+
+def test_nothing_is_paired_by_itself_when_the_organiser_chose_so(club, run, told):
+    competition = swiss(club, online_next_round=OnlineNextRound.NOTHING)
+    no_shows_decide(run, paired_and_published(run, competition))
+    assert competition.rounds.count() == 1 and told == []
