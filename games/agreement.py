@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
@@ -106,10 +107,14 @@ def _ask_to_confirm(match: Match, entered_by: str, author: Any, step_id: int) ->
             if player is None or player.user_id is None or player.user_id == getattr(author, "pk", None):
                 continue
             who = match.side_name(entered_by) if entered_by else "A scorekeeper"
-            attention_needed_after_commit(
-                user_id=player.user_id, title=f"Confirm your result: {match}",
-                body=f"{who} entered it. Is it right? Confirm it, or dispute it for the organiser.",
-                url=reverse("match_confirm", args=[match.pk]), key=f"confirm:{match.pk}:{step_id}")
+            title = f"Confirm your result: {match}"
+            body = f"{who} entered it. Is it right? Confirm it, or dispute it for the organiser."
+            link = settings.SITE_URL + reverse("match_confirm", args=[match.pk])
+            if player.user.email:  # the mail is how the side answers, as with an entry's partner
+                send_mail(subject=title, message=f"Hello {player.name},\n\n{body}\n\n{link}\n", from_email=None,
+                          recipient_list=[player.user.email])
+            attention_needed_after_commit(user_id=player.user_id, title=title, body=body, url=link,
+                                          key=f"confirm:{match.pk}:{step_id}")
 
 
 # ----------------------------------------------------------------------------- the other side answers

@@ -20,7 +20,7 @@ from django.utils import timezone
 class NotificationKind(models.TextChoices):
     ROUND_PUBLISHED = "round", "A round is published: your table, your opponents, the time"
     RESULT = "result", "Your match's result is entered or changed"
-    NEEDS_YOU = "needs-you", "An invitation or an entry needs you"
+    NEEDS_YOU = "needs-you", "Something needs you: an entry, a claim, a result to confirm"
     REMINDER = "reminder", "A reminder before a fixture"
 
 

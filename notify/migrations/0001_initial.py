@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='Announcement',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'An invitation or an entry needs you'), ('reminder', 'A reminder before a fixture')], max_length=12)),
+                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'Something needs you: an entry, a claim, a result to confirm'), ('reminder', 'A reminder before a fixture')], max_length=12)),
                 ('subject_id', models.PositiveBigIntegerField(help_text='The round (a round published), the competition (results)')),
                 ('match_ids', models.JSONField(blank=True, default=list, help_text='Results: the matches the settle recomputed')),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
             name='Notification',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'An invitation or an entry needs you'), ('reminder', 'A reminder before a fixture')], max_length=12)),
+                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'Something needs you: an entry, a claim, a result to confirm'), ('reminder', 'A reminder before a fixture')], max_length=12)),
                 ('key', models.CharField(help_text='What it is about: the same key is never told twice', max_length=200)),
                 ('title', models.CharField(max_length=200)),
                 ('body', models.TextField()),
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
             name='NotificationSetting',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'An invitation or an entry needs you'), ('reminder', 'A reminder before a fixture')], max_length=12)),
+                ('kind', models.CharField(choices=[('round', 'A round is published: your table, your opponents, the time'), ('result', "Your match's result is entered or changed"), ('needs-you', 'Something needs you: an entry, a claim, a result to confirm'), ('reminder', 'A reminder before a fixture')], max_length=12)),
                 ('email', models.BooleanField()),
                 ('push', models.BooleanField()),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notification_settings', to=settings.AUTH_USER_MODEL)),

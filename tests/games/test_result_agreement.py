@@ -40,6 +40,9 @@ def scene(*, held: bool = False, confirm_results: bool = True):
     competition.unconfirmed_results = UnconfirmedResults.HELD if held else UnconfirmedResults.COUNTED
     competition.save()
     ann, ben = make_user(f"ann{n}"), make_user(f"ben{n}")
+    for user in (ann, ben):
+        user.email = f"{user.username}@example.com"
+        user.save()
     lions, tigers = make_partnership(club=club, name="Lions"), make_partnership(club=club, name="Tigers")
     lions.player_one.user = ann
     lions.player_one.save()
@@ -81,12 +84,14 @@ def test_the_players_of_the_side_that_confirms_are_told_a_result_waits_for_them(
     attention_needed.connect(listen, dispatch_uid="test-agreement-told")
     try:
         _, match, ann, ben, _ = scene()
+        mail.outbox.clear()
         with django_capture_on_commit_callbacks(execute=True):
             lions_win(match, ann)
     finally:
         attention_needed.disconnect(dispatch_uid="test-agreement-told")
-    assert [(n["user_id"], n["url"]) for n in told] == [(ben.pk, reverse("match_confirm", args=[match.pk]))]
-    assert "Lions entered it" in told[0]["body"]
+    assert [n["user_id"] for n in told] == [ben.pk]
+    assert [m.to for m in mail.outbox] == [[ben.email]] and told[0]["url"] in mail.outbox[0].body
+    assert told[0]["url"].endswith(reverse("match_confirm", args=[match.pk])) and "Lions entered it" in told[0]["body"]
 
 
 def test_a_confirmation_of_a_result_that_changed_since_it_was_shown_is_refused():
