@@ -110,9 +110,10 @@ def _ask_to_confirm(match: Match, entered_by: str, author: Any, step_id: int) ->
             title = f"Confirm your result: {match}"
             body = f"{who} entered it. Is it right? Confirm it, or dispute it for the organiser."
             link = settings.SITE_URL + reverse("match_confirm", args=[match.pk])
-            if player.user.email:  # the mail is how the side answers, as with an entry's partner
+            email = player.user.email if player.user is not None else ""
+            if email:  # the mail is how the side answers, as with an entry's partner
                 send_mail(subject=title, message=f"Hello {player.name},\n\n{body}\n\n{link}\n", from_email=None,
-                          recipient_list=[player.user.email])
+                          recipient_list=[email])
             attention_needed_after_commit(user_id=player.user_id, title=title, body=body, url=link,
                                           key=f"confirm:{match.pk}:{step_id}")
 
