@@ -25,7 +25,7 @@ class UnconfirmedResults(models.TextChoices):
     """How the standings count a result one side entered and the other has not yet confirmed (a competition that
     requires confirmation)."""
 
-    COUNTED = "counted", "Counted, marked “to confirm”"
+    COUNTED = "counted", "Counted at once, marked"
     HELD = "held", "Not counted until confirmed"
 
 
@@ -33,16 +33,16 @@ class OnlineNoShow(models.TextChoices):
     """What settles a seat still empty when a table of a competition played online starts (its start time and the
     organiser's grace period passed)."""
 
-    FORFEIT = "forfeit", "The side that came wins by forfeit"
-    BOT = "bot", "A bot plays the seat (the match is marked)"
-    WAIT = "wait", "The match waits for the organiser"
+    FORFEIT = "forfeit", "A forfeit to the side there"
+    BOT = "bot", "A bot plays it (marked)"
+    WAIT = "wait", "Wait for the organiser"
 
 
 class OnlineNextRound(models.TextChoices):
     """What happens when the last match of a round of a competition played online is decided."""
 
-    PUBLISH = "publish", "Pair the next round and publish it at once"
-    REVIEW = "review", "Pair the next round for the organiser to review"
+    PUBLISH = "publish", "Pair and publish the next"
+    REVIEW = "review", "Pair the next for review"
     NOTHING = "nothing", "Nothing by itself"
 
 

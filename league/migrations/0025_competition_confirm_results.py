@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='competition',
             name='unconfirmed_results',
-            field=models.CharField(choices=[('counted', 'Counted, marked “to confirm”'), ('held', 'Not counted until confirmed')], default='counted', max_length=8),
+            field=models.CharField(choices=[('counted', 'Counted at once, marked'), ('held', 'Not counted until confirmed')], default='counted', max_length=8),
         ),
         migrations.AddConstraint(
             model_name='competition',

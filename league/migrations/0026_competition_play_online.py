@@ -24,12 +24,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='competition',
             name='online_next_round',
-            field=models.CharField(choices=[('publish', 'Pair the next round and publish it at once'), ('review', 'Pair the next round for the organiser to review'), ('nothing', 'Nothing by itself')], default='review', max_length=8),
+            field=models.CharField(choices=[('publish', 'Pair and publish the next'), ('review', 'Pair the next for review'), ('nothing', 'Nothing by itself')], default='review', max_length=8),
         ),
         migrations.AddField(
             model_name='competition',
             name='online_no_show',
-            field=models.CharField(choices=[('forfeit', 'The side that came wins by forfeit'), ('bot', 'A bot plays the seat (the match is marked)'), ('wait', 'The match waits for the organiser')], default='forfeit', max_length=8),
+            field=models.CharField(choices=[('forfeit', 'A forfeit to the side there'), ('bot', 'A bot plays it (marked)'), ('wait', 'Wait for the organiser')], default='forfeit', max_length=8),
         ),
         migrations.AddField(
             model_name='competition',
