@@ -54,7 +54,8 @@ def standings_rows(competition_id: int) -> list[dict]:
                    .values("id", "partnership_id", "team_id", "player_id", "withdrawn", "group", "division"))
     kind = competition.entrant_kind
     held = held_match_ids(competition)
-    matches = [m for m in results_for_standings(competition_id) if _begun(m) and m["id"] not in held]
+    every_match = results_for_standings(competition_id)
+    matches = [m for m in every_match if _begun(m) and m["id"] not in held]
     if competition.system == Competition.GROUPS_KNOCKOUT:
         matches = [m for m in matches if m.get("group")]  # the group stage ranks; the knockout is a bracket
     # draw's byes, from the app registry (standings sits below draw and does not import it); a draft's byes (and
@@ -72,7 +73,7 @@ def standings_rows(competition_id: int) -> list[dict]:
     absences = [standings.Absence(entrant_of_entry[entry_id], number) for entry_id, number in no_shows(competition)
                 if entry_id in entrant_of_entry]
     if kind == Competition.TEAMS:
-        held_teams = {m["team_match_id"] for m in results_for_standings(competition_id) if m["id"] in held}
+        held_teams = {m["team_match_id"] for m in every_match if m["id"] in held}
         teams = [_result(row, "team_a_id", "team_b_id", bullseyes=True)
                  for row in team_results_for_standings(competition_id) if _begun(row) and row["id"] not in held_teams]
         rows = _rows(entrants, teams, bye_list, competition_settings(competition, team_ranking=True), key, absences)
