@@ -15,12 +15,14 @@ from django.core.validators import MaxValueValidator
 from draw.forms_rules import add_rule_fields, field_name, rule_fields, ruleset_from
 from engine.numbers import whole_number
 from engine.variants import VARIANTS
-from league.choices import OnlineNextRound, OnlineNoShow, UnconfirmedResults
+from league.choices import UnconfirmedResults
 from league.competition_options import check_competition
 from league.forms import add_setup_error
 from league.models import (
     MAX_GROUPS,
+    MAX_ONLINE_CLOCK_MINUTES,
     MAX_ONLINE_GRACE_MINUTES,
+    MAX_ONLINE_INCREMENT_SECONDS,
     MAX_PLANNED_ROUNDS,
     Club,
     Competition,
@@ -33,7 +35,10 @@ from standings.metrics import BYE_SCORE_KEYS, METRICS, StandingsError, validate_
 from standings.metrics.inputs import BYE_TARGET, BYE_TARGET_KEYS
 
 ORDINALS = ("1st", "2nd", "3rd")
-ONLINE_GRACE_DEFAULT = cast(int, Competition._meta.get_field("online_grace_minutes").default)
+# what a field of the online settings takes when left blank (they are asked only where the competition is online)
+ONLINE_DEFAULTS = {name: cast(Any, Competition._meta.get_field(name)).default
+                   for name in ("online_grace_minutes", "online_no_show", "online_next_round", "online_clock_minutes",
+                                "online_increment_seconds", "online_increment_per", "online_spectators")}
 BYE_LABELS = {"bullseyes_for": "Bullseyes for", "bullseyes_against": "Bullseyes against",
               "chalks_for": "Chalks for", "chalks_against": "Chalks against",
               "hang_jacks_for": "Hang jacks for", "hang_jacks_against": "Hang jacks against"}
@@ -97,7 +102,8 @@ class CompetitionForm(forms.ModelForm):
                   "result_level", "points_win", "points_draw", "points_loss", "bye_policy", "division_ranking",
                   "tiebreaks", "team_tables", "team_mode", "team_target", "team_games_per_table",
                   "confirm_results", "unconfirmed_results", "play_online", "online_grace_minutes", "online_no_show",
-                  "online_bot_rated", "online_next_round"]
+                  "online_bot_rated", "online_next_round", "online_tie_by_tie", "online_clock_minutes",
+                  "online_increment_seconds", "online_increment_per", "online_spectators"]
         labels = {
             "slug": "Web address", "players": "Game", "entrant_kind": "Entrants", "planned_rounds": "Swiss rounds",
             "avoid_same_club": "Keep pairs of one club apart (Swiss)", "group_count": "Groups",
@@ -112,9 +118,16 @@ class CompetitionForm(forms.ModelForm):
             "play_online": "Play every match online", "online_grace_minutes": "Minutes to wait for a player",
             "online_no_show": "A seat still empty then", "online_bot_rated": "Rate a match a bot played in",
             "online_next_round": "When a round's last match is decided",
+            "online_tie_by_tie": "Knockout: winners move on tie by tie",
+            "online_clock_minutes": "Each player's time for a match (minutes)",
+            "online_increment_seconds": "Seconds added", "online_increment_per": "Added",
+            "online_spectators": "Spectators see",
         }
         help_texts = {
             "online_grace_minutes": f"After the match's start time: 0 to {MAX_ONLINE_GRACE_MINUTES}.",
+            "online_clock_minutes": f"0 to {MAX_ONLINE_CLOCK_MINUTES}; 0 for no match clock (each turn its own "
+                                    "time). A player out of time is settled as a seat still empty.",
+            "online_increment_seconds": f"0 to {MAX_ONLINE_INCREMENT_SECONDS}.",
             "slug": "Letters, digits and hyphens; left blank, it is made from the name.",
             "planned_rounds": f"A Swiss event declares its rounds: 1 to {MAX_PLANNED_ROUNDS}.",
             "avoid_same_club": "",
@@ -129,7 +142,7 @@ class CompetitionForm(forms.ModelForm):
         self.fields["slug"].required = False
         self.fields["division_ranking"].required = False  # only a league with divisions needs to say
         self.fields["unconfirmed_results"].required = False  # only where both sides confirm results
-        for name in ("online_grace_minutes", "online_no_show", "online_next_round"):  # only where played online
+        for name in ONLINE_DEFAULTS:  # only where played online
             self.fields[name].required = False
         cast(forms.IntegerField, self.fields["planned_rounds"]).min_value = 1
         self.fields["planned_rounds"].widget.attrs["min"] = 1
@@ -220,15 +233,30 @@ class CompetitionForm(forms.ModelForm):
     def clean_unconfirmed_results(self) -> str:
         return self.cleaned_data.get("unconfirmed_results") or UnconfirmedResults.COUNTED
 
+    def _clean_online(self, name: str) -> Any:
+        value = self.cleaned_data.get(name)
+        return ONLINE_DEFAULTS[name] if value is None or value == "" else value
+
     def clean_online_grace_minutes(self) -> int:
-        minutes = self.cleaned_data.get("online_grace_minutes")
-        return ONLINE_GRACE_DEFAULT if minutes is None else minutes
+        return self._clean_online("online_grace_minutes")
 
     def clean_online_no_show(self) -> str:
-        return self.cleaned_data.get("online_no_show") or OnlineNoShow.FORFEIT
+        return self._clean_online("online_no_show")
 
     def clean_online_next_round(self) -> str:
-        return self.cleaned_data.get("online_next_round") or OnlineNextRound.REVIEW
+        return self._clean_online("online_next_round")
+
+    def clean_online_clock_minutes(self) -> int:
+        return self._clean_online("online_clock_minutes")
+
+    def clean_online_increment_seconds(self) -> int:
+        return self._clean_online("online_increment_seconds")
+
+    def clean_online_increment_per(self) -> str:
+        return self._clean_online("online_increment_per")
+
+    def clean_online_spectators(self) -> str:
+        return self._clean_online("online_spectators")
 
     def rule_fields(self) -> list[forms.BoundField]:
         return rule_fields(self)

@@ -46,6 +46,21 @@ class OnlineNextRound(models.TextChoices):
     NOTHING = "nothing", "Nothing by itself"
 
 
+class ClockIncrement(models.TextChoices):
+    """When a player's match clock (``Competition.online_clock_minutes``) is given its increment: after each move
+    (a card played, a beg, a stand, a give) or once at each new hand."""
+
+    MOVE = "move", "After each card or call"
+    HAND = "hand", "At each new hand"
+
+
+class OnlineSpectators(models.TextChoices):
+    """What a spectator of an event played online sees of its tables while the event is on (never a hand)."""
+
+    TRICK_BEHIND = "trick", "The table a trick behind"
+    AFTER_EVENT = "after", "Nothing until it is over"
+
+
 class WhenPaired(models.TextChoices):
     """What the pairing task does with a round once it is paired: the organiser's pairings stay drafts; a round
     paired by itself after the last one was decided (a competition played online, ``OnlineNextRound``) is

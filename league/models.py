@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Greatest, Least
 
 from engine import Ruleset, RulesetError
-from league.choices import OnlineNextRound, OnlineNoShow, UnconfirmedResults
+from league.choices import ClockIncrement, OnlineNextRound, OnlineNoShow, OnlineSpectators, UnconfirmedResults
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -141,6 +141,8 @@ MAX_TEAM_TARGET = 200
 MAX_TEAM_GAMES_PER_TABLE = 25
 MAX_SEED = 10_000
 MAX_ONLINE_GRACE_MINUTES = 120
+MAX_ONLINE_CLOCK_MINUTES = 600
+MAX_ONLINE_INCREMENT_SECONDS = 300
 
 
 def at_most(limit: int) -> MaxValueValidator:
@@ -262,6 +264,20 @@ class Competition(models.Model):
         default=False, help_text="Played online: a match a bot played in for an absent player counts for ratings")
     online_next_round = models.CharField(max_length=8, choices=OnlineNextRound.choices,
                                          default=OnlineNextRound.REVIEW)
+    online_tie_by_tie = models.BooleanField(
+        default=False, help_text="Played online, a knockout: a tie's next match opens as soon as both its feeding "
+                                 "ties are decided, without waiting for the whole round")
+    online_clock_minutes = models.PositiveSmallIntegerField(
+        default=0, validators=[at_most(MAX_ONLINE_CLOCK_MINUTES)],
+        help_text=f"Played online: each player's time for the whole match, 0 to {MAX_ONLINE_CLOCK_MINUTES} "
+                  "(0: no match clock, each turn has the table's own time)")
+    online_increment_seconds = models.PositiveSmallIntegerField(
+        default=0, validators=[at_most(MAX_ONLINE_INCREMENT_SECONDS)],
+        help_text=f"Played online with a match clock: seconds added, 0 to {MAX_ONLINE_INCREMENT_SECONDS}")
+    online_increment_per = models.CharField(max_length=5, choices=ClockIncrement.choices,
+                                            default=ClockIncrement.MOVE)
+    online_spectators = models.CharField(max_length=5, choices=OnlineSpectators.choices,
+                                         default=OnlineSpectators.TRICK_BEHIND)
     standings_version = models.PositiveIntegerField(
         default=0, help_text="The ResultsClock version the standings rows were computed from")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -280,6 +296,14 @@ class Competition(models.Model):
                                    name="competition_online_no_show_known"),
             models.CheckConstraint(condition=Q(online_next_round__in=OnlineNextRound.values),
                                    name="competition_online_next_round_known"),
+            models.CheckConstraint(condition=Q(online_clock_minutes__lte=MAX_ONLINE_CLOCK_MINUTES),
+                                   name="competition_online_clock_minutes_bounded"),
+            models.CheckConstraint(condition=Q(online_increment_seconds__lte=MAX_ONLINE_INCREMENT_SECONDS),
+                                   name="competition_online_increment_bounded"),
+            models.CheckConstraint(condition=Q(online_increment_per__in=ClockIncrement.values),
+                                   name="competition_online_increment_per_known"),
+            models.CheckConstraint(condition=Q(online_spectators__in=OnlineSpectators.values),
+                                   name="competition_online_spectators_known"),
         ]
 
     def __str__(self) -> str:

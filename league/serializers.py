@@ -74,7 +74,8 @@ class CompetitionSerializer(serializers.ModelSerializer):
                   "division_ranking", "third_place_match", "group_count", "advance_per_group", "team_tables",
                   "team_mode", "team_target", "team_games_per_table", "confirm_results",
                   "unconfirmed_results", "play_online", "online_grace_minutes", "online_no_show",
-                  "online_bot_rated", "online_next_round", "created_at"]
+                  "online_bot_rated", "online_next_round", "online_tie_by_tie", "online_clock_minutes",
+                  "online_increment_seconds", "online_increment_per", "online_spectators", "created_at"]
         read_only_fields = ["created_at"]
         extra_kwargs = {"slug": {"required": False}, "match_games": {"min_value": 1},
                         "planned_rounds": {"min_value": 1}}

@@ -46,7 +46,8 @@ SEASON_FIELDS = ("players", "ruleset", "match_format", "match_games", "system", 
                  "bye_policy", "bye_score", "division_ranking", "third_place_match", "group_count",
                  "advance_per_group", "team_tables", "team_mode", "team_target", "team_games_per_table",
                  "confirm_results", "unconfirmed_results", "play_online", "online_grace_minutes", "online_no_show",
-                 "online_bot_rated", "online_next_round")
+                 "online_bot_rated", "online_next_round", "online_tie_by_tie", "online_clock_minutes",
+                 "online_increment_seconds", "online_increment_per", "online_spectators")
 SEASON_MAX = cast(int, Competition._meta.get_field("season").max_length)  # a CharField's: never None
 
 
