@@ -20,6 +20,7 @@ from tables import reads
 from tables import state as live
 from tables.changes import Outcome, StaleVersion, TableError, locked, publish, set_deadline, touch
 from tables.dealing import end_hand
+from tables.match_clock import charge
 from tables.models import Seat, Table, TableAction, TableHand
 
 
@@ -55,6 +56,8 @@ def _act(table_id: int, seat: int, action_text: str, version: int, action_id: st
             raise TableError("table", f"the table is {table.get_status_display().lower()}, not playing")
         if not isinstance(version, int) or isinstance(version, bool) or version != table.version:
             raise StaleVersion("version", f"the table is at version {table.version}, not {version!r}: resync")
+        if table.on_hold:
+            raise TableError("table", table.on_hold)
         if by != TableAction.PLAYER:  # a bot's or the clock's move: the seats are read once the move is legal
             seat_index(table, seat)
             return apply_move(table, seat, action_text, action_id, by, timezone.now())
@@ -163,6 +166,9 @@ def apply_move(table: Table, row: Seat | int, action_text: Any, action_id: str, 
         result = state.result()
         assert hand is not None  # the state of a hand comes with it
         hand, state = end_hand(table, hand, state, now)
+        if table.match_clock and seats is not None:  # a new hand may have added each player's increment
+            for seat_row in seats.values():
+                seat_row.refresh_from_db(fields=["bank_left"])
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
         table.save()
     else:
@@ -176,7 +182,9 @@ def _spend_time(table: Table, row: Seat, by: str, now: datetime) -> None:
     """The mover's bank pays for the time beyond ``turn_seconds``; a reclaim waiting for this move takes
     effect."""
     changed = False
-    if by == TableAction.CLOCK:
+    if table.match_clock:
+        changed = charge(table, row, by, now)
+    elif by == TableAction.CLOCK:
         row.bank_left, changed = 0.0, True
     elif by == TableAction.PLAYER and table.turn_started_at is not None:
         over = (now - table.turn_started_at).total_seconds() - table.turn_seconds

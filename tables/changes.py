@@ -129,7 +129,7 @@ def set_deadline(table: Table, now: datetime, state: HandState | None = None, *,
         table.turn = None if state.phase is OVER else state.turn
         table.turn_started_at = now
         table.turn_shown_at = None
-    if table.turn is None:
+    if table.turn is None or table.on_hold:  # on hold: nobody's clock runs until the organiser acts
         table.deadline_at = None
         return
     row = seats[table.turn] if seats is not None else table.seats.get(index=table.turn)

@@ -28,6 +28,7 @@ from tables import reads
 from tables import state as live
 from tables.acting import apply_move, seats_by_index
 from tables.changes import AWAY_SECONDS, Outcome, locked, publish, set_deadline, touch
+from tables.match_clock import RunOut, run_out
 from tables.models import Seat, Table, TableAction
 
 UNSHOWN_GRACE_SECONDS = 15
@@ -64,6 +65,10 @@ def play_due(table_id: int, now: datetime | None = None) -> Outcome | None:
         if by == TableAction.CLOCK and table.turn_shown_at is None:
             if not _never_reached(table, row, now):
                 _show_again(table, seats, now)
+                return None
+            by = TableAction.COVER
+        if by == TableAction.CLOCK and table.match_clock:  # the match's time is spent: the competition's rule
+            if run_out(table, row, now) == RunOut.SETTLED:
                 return None
             by = TableAction.COVER
         hand, state = live.current(table)

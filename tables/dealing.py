@@ -20,6 +20,7 @@ from games.models import Hand, Match
 from games.services import EntryError, enter_hand, next_hand
 from tables import state as live
 from tables.changes import TableError, finish, locked, match_id, publish, set_deadline, stop, touch
+from tables.match_clock import hand_increment
 from tables.models import Table, TableHand
 
 
@@ -101,6 +102,7 @@ def _deal(table: Table, dealer: int, score_before, now: datetime) -> tuple[Table
     state = live.deal(table, hand)
     if state.phase is OVER:
         return end_hand(table, hand, state, now)
+    hand_increment(table)
     set_deadline(table, now, state)
     return hand, state
 

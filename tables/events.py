@@ -38,6 +38,7 @@ from league.models import Competition
 from tables import dealing
 from tables.changes import TableError, finish, locked, publish, touch
 from tables.fixtures import open_match_table
+from tables.match_clock import apply_time_control
 from tables.models import Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -63,7 +64,9 @@ def open_round_tables(sender=None, *, round_id: int, **kwargs) -> list[Table]:
     tables = []
     for match in matches:
         try:
-            tables.append(open_match_table(match, starts_at=start_time(match, match.competition, now)))
+            table = open_match_table(match, starts_at=start_time(match, match.competition, now))
+            apply_time_control(table, match.competition)
+            tables.append(table)
         except TableError as error:
             logger.warning("match %s of round %s was not opened online: %s", match.pk, round_id, error.reason)
     return tables

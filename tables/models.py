@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from games.models import Hand, Match
+from league.choices import ClockIncrement
 
 
 def new_table_token() -> str:
@@ -61,6 +62,17 @@ class Table(models.Model):
                                  help_text="Seconds a bot waits before it moves (default: TABLES_BOT_PACE)")
     turn_seconds = models.PositiveIntegerField(default=30)
     bank_seconds = models.PositiveIntegerField(default=60)
+    match_clock = models.BooleanField(
+        default=False,
+        help_text="A chess clock (tables.match_clock): each player's bank_seconds is for the whole match, no time per "
+                  "turn, increment_seconds added per move or hand; running out is settled by the competition's "
+                  "no-show rule (a casual table's clock: turn_seconds a turn, then the bank, then a bot moves)")
+    increment_seconds = models.PositiveIntegerField(default=0, help_text="A match clock's increment")
+    increment_per = models.CharField(max_length=5, choices=ClockIncrement.choices, default=ClockIncrement.MOVE)
+    on_hold = models.CharField(
+        max_length=300, blank=True,
+        help_text="Why the table waits for its organiser (a player out of time under the rule to wait): nobody's "
+                  "clock runs and no move is taken until the organiser gives time or records a result")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="tables_created")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -201,6 +201,11 @@
         (table.turn === seat ? " to-move" : "") + (seat === mySeat ? " mine" : "");
       var who = el("div", "spot-who"), head = el("div", "spot-name");
       head.appendChild(el("span", "spot-label", seatName(seat, seats)));
+      if (table.match_clock && !info.bot) {  // the match's chess clock: what the seat has left, kept by the server
+        var clock = el("span", "spot-clock", clockText(info.bank_left));
+        clock.dataset.seat = String(seat);
+        head.appendChild(clock);
+      }
       who.appendChild(head);
       spot.appendChild(who);
       var tags = [];
@@ -264,9 +269,12 @@
   function drawTurn(view, table, seats) {
     var text;
     if (table.status === "lobby") text = fixture ? "Waiting for the match to start." : "Waiting for the table to start.";
-    else if (table.status === "finished" && fixture) text = "The match is over" + (PAGE.winner ? ": " + PAGE.winner + " won." : ".");
+    else if (table.status === "finished" && fixture) {  // why it ended, the table's words (a forfeit says who)
+      text = table.end_reason || "The match is over" + (PAGE.winner ? ": " + PAGE.winner + " won." : ".");
+    }
     else if (table.status === "finished") text = "The game is over." + winnerText(view);
-    else if (table.status === "closed") text = "The table is closed.";
+    else if (table.status === "closed") text = table.end_reason || "The table is closed.";
+    else if (table.on_hold) text = table.on_hold;
     else if (table.turn === null || table.turn === undefined) text = "";
     else if (table.turn === mySeat) text = "Your turn" + (view && view.phase === "beg" ? ": stand or beg?" :
       view && view.phase === "give" ? ": give or run?" : ": tap a raised card");
@@ -282,13 +290,22 @@
     return " " + teamNames(frame.table.players)[r.winner] + " won.";
   }
 
+  function clockText(seconds) {  // 4:05, or 1:02:05 for an hour or more
+    var whole = Math.max(0, Math.ceil(seconds || 0)), h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60,
+      s = whole % 60, two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return (h ? h + ":" + two(m) : String(m)) + ":" + two(s);
+  }
+
   function tick() {
     var turn = $("turn"), text = turn.dataset.text || "", table = frame && frame.table;
-    if (table && table.deadline_at && table.status === "playing" && table.turn !== null) {
+    if (table && table.deadline_at && table.status === "playing" && table.turn !== null && !table.on_hold) {
       var info = frame.seats[table.turn] || {};
       if (!info.bot && !info.covering) {
-        var left = Math.max(0, Math.round((Date.parse(table.deadline_at) - Date.now()) / 1000));
-        text += " · " + left + " s";
+        var left = Math.max(0, (Date.parse(table.deadline_at) - Date.now()) / 1000);
+        if (table.match_clock) {  // the seat to move's clock runs down to its deadline
+          var running = document.querySelector('#felt .spot-clock[data-seat="' + table.turn + '"]');
+          if (running) { running.textContent = clockText(left); running.classList.toggle("low", left < 30); }
+        } else text += " · " + Math.round(left) + " s";
       }
     }
     turn.textContent = text;
