@@ -5,7 +5,8 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from config.api_schema import SchemaView
-from draw.api import CompetitionRoundsActions, MatchViewSet, RoundViewSet, TeamMatchViewSet
+from draw import api as draw_api
+from draw.api import CompetitionRoundsActions, RoundViewSet, TeamMatchViewSet
 from games.api_hands import GameViewSet, HandViewSet
 from games.api_matches import CompetitionMatchesActions
 from league import api as league_api
@@ -13,6 +14,7 @@ from league.api import ClubViewSet, InvitationViewSet, PartnershipViewSet, Playe
 from league.api_errors import not_found
 from league.auth import TokenView
 from standings.api import CompetitionStandingsActions
+from tables.api import MatchOnlineActions
 
 
 class CompetitionViewSet(CompetitionStandingsActions, CompetitionRoundsActions, CompetitionMatchesActions,
@@ -20,6 +22,12 @@ class CompetitionViewSet(CompetitionStandingsActions, CompetitionRoundsActions, 
     """A competition in the API: league's competition and its entries, games' matches of it, the draw's rounds,
     its standings. Each app gives its part and none imports the layers above it (the matches' and team matches'
     view sets are the draw's, which put a hand-set fixture through its checks)."""
+
+
+class MatchViewSet(MatchOnlineActions, draw_api.MatchViewSet):
+    """A match in the API: games' sheet, hands and results, the draw's create and delete of a fixture, and tables'
+    review of a match played online (its moves, voiding it to be played again)."""
+
 
 app_name = "api"
 

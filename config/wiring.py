@@ -20,7 +20,8 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
 - ``games.signals.results_settled`` (in the settle task, which fails and retries if a listener fails):
   - ``standings.receivers.refresh_as_settled`` — the standings refresh in the same task (first: the draw's
     knockout draft reads the groups' standings).
-  - ``draw.receivers.draft_next_knockout_round`` — a knockout's next round drafted once a tie is decided.
+  - ``draw.receivers.draft_next_knockout_round`` — a knockout's next round drafted once a tie is decided; a round
+    published tie by tie (``draw.tie_by_tie``) takes each tie as soon as both its feeders are decided.
   - ``draw.receivers.pair_next_round_when_decided`` — a competition played online: its next round paired once the
     last match of its round is decided (then published, or the organisers told it is ready, as they chose).
   - ``live.notices.notify_matches_settled`` — the recomputed matches' scoresheets render again.
@@ -42,6 +43,8 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
 - ``tables.signals.table_changed`` → ``tables.live.publish`` — each seat's frame and the spectators' after every
   committed change of a table.
 - ``tables.signals.presence_changed`` → ``tables.live.announce_presence`` — a seat's player went away or came back.
+- ``tables.signals.event_table_changed`` → ``live.notices.notify_event_table_changed`` — a table of a competition
+  played online changed: the event's page (its tables, clocks and who is there) renders again.
 - ``django.contrib.auth.signals.user_logged_out``:
   - ``tables.live.close_user_sockets`` — the user's table sockets close (their seats stay theirs).
   - ``live.notices.close_user_pages`` — the user's own live pages close.
@@ -74,7 +77,7 @@ from standings.services import check_standings_options
 from standings.signals import standings_refreshed
 from tables import events, fixtures
 from tables import live as table_live
-from tables.signals import presence_changed, table_changed
+from tables.signals import event_table_changed, presence_changed, table_changed
 
 HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (results_changing, fixtures.end_with_forfeit, "tables.end_with_forfeit"),
@@ -95,6 +98,7 @@ HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (attention_needed, notify_receivers.tell_attention_needed, "notify.tell_attention_needed"),
     (table_changed, table_live.publish, "tables.live.publish"),
     (presence_changed, table_live.announce_presence, "tables.live.announce_presence"),
+    (event_table_changed, notices.notify_event_table_changed, "live.event_table_changed"),
     (user_logged_out, table_live.close_user_sockets, "tables.live.close_user_sockets"),
     (user_logged_out, notices.close_user_pages, "live.logged_out"),
 ]

@@ -1,12 +1,16 @@
 """The rest of a knockout's bracket, from its last published round to the final (and the third-place match):
 every tie not paired yet, each side the winner (or loser) of a tie before it — by name once that tie is
-decided, else "Winner of Semi-final 1". A read for the bracket page; nothing here is stored.
+decided, else "Winner of Semi-final 1" — the ties still to come of a round published tie by tie among them. A read
+for the bracket page; nothing here is stored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
+from draw.knockout_state import knockout_rounds
 from draw.plan import bracket_ties, knockout_round_name, ties_waiting
 
 TIE_NAMES = {1: "Final", 2: "Semi-final", 4: "Quarter-final"}
@@ -39,6 +43,7 @@ class PlannedTie:
     name: str
     a: PlannedSide
     b: PlannedSide
+    planned: ClassVar[bool] = True  # beside a published round's ties (``Tie``) in its column: a tie to come
 
 
 @dataclass
@@ -49,7 +54,10 @@ class PlannedColumn:
 
 
 def decided(tie) -> tuple[str, str]:
-    """(winner, loser) of a published bracket tie (``draw.public_rounds.Tie``) by name; ``""`` while undecided."""
+    """(winner, loser) of a published bracket tie (``draw.public_rounds.Tie``) by name; ``""`` while undecided
+    (a tie to come of a round published tie by tie, too)."""
+    if isinstance(tie, PlannedTie):
+        return "", ""
     if tie.match is None:
         return tie.bye_name, ""
     match = tie.match
@@ -89,18 +97,36 @@ def planned_columns(last_ties: list, third_place: bool) -> list[PlannedColumn]:
 
 def whole_bracket(columns: list, third_place: bool) -> dict:
     """The bracket page's columns: the published rounds (``draw.public_rounds.bracket``), each tie given its name
-    (``tie.name``), then the rounds still to come (``planned``)."""
+    (``tie.name``) — a round published tie by tie with its ties still to be paired in their places, as ties to come,
+    and named as in the whole round — then the rounds still to come (``planned``)."""
+    rounds = knockout_rounds(columns[0].round.competition_id) if columns else {}
+    before: list = []
+    before_places = 0
     for column in columns:
-        places = max((tie.position for tie in column.ties), default=0)
+        state = rounds.get(column.round.number)
+        if state is not None and state.waiting and before:
+            column.ties = sorted([*column.ties, *_to_come(before, before_places, state.waiting)],
+                                 key=lambda tie: tie.position)
+        places = state.places if state is not None else max((tie.position for tie in column.ties), default=0)
         for tie in column.ties:
             tie.name = tie_name(max(places, 1), tie.position)
+        before, before_places = column.ties, places
     planned = planned_columns(columns[-1].ties, third_place) if columns else []
     return {"columns": columns, "planned": planned}
 
 
+def _to_come(before: list, places: int, positions: Iterable[int]) -> list[PlannedTie]:
+    """The ties at ``positions`` of a round published tie by tie, not paired yet: each side the winner of a tie of
+    the round before (its ties ``before``, ``places`` places), by name once that tie is decided."""
+    winners = {tie.position: decided(tie)[0] for tie in before}
+    return [PlannedTie(tie, "", PlannedSide(f"Winner of {tie_name(places, 2 * tie - 1)}", winners.get(2 * tie - 1, "")),
+                       PlannedSide(f"Winner of {tie_name(places, 2 * tie)}", winners.get(2 * tie, "")))
+            for tie in positions]
+
+
 def waiting_ties(round_) -> list[PlannedTie]:
-    """The ties of a draft knockout round not drafted yet, each side the "Winner of …" of a feeder still to play
-    (or decided while the other is not)."""
+    """The ties of a knockout round not paired yet (a draft's, or a round's published tie by tie), each side the
+    "Winner of …" of a feeder still to play (or decided while the other is not)."""
     positions = ties_waiting(round_)
     if not positions:
         return []

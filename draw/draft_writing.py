@@ -1,8 +1,10 @@
 """Storing a draft: the round's matches, team matches and byes replaced with the draft's, the groups set on
-the entries.
+the entries; or the next ties added to a knockout round published tie by tie.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from draw.draft_round import Draft
 from draw.errors import DrawBugError, RoundError
@@ -18,14 +20,35 @@ from league.venues import places
 
 def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
     """Replace the round's pairings with the draft's; returns how many ``matches`` and ``byes`` it made."""
-    competition = round_.competition
     _clear(round_)
     for unit, letter in draft.groups.items():
         Entry.objects.filter(pk=entry_pk(unit)).update(group=letter)
+    created = _write_team_matches(round_, field_, draft) if field_.teams else _write_matches(round_, field_, draft)
+    return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
+
+
+def add_ties(round_: Round, field_: Field, draft: Draft) -> list[int]:
+    """Add the draft's ties (matches, team matches, walkovers as byes) to a round that keeps those it has: a
+    knockout round published tie by tie, its next ties joining as their feeders are decided. Each new match takes
+    a table of the venue the round's matches do not hold. Returns the new matches' ids (a new team match has no
+    tables yet: none)."""
     if field_.teams:
-        return _write_team_draft(round_, field_, draft)
+        _write_team_matches(round_, field_, draft)
+        _write_byes(round_, field_, draft)
+        return []
+    held = set(Match.objects.filter(round=round_).exclude(table="").values_list("table", flat=True))
+    created = _write_matches(round_, field_, draft, taken=held)
+    _write_byes(round_, field_, draft)
+    return [match.pk for match in created]
+
+
+def _write_matches(round_: Round, field_: Field, draft: Draft, *, taken: Collection[str] = ()) -> list[Match]:
+    """The draft's matches of pairs (or of an individual event's players), at the venue's free tables in number
+    order, those in ``taken`` passed over."""
+    competition = round_.competition
+    seats = [table for table in places(competition.club, len(taken) + len(draft.matches))
+             if not table or table not in taken][:len(draft.matches)]
     created = []
-    seats = places(competition.club, len(draft.matches))  # the venue's free tables, in number order
     for table, planned in zip(seats, draft.matches, strict=True):
         side_a = _side_partnership(field_, planned.a)
         side_b = _side_partnership(field_, planned.b)
@@ -34,7 +57,7 @@ def write_draft(round_: Round, field_: Field, draft: Draft) -> dict:
         match.bracket_position, match.third_place = planned.position, planned.third_place
         created.append(match)
     Match.objects.bulk_update(created, ["pairing_flags", "group", "bracket_position", "third_place"])
-    return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
+    return created
 
 
 def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
@@ -50,7 +73,7 @@ def _write_byes(round_: Round, field_: Field, draft: Draft) -> int:
     return len(byes)
 
 
-def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
+def _write_team_matches(round_: Round, field_: Field, draft: Draft) -> list[TeamMatch]:
     """Team matches without their tables (``games.services.create_team_match``), with their place in the
     round (bracket position, group, third place) as a match's."""
     created = []
@@ -63,7 +86,7 @@ def _write_team_draft(round_: Round, field_: Field, draft: Draft) -> dict:
         team_match.third_place = planned.third_place
         created.append(team_match)
     TeamMatch.objects.bulk_update(created, ["pairing_flags", "bracket_position", "group", "third_place"])
-    return {"matches": len(created), "byes": _write_byes(round_, field_, draft)}
+    return created
 
 
 def _clear(round_: Round) -> None:

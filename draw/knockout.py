@@ -8,6 +8,7 @@ from draw.draft_by_system import pair_spec
 from draw.draft_round import Draft, DraftBye, DraftMatch
 from draw.errors import RoundError
 from draw.field import Field, seed_key, standings_lines, unit_id
+from draw.knockout_state import knockout_rounds
 from draw.pairing import knockout_next_round
 from draw.pairing.flags import PairingFlag
 from draw.placement import KNOCKOUT
@@ -73,9 +74,13 @@ def _winner_and_loser(field_: Field, row: dict) -> tuple[str | None, str | None]
 
 def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     """The next knockout round from the previous one's winners, by bracket position; returns its ties. While
-    some ties of the previous round are still to play, only the ties whose two feeders are decided are drafted
-    (the round's draft grows as the rest are decided)."""
+    some ties of the previous round are still to play — or still to be paired, the previous round being published
+    tie by tie — only the ties whose two feeders are decided are drafted (the round grows as the rest are
+    decided)."""
     slots, losers = _previous_places(field_, plan.number - 1)
+    previous = knockout_rounds(field_.competition.pk).get(plan.number - 1)
+    for position in previous.waiting if previous is not None else ():  # published tie by tie: not paired yet
+        slots[position] = losers[position] = UNDECIDED
     places = max(slots, default=0)
     ties = max(1, (places + 1) // 2)
     active = set(field_.active)

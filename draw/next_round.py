@@ -3,7 +3,9 @@ match of a published round is decided, the pairing task pairs the next round (a 
 planned rounds, a round robin's next round as scheduled, the first knockout round after the groups), and once it is
 paired publishes it at once (its tables then open: ``tables.events``) or tells the club's organisers it is ready to
 review. A knockout's next round is drafted tie by tie by ``draw.receivers.draft_next_knockout_round``, which asks for
-the same rule here; such a round is published, or announced, only once it is whole.
+the same rule here; such a round is published, or announced, only once it is whole — unless the organiser lets the
+winners move on tie by tie (``draw.plan.plays_tie_by_tie``): then it is published as soon as it holds a tie, and
+each further tie joins it, published as it joins (``draw.tie_by_tie``).
 
 Why a flag on the round (``Round.when_paired``) rather than publishing from the listener: the pairing is the
 task's, and may run on a worker long after the settle that asked for it; the round says what to do once it is
@@ -21,9 +23,11 @@ from django.urls import reverse
 from draw.errors import RoundError
 from draw.models import Round
 from draw.placement import KNOCKOUT
-from draw.plan import ties_waiting
+from draw.plan import plays_tie_by_tie, ties_waiting
 from draw.publishing import publish_round
 from draw.request import request_pairing
+from draw.round_locks import BUSY
+from draw.tie_by_tie import move_winners_on
 from games.models import Match, TeamMatch
 from league.choices import OnlineNextRound, WhenPaired
 from league.models import ClubRole, Competition
@@ -74,21 +78,30 @@ def pair_next_round(competition_id: int) -> Round | None:
 
 def after_paired(round_id: int) -> None:
     """The pairing task paired the round: publish it, or tell the organisers it is ready, as its request said
-    (``Round.when_paired``). A knockout round still waiting for ties is left until it is whole; a round that cannot
-    be published is announced to the organisers with the reason instead. Never raises: the pairing is stored."""
+    (``Round.when_paired``). A knockout round still waiting for ties is left until it is whole, unless its winners
+    move on tie by tie: then it is published with the ties it holds, and any tie that became ready while it was a
+    draft joins it at once. A round that cannot be published is announced to the organisers with the reason
+    instead — unless it is being paired again meanwhile (a tie became ready): that pairing publishes it. Never
+    raises: the pairing is stored."""
     try:
         round_ = Round.objects.select_related("competition__club").filter(pk=round_id).first()
         if round_ is None or round_.when_paired == WhenPaired.STAYS or round_.is_published \
-                or round_.pairing_state != Round.DONE or ties_waiting(round_):
+                or round_.pairing_state != Round.DONE:
+            return
+        tie_by_tie = plays_tie_by_tie(round_.competition)
+        if ties_waiting(round_) and not (tie_by_tie and round_.when_paired == WhenPaired.PUBLISH):
             return
         if round_.when_paired == WhenPaired.PUBLISH:
             try:
                 publish_round(round_)
-                return
             except RoundError as error:
-                _tell_organisers(round_, f"It could not be published by itself: {error.reason}. Review it and "
-                                         "publish it.")
+                if not Round.objects.filter(pk=round_id, pairing_state__in=BUSY).exists():
+                    _tell_organisers(round_, f"It could not be published by itself: {error.reason}. Review it "
+                                             "and publish it.")
                 return
+            if tie_by_tie:  # a tie that became ready since the draft was read, its settle finding a draft
+                move_winners_on(round_.competition_id)
+            return
         _tell_organisers(round_, "Review it and publish it: its players are then told and their tables open.")
     except Exception:
         logger.exception("after pairing round %s", round_id)

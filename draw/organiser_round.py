@@ -14,7 +14,7 @@ from draw.flag_words import Flag, explain, shown_score
 from draw.models import Bye, Round
 from draw.pairing.flags import PairingFlag
 from draw.placement import KNOCKOUT
-from draw.plan import plan_round
+from draw.plan import plan_round, plays_tie_by_tie
 from draw.round_locks import BUSY, results_entered
 from draw.selectors import BYE_RELATED, Fixture, fixtures_of, round_of, status
 from draw.slots import round_slots
@@ -66,9 +66,14 @@ class ManagePage:
         return self.is_draft and not self.busy and not self.results_reason
 
     @property
+    def tie_by_tie(self) -> bool:
+        """The knockout's winners move on tie by tie: a round is published with the ties it holds, the rest join."""
+        return plays_tie_by_tie(self.competition)
+
+    @property
     def can_publish(self) -> bool:
         return (self.is_draft and not self.busy and self.round is not None and self.round.pairing_state != Round.FAILED
-                and bool(self.rows or self.byes) and not self.waiting)
+                and bool(self.rows or self.byes) and (not self.waiting or self.tie_by_tie))
 
     @property
     def can_unpublish(self) -> bool:
@@ -135,8 +140,7 @@ def manage_page(competition: Competition, number: int, *, with_warnings: bool = 
     for bye in Bye.objects.filter(round=round_).select_related(*BYE_RELATED).order_by("id"):
         page.byes.append(ByeRow(bye, bye.entry.display_name, explain(list(bye.flags or []), competition=competition),
                                 bye.bracket_position))
-    if page.is_draft:
-        page.waiting = waiting_ties(round_)
+    page.waiting = waiting_ties(round_)  # a draft's, or a round's published tie by tie
     if page.is_draft and round_.pairing_state not in BUSY and (page.rows or page.byes):
         page.slots = _slot_choices(round_, page, individual)
         active = set(field_.active)

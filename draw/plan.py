@@ -14,10 +14,12 @@ from django.urls import reverse
 
 from draw.errors import DrawBugError, RoundError
 from draw.field import seed_key, unit_id
+from draw.knockout_state import KnockoutRound, knockout_rounds
 from draw.models import Bye, Round
 from draw.pairing.generators import GENERATORS, DrawGenerator, KnockoutNextRoundGenerator
 from draw.placement import GROUP, KNOCKOUT
 from games.models import Match, TeamMatch
+from league.choices import OnlineNextRound
 from league.entries import plays_round
 from league.models import Competition, Entry
 
@@ -171,14 +173,27 @@ def _require_results(competition: Competition, numbers: Iterable[int]) -> None:
 
 def _require_a_ready_tie(competition: Competition, previous: int) -> None:
     """A later knockout round is drafted as soon as one of its ties has both its feeders (ties ``2k - 1`` and
-    ``2k`` of round ``previous``) decided; while none has, the ties still to play are named."""
-    open_matches, _ = _open_matches(competition, [previous])
-    waiting = set(open_matches.filter(third_place=False).values_list("bracket_position", flat=True))
-    round_ = Round.objects.filter(competition=competition, number=previous).first()
-    places = _bracket_ties(round_) if round_ else 0
-    if any(2 * tie - 1 not in waiting and 2 * tie not in waiting for tie in range(1, (places + 1) // 2 + 1)):
+    ``2k`` of round ``previous``) decided; while none has, the ties still to play are named. A feeder not paired
+    yet (round ``previous`` published tie by tie, a tie of it still waiting for its own feeders) is not decided."""
+    before = knockout_rounds(competition.pk).get(previous)
+    if before is None:  # a round not marked as the knockout's (no stage): its places are those it holds
+        if not _held_places(competition, previous).ready_after():
+            _require_results(competition, [previous])
+        return
+    if before.ready_after():
         return
     _require_results(competition, [previous])
+    raise RoundError("round", "no tie of the next round has both its ties before it decided yet: the winners move "
+                              "on as soon as two ties that meet are decided")
+
+
+def _held_places(competition: Competition, number: int) -> KnockoutRound:
+    """Round ``number``'s places as it holds them, for a round without the knockout's stage."""
+    round_ = Round.objects.filter(competition=competition, number=number).first()
+    open_matches, _ = _open_matches(competition, [number])
+    return KnockoutRound(round_.pk if round_ else 0, number, bool(round_ and round_.is_published),
+                         frozenset(_bracket_places(round_) if round_ else ()),
+                         frozenset(open_matches.filter(third_place=False).values_list("bracket_position", flat=True)))
 
 
 def _open_matches(competition: Competition, numbers: list[int]) -> tuple[QuerySet, tuple[str, str]]:
@@ -206,12 +221,16 @@ def _check_knockout(competition: Competition, number: int, first: int) -> None:
 
 
 def _bracket_ties(round_: Round) -> int:
-    """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
+    """Places in the bracket of a knockout round: its ties and byes, and those still waiting for the ties before
+    them (the third-place match aside)."""
+    state = knockout_rounds(round_.competition_id).get(round_.number) if round_.stage == KNOCKOUT else None
+    if state is not None:
+        return state.places
     return max(_bracket_places(round_), default=0)
 
 
 def _bracket_places(round_: Round) -> set[int]:
-    """The bracket positions of a knockout round's ties and byes (the third-place match aside)."""
+    """The bracket positions of a round's ties and byes (the third-place match aside)."""
     positions = set(Match.objects.filter(round=round_, third_place=False, team_match__isnull=True)
                     .values_list("bracket_position", flat=True))
     positions.update(TeamMatch.objects.filter(round=round_, third_place=False)
@@ -267,17 +286,24 @@ def number_after_last_round(competition: Competition) -> int:
 
 
 def bracket_ties(round_: Round) -> int:
-    """Places in the bracket of a knockout round: its ties and byes (the third-place match aside)."""
+    """Places in the bracket of a knockout round: its ties and byes, those still to come included (the third-place
+    match aside)."""
     return _bracket_ties(round_)
 
 
 def ties_waiting(round_: Round) -> list[int]:
-    """The positions of a later knockout round's ties not drafted yet: a feeder of each is still to play."""
+    """The positions of a later knockout round's ties not drafted yet: a feeder of each is still to play (or was
+    decided since the round was drafted: it joins the round next)."""
     if round_.stage != KNOCKOUT:
         return []
-    previous = Round.objects.filter(competition_id=round_.competition_id, number=round_.number - 1,
-                                    stage=KNOCKOUT).first()
-    if previous is None:
-        return []
-    drafted = _bracket_places(round_)
-    return [tie for tie in range(1, (_bracket_ties(previous) + 1) // 2 + 1) if tie not in drafted]
+    state = knockout_rounds(round_.competition_id).get(round_.number)
+    return list(state.waiting) if state is not None else []
+
+
+def plays_tie_by_tie(competition: Competition) -> bool:
+    """Whether the competition's knockout rounds are published tie by tie: played online, each next round published
+    by itself, and the organiser's leave for winners to move on without waiting for the whole round
+    (``Competition.online_tie_by_tie``)."""
+    return (competition.online_tie_by_tie and competition.play_online
+            and competition.online_next_round == OnlineNextRound.PUBLISH
+            and competition.system in (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT))

@@ -1,5 +1,10 @@
 """Publishing a draft round (its pairings become public, its matches can be played) and taking it back to a
 draft; the standings and ratings follow.
+
+A knockout round published tie by tie (``draw.plan.plays_tie_by_tie``) is published as soon as its first tie is
+paired, the ties still waiting for theirs named beside it (``draw.plan.ties_waiting``); "published" then says that
+every tie it holds is public and playable, and each tie that joins it later is published as it joins
+(:func:`ties_added`). Any other round is published whole.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from django.utils import timezone
 
 from draw.errors import RoundError
 from draw.models import Round
-from draw.plan import ties_waiting
+from draw.plan import plays_tie_by_tie, ties_waiting
 from draw.round_locks import BUSY, results_entered
 from league.competition_options import set_published
 from league.models import Competition
@@ -54,11 +59,21 @@ def _check_publishable(round_: Round) -> None:
     if not round_.matches.exists() and not round_.byes.exists() and not round_.team_matches.exists():
         raise RoundError("round", f"{round_} has no pairings to publish")
     waiting = ties_waiting(round_)
-    if waiting:
+    if waiting and not plays_tie_by_tie(round_.competition):
         count = len(waiting)
         raise RoundError("round", f"{round_} is published whole: {count} of its ties still "
                                   f"{'wait' if count > 1 else 'waits'} for the winners of the ties before "
                                   f"{'them' if count > 1 else 'it'}")
+
+
+def ties_added(round_: Round, match_ids: list[int]) -> None:
+    """Ties joined a round published already (a knockout played tie by tie, ``draw.tie_by_tie``): as when the
+    round was published, the standings (a walkover counts as a bye), the ratings and the live pages follow, and the
+    new matches' tables open and their players are told — ``round_published`` again, naming only the new matches
+    (``match_ids``), so no other table of the round opens again. The round keeps its publication time, and with it
+    the key of its players' notice (``notify``): a player told of their tie already is not told again."""
+    _round_visibility_changed(round_)
+    round_published_after_commit(round_.pk, match_ids=match_ids)
 
 
 def published_message(round_: Round) -> str:

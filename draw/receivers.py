@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 
 from draw.errors import RoundError
 from draw.models import Round
@@ -13,6 +13,7 @@ from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
 from draw.round_locks import BUSY
+from draw.tie_by_tie import move_winners_on
 from league.choices import WhenPaired
 from league.models import Competition
 
@@ -23,11 +24,45 @@ def draft_next_knockout_round(sender, *, competition_id: int, **kwargs) -> None:
     """In the settle task: as soon as both feeders of a tie of a knockout's next round are decided, the pairing
     task drafts that round with the ties ready (the winners moved on; the organiser reviews and publishes it),
     and drafts it again as more ties become ready. Nothing happens while no tie is ready, after the final, or
-    once the next round is published or drafted whole. Never raises: the settle is done."""
+    once the next round is published or drafted whole. A round published tie by tie is never paired again: each
+    tie ready joins it first (:func:`_move_winners_on`). Never raises — but for a database error while a tie
+    joins its round: the settle is done and safe to run twice, so its task is tried again."""
+    competition = _knockout(competition_id)
+    if competition is None:
+        return
+    _move_winners_on(competition_id)
+    _ask_for_next_round(competition)
+
+
+def _knockout(competition_id: int) -> Competition | None:
+    """The competition, when it has a knockout."""
     try:
         competition = Competition.objects.filter(pk=competition_id).first()
-        if competition is None or competition.system not in (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT):
-            return
+    except Exception:
+        logger.exception("reading competition %s after its settle failed", competition_id)
+        return None
+    if competition is None or competition.system not in (Competition.KNOCKOUT, Competition.GROUPS_KNOCKOUT):
+        return None
+    return competition
+
+
+def _move_winners_on(competition_id: int) -> None:
+    """The ties ready to join a knockout round published tie by tie join it (``draw.tie_by_tie``) — whatever the
+    option says now: a round published tie by tie goes on so. A database error is raised, for the settle task to
+    try again (nothing else would: a tie's last feeder may be the competition's last settle for a while); any
+    other failure is logged."""
+    try:
+        move_winners_on(competition_id)
+    except OperationalError:
+        raise
+    except Exception:
+        logger.exception("moving the winners of competition %s on tie by tie failed", competition_id)
+
+
+def _ask_for_next_round(competition: Competition) -> None:
+    """The knockout's next round asked for once its last round is published, or its draft paired again as it
+    grows; a draft only, never a round published meanwhile."""
+    try:
         last = competition.rounds.order_by("-number").first()
         if last is None:
             return
@@ -40,11 +75,11 @@ def draft_next_knockout_round(sender, *, competition_id: int, **kwargs) -> None:
         before = competition.rounds.filter(number=last.number - 1, stage=KNOCKOUT).first()
         if before is not None and before.is_published and _still_growing(last):
             with transaction.atomic():
-                request_pairing(competition, last.number, then=then)
+                request_pairing(competition, last.number, then=then, only_a_draft=True)
     except RoundError as waiting:  # no tie ready yet, or the final was played
-        logger.debug("no next knockout round for competition %s: %s", competition_id, waiting.reason)
+        logger.debug("no next knockout round for competition %s: %s", competition.pk, waiting.reason)
     except Exception:
-        logger.exception("drafting the next knockout round of competition %s failed", competition_id)
+        logger.exception("drafting the next knockout round of competition %s failed", competition.pk)
 
 
 def pair_next_round_when_decided(sender, *, competition_id: int, **kwargs) -> None:

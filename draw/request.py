@@ -24,14 +24,16 @@ logger = logging.getLogger(__name__)
 
 
 def request_pairing(competition: Competition, round_number: int | None = None, user=None, *,
-                    then: str = WhenPaired.STAYS) -> Round:
+                    then: str = WhenPaired.STAYS, only_a_draft: bool = False) -> Round:
     """Ask for the pairings of round ``round_number`` (default: the next round). A new round is created as a
     draft; an existing one is paired again — back to a draft — if nothing has been entered in it. The pairing
     itself is the task's (queued once the transaction commits); the round's ``pairing_state`` says where it is.
-    ``then``: what the task does once it is paired (``WhenPaired``: an organiser's request leaves a draft)."""
+    ``then``: what the task does once it is paired (``WhenPaired``: an organiser's request leaves a draft).
+    ``only_a_draft``: a round found published (it was, under the lock, since the caller looked) is refused, never
+    taken back to a draft — a knockout round the draw grows by itself may be published tie by tie meanwhile."""
     with transaction.atomic():
         competition = Competition.objects.select_for_update().get(pk=competition.pk)
-        round_ = _round_to_pair(competition, round_number)
+        round_ = _round_to_pair(competition, round_number, only_a_draft=only_a_draft)
         round_.when_paired = WhenPaired(then)
         round_.pairing_version += 1
         round_.pairing_state, round_.pairing_progress = Round.QUEUED, 0.0
@@ -44,7 +46,7 @@ def request_pairing(competition: Competition, round_number: int | None = None, u
     return round_
 
 
-def _round_to_pair(competition: Competition, number: int | None) -> Round:
+def _round_to_pair(competition: Competition, number: int | None, *, only_a_draft: bool = False) -> Round:
     """Round ``number`` (default: the next one) as a draft to pair: the existing round, locked and back to a
     draft (a pairing of it still queued or running is superseded), or a new one, not yet saved."""
     last = competition.rounds.order_by("-number").first()
@@ -54,6 +56,8 @@ def _round_to_pair(competition: Competition, number: int | None) -> Round:
             raise RoundError("round", f"{last} is still a draft: publish it, or pair it again")
         number = next_number
     existing = competition.rounds.filter(number=number).select_for_update().first()
+    if only_a_draft and existing is not None and existing.is_published:
+        raise RoundError("round", f"{existing} is published already: it is not paired again by itself")
     if existing is None and number != next_number:
         raise RoundError("round", f"the next round to pair is round {next_number}")
     waiting_for_check_in = why_not_pairable(competition, number)

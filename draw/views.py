@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from draw import edits, organiser_round, public_rounds, publishing, round_clock, table_moves
 from draw import selectors as round_selectors
-from draw.bracket import whole_bracket
+from draw.bracket import waiting_ties, whole_bracket
 from draw.clock_models import TimeUpRule
 from draw.errors import RoundError
 from draw.forms import EditForm, MatchForm, MoveTableForm, PairByesForm, SwapForm
@@ -276,6 +276,7 @@ def round_detail(request: HttpRequest, club_slug: str, competition_slug: str, nu
         "is_organiser": is_organiser(request.user, competition.club_id),
         "has_knockout": public_rounds.has_knockout(competition),
         "share_text": pairings_text(competition, public.round, public.matches),
+        "to_come": waiting_ties(public.round),  # a knockout round published tie by tie: its ties not paired yet
     })
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any, cast
 
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -24,19 +25,26 @@ def competition_matches(competition: Competition, *, include_drafts: bool = Fals
 
 def scorekeeper_matches(user) -> tuple[list[Match], list[Match]]:
     """The matches ``user`` keeps score for (given them, of a competition they keep score for as the club's
-    scorekeeper, or their own where both sides confirm each result) that they may see (a draft's only for its
-    club's organisers): those still to finish (by round and date, then id) and the last finished ones (the most
-    recent first, at most ``RECENT_FINISHED``)."""
+    scorekeeper, or their own where both sides confirm each result) and their own matches of a competition played
+    online (they play them at a table: ``Match.keeps_score`` says whether they may also enter hands), that they may
+    see (a draft's only for its club's organisers): those still to finish (by round and date, then id) and the last
+    finished ones (the most recent first, at most ``RECENT_FINISHED``)."""
     visible = Match.objects.filter(visible_matches_filter(user)).values("pk")
     roles = ClubRole.objects.filter(user=user, role=ClubRole.SCOREKEEPER)
     keeps = (Q(scorekeepers=user) | Q(competition__published=True, competition__club__in=roles.filter(
         competition__isnull=True).values("club")) | Q(competition__published=True, competition__in=roles.filter(
             competition__isnull=False).values("competition"))
         | Q(competition__published=True, competition__confirm_results=True) & player_of(user))
-    mine = (Match.objects.filter(keeps, pk__in=visible).distinct().select_related("competition__club", "round")
+    plays_online = Q(competition__published=True, competition__play_online=True) & player_of(user)
+    mine = (Match.objects.filter(keeps | plays_online, pk__in=visible).distinct()
+            .select_related("competition__club", "round")
             .order_by(F("round__number").asc(nulls_last=True), F("scheduled_at").asc(nulls_last=True), "id"))
     open_ = list(mine.exclude(status=Match.COMPLETE))
     finished = list(mine.filter(status=Match.COMPLETE).order_by("-updated_at", "-id")[:RECENT_FINISHED])
+    online = [match.pk for match in open_ + finished if match.competition.play_online]
+    keeping = set(Match.objects.filter(keeps, pk__in=online).values_list("pk", flat=True)) if online else set()
+    for match in open_ + finished:
+        cast(Any, match).keeps_score = not match.competition.play_online or match.pk in keeping  # for the page
     return open_, finished
 
 

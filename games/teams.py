@@ -43,7 +43,8 @@ from games.common import (
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
 from league.models import Competition, Entry, Partnership, Team
-from league.signals import standings_stale_after_commit
+from league.permissions import published_round_filter
+from league.signals import round_published_after_commit, standings_stale_after_commit
 from league.venues import places
 
 LEVEL_ORDER: dict[str, int] = {HAND_LEVEL: 0, GAME_LEVEL: 1, MATCH_LEVEL: 2}
@@ -89,7 +90,13 @@ def set_team_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:
             raise EntryError("tables", "the team match's tables are already set")
         if team_match.result_level == MATCH_LEVEL or team_match.outcome != Match.PLAYED:
             raise EntryError("tables", "the team match's result is already recorded: clear it first")
-        return _create_tables(team_match, tables)
+        seated = _create_tables(team_match, tables)
+        if team_match.round_id is not None and \
+                TeamMatch.objects.filter(published_round_filter(), pk=team_match.pk).exists():
+            # seated after its round was published: its tables join the round as a tie published tie by tie does
+            # (a competition played online opens them; their players are told)
+            round_published_after_commit(team_match.round_id, match_ids=[match.pk for match in seated])
+        return seated
 
 
 def _create_tables(team_match: TeamMatch, tables: TableLineUp) -> list[Match]:

@@ -56,11 +56,13 @@ def ratings_stale_after_commit() -> None:
 
 round_published = Signal()
 """``round_id``: a draft round was published, committed: its players are told their table, opponents and time
-(``notify``)."""
+(``notify``). With ``match_ids``: only these matches are new — ties that joined a knockout round published tie by
+tie."""
 
 
-def round_published_after_commit(round_id: int) -> None:
-    transaction.on_commit(lambda: round_published.send(sender=None, round_id=round_id), robust=True)
+def round_published_after_commit(round_id: int, match_ids: list[int] | None = None) -> None:
+    extra = {} if match_ids is None else {"match_ids": list(match_ids)}
+    transaction.on_commit(lambda: round_published.send(sender=None, round_id=round_id, **extra), robust=True)
 
 
 attention_needed = Signal()

@@ -96,9 +96,9 @@ class Hub:
         competition_id, version = message.get("competition"), message.get("version")
         if not isinstance(version, int):
             return
-        matches, wide = message.get("matches"), message.get("wide", True)
+        matches, wide, tables = message.get("matches"), message.get("wide", True), message.get("tables") or []
         for key, watched in list(self._watched.items()):
-            if watched.page.competition_id == competition_id and watched.page.affected_by(matches, wide):
+            if watched.page.competition_id == competition_id and watched.page.affected_by(matches, wide, tables):
                 self.changed(key, version)
 
     def changed(self, key: Key, version: int) -> None:
@@ -115,7 +115,7 @@ class Hub:
 
     async def _drain(self, key: Key, watched: _Watched) -> None:
         while watched.version < watched.wanted:
-            wait = watched.started + MIN_GAP - time.monotonic()
+            wait = watched.started + (watched.page.min_gap or MIN_GAP) - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             # what is committed when the rendering starts covers every notice sent before: that is its version

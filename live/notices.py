@@ -2,11 +2,12 @@
 
 ``live.competition.<id>``: the hub of each process with open live pages of the competition (``live.hub``: one
 subscription per process, which tells the pages concerned). A notice is
-``{"type": "live.notice", "competition": <id>, "version": <ns>, "matches": [ids] | None, "wide": bool}``:
-``matches`` names the matches whose scoresheets changed (``None``: all of them), ``wide`` whether the
-competition's own pages (standings, fixtures and results, rounds, bracket, team matches) did. A hand's commit
-changes its scoresheet (``[id]``, not wide: the standings follow once the settle task has refreshed them); the
-settle task names the matches it recomputed; a standings refresh is wide (``[]``); a publication changes
+``{"type": "live.notice", "competition": <id>, "version": <ns>, "matches": [ids] | None, "wide": bool,
+"tables": [ids]}``: ``matches`` names the matches whose scoresheets changed (``None``: all of them), ``wide`` whether
+the competition's own pages (standings, fixtures and results, rounds, bracket, team matches) did, ``tables`` the
+matches whose online tables changed (a move, a start, a player coming or going: only the event's page shows them).
+A hand's commit changes its scoresheet (``[id]``, not wide: the standings follow once the settle task has refreshed
+them); the settle task names the matches it recomputed; a standings refresh is wide (``[]``); a publication changes
 everything (``None``, wide).
 A notice carries nothing of the competition itself: each page renders what its reader may see.
 ``live.user.<id>``: the pages a signed-in reader has open with their own rendering (an organiser's, a
@@ -50,13 +51,14 @@ def user_group(user_id: int) -> str:
     return f"live.user.{user_id}"
 
 
-def notify(competition_id: int, matches: list[int] | None = None, *, wide: bool = True) -> None:
-    """Tell the competition's open pages what changed: the scoresheets of ``matches`` (``None``: all) and, when
-    ``wide``, the competition's own pages."""
-    if matches == [] and not wide:
+def notify(competition_id: int, matches: list[int] | None = None, *, wide: bool = True,
+           tables: list[int] | None = None) -> None:
+    """Tell the competition's open pages what changed: the scoresheets of ``matches`` (``None``: all), when
+    ``wide`` the competition's own pages, and the online tables of the matches ``tables`` (the event's page)."""
+    if matches == [] and not wide and not tables:
         return
     message = {"type": NOTICE, "competition": competition_id, "version": time.time_ns(), "matches": matches,
-               "wide": wide}
+               "wide": wide, "tables": list(tables or [])}
     send_or_note_outage(competition_group(competition_id), message, f"a live notice of competition {competition_id}")
 
 
@@ -98,6 +100,12 @@ def notify_matches_settled(sender: Any, *, competition_id: int, matches: list[in
                            **kwargs: Any) -> None:
     """``games.signals.results_settled``: the scoresheets of the matches the settle task recomputed."""
     notify(competition_id, list(matches or []), wide=False)
+
+
+def notify_event_table_changed(sender: Any, *, competition_id: int, match_id: int, **kwargs: Any) -> None:
+    """``tables.signals.event_table_changed``: the event's page, which shows the match's table (its score, clocks
+    and who is there)."""
+    notify(competition_id, [], wide=False, tables=[match_id])
 
 
 def notify_standings_refreshed(sender: Any, *, competition_id: int, **kwargs: Any) -> None:

@@ -2,7 +2,9 @@
 
 A live page is named by its path (with its query: a page of rounds is live too). It belongs to one competition,
 whose notices (``live.notices``) make it render again: a scoresheet those that name its match (its hands, at once),
-the competition's other pages those about the whole competition (its standings refreshed, a publication).
+the competition's other pages those about the whole competition (its standings refreshed, a publication), and the
+event's page (a competition played online) every one of them, its tables' moves too (``FOLLOWS_TABLES``), rendered
+at most once a second (``EVENT_PAGE_GAP``): its clocks count down in the page between renderings.
 
 A page is rendered for a reader either as a visitor (``PUBLIC``: one rendering for every such reader of a process)
 or as the reader themselves (``personal``): an organiser of the club (drafts, the organiser's links) and, on a
@@ -40,6 +42,8 @@ class LivePage:
     competition_id: int
     reader_id: int | None = None
     match_id: int | None = None
+    follows_tables: bool = False
+    min_gap: float | None = None  # seconds between two renderings (None: the hub's own)
 
     @property
     def audience(self) -> str:
@@ -49,9 +53,12 @@ class LivePage:
     def key(self) -> tuple[str, str]:
         return self.path, self.audience
 
-    def affected_by(self, matches: list[int] | None, wide: bool) -> bool:
+    def affected_by(self, matches: list[int] | None, wide: bool, tables: list[int] | tuple[int, ...] = ()) -> bool:
         """Whether a notice (``live.notices``) changes this page: a scoresheet when it names its match (``None``:
-        every match), the competition's other pages when it is ``wide``."""
+        every match), the competition's other pages when it is ``wide``, the event's page whatever it names (its
+        tables' moves, a match's hands or settle, the standings)."""
+        if self.follows_tables:
+            return wide or matches is None or bool(matches) or bool(tables)
         if self.match_id is None:
             return wide
         return matches is None or self.match_id in matches
@@ -80,10 +87,16 @@ LIVE_PAGES: dict[str, Callable[[dict[str, Any]], tuple[Competition | None, Match
     "team_matches": _by_slugs,
     "competition_check_in_screen": _by_slugs,
     "competition_display": _by_slugs,
+    "competition_live": _by_slugs,
     "team_match": _team_match,
     "match_sheet": _sheet,
 }
 """The URL names of the live pages, each with how to find what it shows from the URL's arguments."""
+FOLLOWS_TABLES = {"competition_live"}
+"""The live pages that show the competition's online tables: every notice of the competition renders them again."""
+EVENT_PAGE_GAP = 1.0
+"""Seconds between two renderings of a page that follows the tables: a move at every table of a busy event costs
+it a rendering a second, not five."""
 
 
 def live_page(path: Any, user: Any) -> LivePage | None:
@@ -105,8 +118,10 @@ def live_page(path: Any, user: Any) -> LivePage | None:
     if competition is None or not _may_follow(user, competition, match):
         return None
     personal = is_organiser(user, competition.club_id) or (match is not None and can_enter_hands(user, match))
+    follows = found.url_name in FOLLOWS_TABLES
     return LivePage(path=path, competition_id=competition.pk, reader_id=user.pk if personal else None,
-                    match_id=match.pk if match is not None else None)
+                    match_id=match.pk if match is not None else None, follows_tables=follows,
+                    min_gap=EVENT_PAGE_GAP if follows else None)
 
 
 def _may_follow(user: Any, competition: Competition, match: Match | None) -> bool:

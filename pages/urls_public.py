@@ -4,7 +4,7 @@ competition's fixtures and of a player's."""
 
 from django.urls import path
 
-from pages import views_calendar, views_competition, views_display, views_players, views_standings
+from pages import views_calendar, views_competition, views_display, views_event_live, views_players, views_standings
 
 COMPETITION = "clubs/<slug:club_slug>/<slug:competition_slug>/"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path(COMPETITION, views_competition.competition, name="competition"),
     path(f"{COMPETITION}standings/", views_standings.standings, name="competition_standings"),
     path(f"{COMPETITION}display/", views_display.display, name="competition_display"),  # the big screen
+    path(f"{COMPETITION}live/", views_event_live.event_live, name="competition_live"),  # an event played online
     path(f"{COMPETITION}team/<int:team_pk>/", views_standings.team, name="team"),
     path(f"{COMPETITION}calendar.ics", views_calendar.competition_feed, name="competition_calendar"),
 ]

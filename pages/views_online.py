@@ -5,7 +5,10 @@ fixture (``games``) and its online table (``tables``).
 ``tables.fixtures.open_fixture``), each seat's player — their login, and the seat's private link to hand out, with a
 copy button — a Start button, and for organisers the button that ends online play (``tables.fixtures.end_fixture``);
 each seat's link is renewed or revoked there (``tables.seat_links``). Anyone else gets a 403 that says who may open
-it (a draft they may not see: 404; not logged in: the login page). Tables that stopped are listed with why.
+it (a draft they may not see: 404; not logged in: the login page). Tables that stopped are listed with why. A seat
+left to its private link because its player's login already sits elsewhere in the event is flagged
+(``tables.one_seat``). For the club's organisers, a match played online also shows each player's moves and times,
+with every move as a CSV file, and the way to void the match and play it again (``pages.views_online_review``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import HAND_LEVEL, Match
 from league.permissions import can_enter_hands, can_view_match, is_organiser
-from tables import changes, dealing, fixtures, seat_links
+from tables import changes, dealing, fixtures, match_clock, move_export, one_seat, seat_links, voiding
 from tables.forms import seat_label
 from tables.models import Seat, Table
 
@@ -52,7 +55,8 @@ class _LoginFirst(Exception):
     pass
 
 
-def _guarded(view):
+def guarded(view):
+    """The view of a match's online page (``view(request, match, **kwargs)``), for those ``_match_for`` lets in."""
     def wrapper(request: HttpRequest, pk: int, **kwargs: int) -> HttpResponse:
         try:
             match = _match_for(request, pk)
@@ -81,7 +85,7 @@ def _why_not_online(match: Match) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@_guarded
+@guarded
 def match_online(request: HttpRequest, match: Match) -> HttpResponse:
     """GET: the match's online table and its seats' links; POST: open the match online (or go to its open
     table)."""
@@ -108,16 +112,28 @@ def match_online(request: HttpRequest, match: Match) -> HttpResponse:
                           "side": match.side_a_name if row.index % 2 == 0 else match.side_b_name})
     earlier = (Table.objects.filter(kind=Table.FIXTURE, match=match).exclude(status__in=changes.OPEN)
                .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))[:HISTORY])
+    organiser = is_organiser(request.user, match.competition.club_id)
     return render(request, "pages/online/fixture.html", {
         "match": match, "competition": match.competition, "table": table, "seats": seats,
         "earlier": earlier,
         "why_not": _why_not_online(match) if table is None else "",
-        "can_end": is_organiser(request.user, match.competition.club_id),
+        "can_end": organiser,
+        "left_to_links": one_seat.seats_left_to_links(table, match, players) if table is not None else [],
+        **(_review(match, table is not None or bool(earlier)) if organiser else {}),
     })
 
 
+def _review(match: Match, played_online: bool) -> dict:
+    """The organisers' part of the page for a match played online: each player's moves and times
+    (``tables.move_export``), the CSV of every move, and voiding the match to play it again."""
+    if not played_online:
+        return {}
+    export = move_export.match_moves(match)
+    return {"review": export, "can_void": not voiding.why_not_void(match)}
+
+
 @require_POST
-@_guarded
+@guarded
 def match_online_start(request: HttpRequest, match: Match) -> HttpResponse:
     """Deal the first hand of the match's open table."""
     table = fixtures.fixture_table(match)
@@ -134,7 +150,7 @@ def match_online_start(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 @require_POST
-@_guarded
+@guarded
 def match_online_end(request: HttpRequest, match: Match) -> HttpResponse:
     """The organiser ends online play: the table closes and the match's pages take its results again."""
     table = fixtures.fixture_table(match)
@@ -153,7 +169,32 @@ def match_online_end(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 @require_POST
-@_guarded
+@guarded
+def match_online_give_time(request: HttpRequest, match: Match) -> HttpResponse:
+    """The organiser gives the player who ran out of time (the table on hold, ``tables.match_clock``) more minutes:
+    the table plays on."""
+    if not is_organiser(request.user, match.competition.club_id):
+        raise PermissionDenied("Only the club's organisers give a player more time.")
+    table = fixtures.fixture_table(match)
+    if table is None:
+        messages.error(request, "The match has no open online table.")
+        return redirect("match_online", pk=match.pk)
+    try:
+        minutes = int(request.POST.get("minutes", ""))
+    except ValueError:
+        messages.error(request, f"Minutes: a whole number from 1 to {match_clock.MAX_GIVEN_MINUTES}, please.")
+        return redirect(reverse("match_online", args=[match.pk]) + "#on-hold")
+    try:
+        match_clock.give_time(table.pk, minutes=minutes)
+    except changes.TableError as error:
+        messages.error(request, f"{error.field.capitalize()}: {error.reason}.")
+        return redirect(reverse("match_online", args=[match.pk]) + "#on-hold")
+    messages.success(request, f"{minutes} more minute{'s' if minutes != 1 else ''} given: the table plays on.")
+    return redirect("match_online", pk=match.pk)
+
+
+@require_POST
+@guarded
 def match_online_seat_link(request: HttpRequest, match: Match, number: int, what: str) -> HttpResponse:
     """Renew (``what="renew"``: a new link, the old one refused) or revoke (the link refused until renewed) the
     private link of seat ``number`` of the match's open table (``tables.seat_links``)."""

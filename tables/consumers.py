@@ -5,6 +5,11 @@ session's user (``AuthMiddlewareStack``); anyone else watches (a private table's
 ``?invite=<token>``). On connect the socket joins its seat's group (a spectator: the table's) and is sent the full
 ``state``; after that every change comes as an ``event`` from ``tables.live.publish``.
 
+A spectator of an event table watched a trick behind (``tables.spectators``) gets frames whose version is the
+picture's own (``reader_views.trick_behind``): its socket sends one only when the picture moves on, its heartbeat
+is answered with the picture's version, and no turn's clock reaches it. A player of the event table's match, and a
+browser that opened one of its seat links, is refused as a spectator (4403, saying why): they open their seat.
+
 Client → server (the protocol as a whole: docs/online-tables.md):
 
 - ``{"type": "act", "action": "play JH", "version": 17, "id": "<uuid>"}``: ``acting.act`` checks and stores it;
@@ -66,7 +71,7 @@ from django.db import DatabaseError, close_old_connections, connection, connecti
 
 from engine.errors import FieldError
 from league.rate_limits import RateLimit
-from tables import acting, live, presence, ticker
+from tables import acting, live, presence, reader_views, ticker
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +210,7 @@ async def _count_out(opening: asyncio.Future, table_id: int, seat: int) -> None:
     with contextlib.suppress(Exception):  # the opening failed: it counted the seat in, or it raised before
         await opening
     try:
-        await in_database(presence.mark_away, table_id, seat)
+        await in_database(live.seat_closed, table_id, seat)
     except Exception:
         logger.exception("counting a socket out of table %s seat %s failed", table_id, seat)
 
@@ -217,6 +222,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     counted = False  # this socket is counted in Seat.connected
     opening: asyncio.Future  # the socket's opening: its seat counted in, its first state read
     version = -1  # the version of the last state or event sent
+    delayed = False  # a spectator of an event table shown a trick behind (``reader_views.trick_behind``)
     shown_version = -1  # the last version whose turn, this socket's seat's, was reported shown
     groups_joined: list[str]
 
@@ -230,7 +236,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat_token = seat_token
         await self.accept()
         try:
-            self.seat = await in_database(live.seat_for_socket, self.table_id, self.user, seat_token, invite_token)
+            self.seat = await in_database(live.seat_for_socket, self.table_id, self.user, seat_token, invite_token,
+                                          self.scope.get("session"))
         except live.Refused as refused:
             await self.send_json({"type": "refused", "field": "table", "reason": refused.reason, "version": None})
             await self.close(code=refused.code)
@@ -370,9 +377,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if close is not None:
             await self.close(code=close)
 
-    async def send_state(self, since: Any = None) -> None:
+    async def send_state(self, since: Any = None, *, force: bool = True) -> None:
         frame = await database_sync_to_async(live.state_frame)(self.table_id, self.seat, since)
-        await self.send_frame(frame, force=True)
+        await self.send_frame(frame, force=force)
 
     def take_version(self, version: int, *, force: bool = False) -> bool:
         """Whether a frame of ``version`` is to be sent: not when it is older than what the client has (commits may
@@ -384,6 +391,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_frame(self, frame: dict[str, Any], *, force: bool = False) -> None:
         """Send ``frame`` unless an event is older than what the client has."""
+        if self.seat is None:
+            self.delayed = (frame.get("table") or {}).get("delay") == reader_views.TRICK_BEHIND
         if self.take_version(frame.get("version", -1), force=force):
             await self.send_json(frame)
             await self.shown(live.turn_of(frame), frame.get("version", -1))
@@ -405,7 +414,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def beat(self) -> None:
         """The heartbeat: the table's version now, sent back through the channel layer (``table_beat``) so that
         the pong says whether the layer delivers; straight back with ``"live": false`` when it cannot send."""
-        version = await in_database(live.current_version, self.table_id)
+        if self.seat is None and self.delayed:  # the version of the picture a trick behind, not the table's
+            version = await in_database(live.spectator_version, self.table_id)
+        else:
+            version = await in_database(live.current_version, self.table_id)
         try:
             await asyncio.wait_for(self.channel_layer.send(self.channel_name, {"type": live.BEAT, "version": version}),
                                    BEAT_WAIT)
@@ -425,13 +437,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "pong", "version": message["version"], "live": True})
 
     async def table_clock(self, message: dict[str, Any]) -> None:
-        """``live.CLOCK``: the turn's deadline moved at a version; sent when it is the version the client has."""
-        if message["version"] == self.version:
+        """``live.CLOCK``: the turn's deadline moved at a version; sent when it is the version the client has (a
+        spectator a trick behind has no running clock)."""
+        if message["version"] == self.version and not (self.seat is None and self.delayed):
             await self.send_json({**message, "type": "clock"})
 
     async def tables_presence(self, message: dict[str, Any]) -> None:
-        """``live.PRESENCE``: a seat's player went away or came back; the reader gets the state as it is now."""
-        await self.send_state()
+        """``live.PRESENCE``: a seat's player went away or came back; the reader gets the state as it is now (a
+        spectator a trick behind, with the next picture: a state of the version it has would show the seats' time
+        as it is now, ahead of the picture)."""
+        await self.send_state(force=not (self.seat is None and self.delayed))
 
     async def tables_logout(self, message: dict[str, Any]) -> None:
         """``live.LOGOUT``: the user logged out, and the socket made with their session closes; or (with a

@@ -51,15 +51,18 @@ NO_SHOW_AUTHOR = "the online table (no-show rule)"
 
 
 # ----------------------------------------------------------------------------- opening
-def open_round_tables(sender=None, *, round_id: int, **kwargs) -> list[Table]:
+def open_round_tables(sender=None, *, round_id: int, match_ids: list[int] | None = None, **kwargs) -> list[Table]:
     """``league.signals.round_published`` (after the commit): the round's matches of a competition played online
     get their tables, each with its start time; the others, nothing — nor a competition still a draft, whose
     pairings no player may see yet (its matches are opened online by hand). Returns the tables (those already open
     included). A match that cannot be played online (decided already, its result entered above the hand level) is
-    skipped and logged."""
-    matches = list(Match.objects.filter(round_id=round_id, competition__play_online=True, competition__published=True,
-                                        outcome=Match.PLAYED)
-                   .exclude(status=Match.COMPLETE).select_related("competition").order_by("pk"))
+    skipped and logged. ``match_ids``: ties that joined a round published tie by tie — only they are opened, so a
+    match of the round whose online play the organiser ended (going on on its scoresheet) is not opened again."""
+    to_open = Match.objects.filter(round_id=round_id, competition__play_online=True, competition__published=True,
+                                   outcome=Match.PLAYED)
+    if match_ids is not None:
+        to_open = to_open.filter(pk__in=match_ids)
+    matches = list(to_open.exclude(status=Match.COMPLETE).select_related("competition").order_by("pk"))
     now = timezone.now()
     tables = []
     for match in matches:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.models import Match
 from league.permissions import can_enter_hands, is_organiser
+from tables import one_seat
 from tables.changes import OPEN, TableError, finish, locked, match_id, publish, signed_in, stop, touch
 from tables.models import Seat, Table
 from tables.seating import checked_ruleset
@@ -34,8 +35,13 @@ def open_fixture(match: Match, user) -> Table:
 def open_match_table(match: Match, *, created_by=None, starts_at: datetime | None = None) -> Table:
     """The match's table opened, whoever asks: by a person (``open_fixture``, which checks who may) or by the
     competition's event when the round is published (``tables.events``, with the time it starts by itself). An
-    open table of the match is returned as it is, so opening twice opens one table."""
+    open table of the match is returned as it is, so opening twice opens one table.
+
+    One seat per player per event (``tables.one_seat``): a login that already holds an open seat of the competition,
+    or an earlier seat of this match, is not seated again — that seat is played by its private link, and the club's
+    organisers are told. The competition's row is locked first, so two openings never both seat one login."""
     with transaction.atomic():
+        one_seat.lock_event(match.competition_id)  # first: a login's other seats are looked for under it
         match = Match.objects.select_for_update().select_related("competition", "side_a", "side_b").get(pk=match.pk)
         existing = Table.objects.filter(match=match, status__in=OPEN).first()
         if existing is not None:
@@ -51,9 +57,11 @@ def open_match_table(match: Match, *, created_by=None, starts_at: datetime | Non
         table = Table.objects.create(kind=Table.FIXTURE, match=match, players=competition.players,
                                      ruleset=checked_ruleset(competition.ruleset or None),
                                      visibility=Table.PRIVATE, created_by=created_by, starts_at=starts_at)
-        Seat.objects.bulk_create([Seat(table=table, index=index, user=player.user, bank_left=table.bank_seconds)
-                                  for index, player in enumerate(fixture_players(match))])
+        logins, left_to_links = one_seat.seat_logins(match, fixture_players(match))
+        Seat.objects.bulk_create([Seat(table=table, index=index, user_id=user_id, bank_left=table.bank_seconds)
+                                  for index, user_id in enumerate(logins)])
         _hold(table)
+        one_seat.tell_organisers(match, table, left_to_links)
         publish(table)
     return table
 

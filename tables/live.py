@@ -5,7 +5,9 @@ Groups of the channel layer (``settings.CHANNEL_LAYERS``):
 - ``table.<id>.seat.<n>``: the sockets of seat ``n`` (its player's tabs, or the seat's private link). Only this
   group is ever sent seat ``n``'s view (``reader_views.view_for``): its own cards and legal moves.
 - ``table.<id>``: the spectators. They are sent the spectator view (``reader_views.spectator_view``): no hand, no
-  legal move, nobody's unplayed card. A seated socket does not join it (it would get every event twice).
+  legal move, nobody's unplayed card. A seated socket does not join it (it would get every event twice). At an event
+  table (``tables.spectators``) the organiser's rule holds: the view a trick behind (``reader_views.trick_behind``:
+  no action named, the version the picture's own), or nothing at all while the event is on.
 - ``tables.user.<user id>``: every socket a signed-in user opened, closed when the user logs out.
 
 :func:`publish` receives ``tables.signals.table_changed`` (sent after the commit) and sends every group the frame of
@@ -28,8 +30,10 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from redis.exceptions import RedisError
 
-from tables import clock, presence, reader_views, seating
+from tables import clock, presence, reader_views, seating, spectators
 from tables.models import Table, TableAction
+from tables.one_seat import SeatElsewhere
+from tables.signals import event_table_changed
 
 logger = logging.getLogger(__name__)
 
@@ -72,22 +76,46 @@ def last_action(table_id: int, version: int) -> dict[str, Any] | None:
     return dict(row) if row else None
 
 
-def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str) -> int | None:
+def seat_for_socket(table_id: int, user: Any, seat_token: str, invite_token: str,
+                    session: Any = None) -> int | None:
     """The seat a socket opened on ``table_id`` plays: the one of the seat link's ``seat_token`` if given, else
     the session user's, else ``None`` (a spectator). Raises :class:`Refused` for a table that does not exist or is
-    closed, a seat link of another table, and a spectator of a private table without its invite token."""
+    closed, a seat link of another table, and a spectator of a private table without its invite token. An event
+    table (``tables.spectators``) needs no invite while its competition is published, but refuses a spectator while
+    it is closed to them, and a player of its match or a browser whose ``session`` holds one of its seat links:
+    they open their seat."""
     table = load_table(table_id)
     if table is None or table.status == Table.CLOSED:
         raise Refused(4404, "no such table")
     if seat_token:
-        row = seating.seat_by_token(seat_token)
+        try:
+            row = seating.seat_by_token(seat_token, user)
+        except SeatElsewhere as error:  # one seat per player per event (tables.one_seat)
+            raise Refused(4403, error.reason) from None
         if row is None or row.table_id != table.pk:
             raise Refused(4403, "this seat link is not one of this table's")
         return row.index
     seat = seating.seat_of_user(table, user)
-    if seat is None and table.visibility == Table.PRIVATE and invite_token != table.invite_token:
+    if seat is not None:
+        return seat
+    rule = spectators.rule_of(table)
+    refusal = spectators.why_not_spectator(table, rule, user, _held_links(session))
+    if refusal is not None:
+        raise Refused(4403, refusal.reason)
+    if table.visibility == Table.PRIVATE and invite_token != table.invite_token and not rule.public:
         raise Refused(4403, "a private table: open it with its invite link")
-    return seat
+    return None
+
+
+def _held_links(session: Any) -> dict | None:
+    """The seat links the socket's browser opened (``spectators.SEAT_LINKS_KEY`` of its session), read here, in the
+    database's thread."""
+    if session is None:
+        return None
+    try:
+        return session.get(spectators.SEAT_LINKS_KEY)
+    except Exception:  # no session to read (a socket without a cookie, a session store down): no seat link held
+        return None
 
 
 def opened_frame(table_id: int, seat: int | None) -> dict[str, Any]:
@@ -95,7 +123,15 @@ def opened_frame(table_id: int, seat: int | None) -> dict[str, Any]:
     (``presence.mark_back``), then the full state is read for it — one trip to the database thread, not two."""
     if seat is not None:
         presence.mark_back(table_id, seat)
+        tell_event_page_of(table_id)  # a player came to an event table: no longer missing on the event's page
     return state_frame(table_id, seat)
+
+
+def seat_closed(table_id: int, seat: int) -> None:
+    """A socket holding the seat closed: it is counted out (``presence.mark_away``), and the event's page is told
+    when the table is an event's (the player may be gone)."""
+    presence.mark_away(table_id, seat)
+    tell_event_page_of(table_id)
 
 
 GAP_MAX = 64
@@ -110,12 +146,42 @@ def state_frame(table_id: int, seat: int | None, since: Any = None) -> dict[str,
     table = load_table(table_id)
     if table is None:
         raise Refused(4404, "no such table")
-    body = reader_views.view_for(table, seat) if seat is not None else reader_views.spectator_view(table)
+    if seat is not None:
+        body = reader_views.view_for(table, seat)
+        watching = spectators.Watching.LIVE
+    else:
+        watching = spectators.rule_of(table).watching
+        body = spectators_frame(reader_views.spectator_view(table), watching, table)
     frame = {"type": "state", **body}
-    gap = missed_actions(table, since)
+    gap = missed_actions(table, since) if watching == spectators.Watching.LIVE else None
     if gap is not None:
         frame.update(since=since, gap=gap)
     return frame
+
+
+def spectators_frame(frame: dict[str, Any], watching: spectators.Watching,
+                     table: Table | None = None) -> dict[str, Any]:
+    """The spectators' ``frame`` as the table's rule shows it: live, a trick behind (``reader_views.trick_behind``),
+    or — closed to spectators — no hand and no turn at all (a socket opened before the organiser closed the tables
+    learns nothing more)."""
+    if watching == spectators.Watching.TRICK_BEHIND:
+        return reader_views.trick_behind(frame, table)
+    if watching == spectators.Watching.CLOSED:
+        return {**frame, "view": None,
+                "table": dict(frame["table"], turn=None, deadline_at=None, delay=spectators.Watching.CLOSED.value)}
+    return frame
+
+
+def spectator_version(table_id: int) -> int | None:
+    """The version a spectator's picture of the table has now (``None``: no such table): the table's own, or the
+    one its picture a trick behind shows — what a spectator's heartbeat is answered with."""
+    table = load_table(table_id)
+    if table is None:
+        return None
+    watching = spectators.rule_of(table).watching
+    if watching == spectators.Watching.TRICK_BEHIND:
+        return reader_views.trick_behind(reader_views.spectator_view(table), table)["version"]
+    return table.version
 
 
 def missed_actions(table: Table, since: Any) -> list[dict[str, Any]] | None:
@@ -135,17 +201,32 @@ def frames(table_id: int, views: dict[int | None, dict[str, Any]] | None = None,
     """Each group of the table with its readers' frame: a seat's own view to its group only. ``views``
     (``reader_views.all_views``' answer) and ``action`` (who did what, ``None``: no action) when the change that
     publishes built them; else read now."""
+    return event_frames(table_id, views, action)[0]
+
+
+def event_frames(table_id: int, views: dict[int | None, dict[str, Any]] | None = None,
+                 action: dict[str, Any] | None = None) -> tuple[list[tuple[str, dict[str, Any]]],
+                                                                 spectators.SpectatorRule]:
+    """:func:`frames`, and the table's spectator rule they were made under (``tables.spectators``): at an event
+    table the spectators' frame is a trick behind and names no action, or is not sent while the event is on."""
+    table = None
     if views is None:
         table = load_table(table_id)
         if table is None:
-            return []
+            return [], spectators.NOT_AN_EVENT
         action = last_action(table_id, table.version)
         views = reader_views.all_views(table)  # every seat's frame and the spectators', from one read of the table
     action = action or {}
-    out = [(table_group(table_id), {"type": "event", **action, **views[None]})]
+    info = views[None]["table"]
+    rule = spectators.rule_for(info.get("match_id") if info.get("kind") == Table.FIXTURE else None)
+    out = []
+    if rule.watching == spectators.Watching.LIVE:
+        out.append((table_group(table_id), {"type": "event", **action, **views[None]}))
+    elif rule.watching == spectators.Watching.TRICK_BEHIND:
+        out.append((table_group(table_id), {"type": "event", **spectators_frame(views[None], rule.watching, table)}))
     out += [(seat_group(table_id, seat), {"type": "event", **action, **views[seat]})
             for seat in sorted(reader for reader in views if reader is not None)]
-    return out
+    return out, rule
 
 
 # ----------------------------------------------------------------------------- sending
@@ -270,10 +351,24 @@ def publish(sender: Any = None, table_id: int | None = None, version: int | None
     if table_id is None:
         return
     try:
-        messages = [(group, frame_message(frame)) for group, frame in frames(table_id, views, action)]
+        made, rule = event_frames(table_id, views, action)
+        messages = [(group, frame_message(frame)) for group, frame in made]
         send(messages, f"table {table_id} at version {version}")
     except Exception:
         logger.exception("publishing table %s at version %s failed", table_id, version)
+        return
+    tell_event_page(rule)
+
+
+def tell_event_page(rule: spectators.SpectatorRule) -> None:
+    """An event table changed (a move, a start, a seat's player coming or going): its competition's live pages
+    that show its tables (the event's page) render again (``tables.signals.event_table_changed``). Never raises."""
+    if not rule.is_event:
+        return
+    try:
+        event_table_changed.send(sender=Table, competition_id=rule.competition_id, match_id=rule.match_id)
+    except Exception:
+        logger.exception("telling the event page of competition %s failed", rule.competition_id)
 
 
 def announce_presence(sender: Any = None, table_id: int | None = None, players: int = 0, seat: int | None = None,
@@ -288,6 +383,19 @@ def announce_presence(sender: Any = None, table_id: int | None = None, players: 
         send([(group, {"type": PRESENCE}) for group in groups], f"table {table_id}'s presence")
     except Exception:
         logger.exception("announcing the presence at table %s failed", table_id)
+    tell_event_page_of(table_id)
+
+
+def tell_event_page_of(table_id: int) -> None:
+    """:func:`tell_event_page` for the table ``table_id`` (a casual table, or a fixture's not of an event: nothing).
+    Never raises."""
+    try:
+        match_id = Table.objects.filter(pk=table_id, kind=Table.FIXTURE).values_list("match_id", flat=True).first()
+        rule = spectators.rule_for(match_id)
+    except Exception:
+        logger.exception("reading the spectator rule of table %s failed", table_id)
+        return
+    tell_event_page(rule)
 
 
 def close_user_sockets(sender: Any = None, user: Any = None, **kwargs: Any) -> None:

@@ -2,7 +2,9 @@
 who holds a seat (a signed-in user, or the holder of the seat's private link).
 
 Seats: the seat a caller acts for comes from the caller (the session or the seat's private link), never from a
-message. A seat left during play is covered by a bot until someone takes it.
+message. A seat left during play is covered by a bot until someone takes it. A login holds one seat of a
+competition's tables at a time (``tables.one_seat``): seating it, or its opening a seat's link, is refused while it
+holds an open seat of another table of the same competition.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from django.utils import timezone
 from engine.bots import BOT_NAMES
 from engine.errors import FieldError
 from engine.rules import Ruleset
+from tables import one_seat
 from tables.changes import OPEN, TableError, locked, publish, seat_row, set_deadline, signed_in, touch
 from tables.models import Seat, Table, default_bot_pace
 
@@ -82,6 +85,7 @@ def take_seat(table: Table | int, seat: int, user) -> Seat:
 def _sit(table: Table, row: Seat, user) -> None:
     if table.seats.filter(user=user).exclude(pk=row.pk).exists():
         raise TableError("seat", "you already have a seat at this table")
+    one_seat.check_one_seat(table, user)  # a competition's table: one seat per player per event
     if row.user_id == user.pk:
         return
     if row.bot or row.user_id is not None:
@@ -166,11 +170,17 @@ def ask_to_reclaim(table: Table, row: Seat) -> None:
         row.covering = row.reclaim_pending = False
 
 
-def seat_by_token(token: str) -> Seat | None:
-    """The seat whose private link carries ``token`` (``None`` for none)."""
+def seat_by_token(token: str, user: Any = None) -> Seat | None:
+    """The seat whose private link carries ``token`` (``None`` for none). With ``user`` (whoever opens the link:
+    the table page's and the socket's signed-in user), a seat of a competition's table is refused
+    (``one_seat.SeatElsewhere``, "You already have a seat in …") when that user holds an open seat of another table
+    of the same competition: one player, one seat an event."""
     if not token or not isinstance(token, str):
         return None
-    return Seat.objects.select_related("table").filter(seat_token=token).first()
+    row = Seat.objects.select_related("table").filter(seat_token=token).first()
+    if row is not None and user is not None:
+        one_seat.check_link_holder(row, user)
+    return row
 
 
 def seat_of_user(table: Table | int, user) -> int | None:

@@ -4,7 +4,9 @@ seats panel posts to the views below.
 Thin views: every write goes through the modules that change a table (``tables.seating``, ``tables.dealing``, …) and
 its ``TableError`` is shown to the user in the service's words. Who reads the page: the seat of the private seat
 link (``?seat=<token>``) or of the session's user; anyone else watches, and a private table's spectators bring its
-invite (``?invite=<token>``) — without it a private table is a 404. Only the table's creator adds or removes bots,
+invite (``?invite=<token>``) — without it a private table is a 404. An event's table (``tables.spectators``) is
+watched from its competition's live page with no invite, a trick behind or not at all as its organiser set, and
+never by a player of its match (sent to their seat). Only the table's creator adds or removes bots,
 starts and rematches; every permission is checked on every request. The live part of the page
 (``static/js/table.js``) talks to ``tables.consumers`` with the same tokens.
 """
@@ -28,7 +30,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games.models import Hand, Match
 from games.replay import ReplayUnavailable, build_record_replay
 from games.views_replay import render_replay
-from tables import changes, dealing, fixtures, reader_views, seating
+from tables import changes, dealing, fixtures, one_seat, reader_views, seating, spectators
+from tables import live as table_live
 from tables.forms import BOT_CHOICES, CreateTableForm, form_field_for, seat_label
 from tables.models import Seat, Table, TableHand
 from tables.state import table_ruleset
@@ -74,13 +77,17 @@ def reader_of(request: HttpRequest, pk: int) -> Reader:
     params = request.POST if request.method == "POST" else request.GET
     seat_token, invite = params.get("seat", ""), params.get("invite", "")
     if seat_token:
-        row = seating.seat_by_token(seat_token)
+        try:
+            row = seating.seat_by_token(seat_token, request.user)
+        except one_seat.SeatElsewhere as error:  # one seat per player per event
+            raise PermissionDenied(error.reason) from None
         if row is None or row.table_id != table.pk:
             raise Http404("no such seat link")
         return Reader(table, row.index, seat_token=seat_token)
     seat = seating.seat_of_user(table, request.user)
     invited = _same(invite, table.invite_token)
-    if table.visibility == Table.PRIVATE and seat is None and not invited and not is_creator(request, table):
+    if table.visibility == Table.PRIVATE and seat is None and not invited and not is_creator(request, table) \
+            and not spectators.rule_of(table).public:  # an event's tables are watched from its page, no invite
         raise Http404("a private table: open it with its invite link")
     return Reader(table, seat, invite=invite if invited else "")
 
@@ -128,7 +135,14 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     and the seats panel."""
     reader = reader_of(request, pk)
     table = reader.table
-    frame = reader_views.view_for(table, reader.seat) if reader.seat is not None else reader_views.spectator_view(table)
+    not_watched = _not_a_spectator(request, reader, reverse("table", args=[table.pk]))
+    if not_watched is not None:
+        return not_watched
+    if reader.seat is not None:
+        frame = reader_views.view_for(table, reader.seat)
+    else:
+        frame = table_live.spectators_frame(reader_views.spectator_view(table), spectators.rule_of(table).watching,
+                                            table)
     creator = is_creator(request, table)
     if table.end_reason and table.status not in changes.OPEN:  # a fixture's table says why it stopped
         messages.info(request, table.end_reason)
@@ -220,6 +234,9 @@ def table_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     in play is refused (404): its cards are hidden until it ends."""
     reader = reader_of(request, pk)
     table = reader.table
+    not_watched = _not_a_spectator(request, reader, reverse("table_replay", args=[table.pk, number]))
+    if not_watched is not None:
+        return not_watched
     hand = TableHand.objects.filter(table=table, number=number).first()
     if hand is None:
         return _not_found(request, f"table {table.pk} has dealt no hand {number}.")
@@ -243,6 +260,31 @@ def table_replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render_replay(request, replay, {"table": table, "match": None, "reader": reader,
                                            "back_url": reader.url(), "back_text": f"Back to table {table.pk}"},
                          query=reader.query.removeprefix("?"))
+
+
+def _not_a_spectator(request: HttpRequest, reader: Reader, path: str) -> HttpResponse | None:
+    """An event table's reader who may not watch it (``tables.spectators``): a player of the match, or a browser
+    that opened one of its seat links, is sent to their seat at ``path``; while the event keeps its tables out of
+    sight, a spectator is told so (403). A browser opening an event table with a seat link remembers it, so that
+    the same browser cannot come back as a spectator. ``None``: the reader reads on."""
+    table = reader.table
+    if reader.seat_token:
+        if table.kind == Table.FIXTURE and spectators.rule_of(table).is_event:
+            spectators.remember_link(request.session, table, reader.seat_token)
+        return None
+    if reader.seat is not None:
+        return None
+    rule = spectators.rule_of(table)
+    refusal = spectators.why_not_spectator(table, rule, request.user, request.session.get(spectators.SEAT_LINKS_KEY))
+    if refusal is None:
+        return None
+    if refusal.seat_token:
+        messages.info(request, refusal.reason)
+        return redirect(path + "?" + urlencode({"seat": refusal.seat_token}))
+    match = fixture_match(table)
+    return render(request, "tables/not_watched.html", {"table": table, "reason": refusal.reason, "match": match,
+                                                       "competition": match.competition if match else None},
+                  status=403)
 
 
 def _not_found(request: HttpRequest, message: str) -> HttpResponse:

@@ -52,6 +52,21 @@ hypothesis_settings.register_profile("deep", max_examples=500, database=None, pr
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 
+def _commits_not_waiting_for_the_disk() -> None:
+    """PostgreSQL's ``synchronous_commit=off`` for every connection of the test run: this process's and those of the
+    servers, workers and scripts it starts (``PGOPTIONS`` is read by libpq, and the subprocesses inherit it). A commit
+    stays atomic and is never lost but to a crash of the database server itself, which no test causes (the outage
+    tests stop their private clusters with a fast shutdown, which writes everything first); it no longer waits for
+    the disk's flush (~4 ms a commit on this machine's disk, against ~0.3). The production settings are untouched."""
+    option = "-c synchronous_commit=off"
+    current = os.environ.get("PGOPTIONS", "")
+    if "synchronous_commit" not in current:
+        os.environ["PGOPTIONS"] = f"{current} {option}".strip()
+
+
+_commits_not_waiting_for_the_disk()
+
+
 def xdist_worker_number() -> int:
     """0 outside pytest-xdist and on its first worker (gw0), N on worker gwN."""
     return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)

@@ -279,6 +279,7 @@
     else if (table.turn === mySeat) text = "Your turn" + (view && view.phase === "beg" ? ": stand or beg?" :
       view && view.phase === "give" ? ": give or run?" : ": tap a raised card");
     else text = seatName(table.turn, seats) + " to " + (view && view.phase === "play" ? "play" : "choose");
+    if (table.delay === "trick" && table.status === "playing") text = "A trick behind · " + text;  // an event's spectator
     $("turn").dataset.text = text;
     $("turn").classList.toggle("mine", table.turn === mySeat && table.status === "playing");
     tick();

@@ -83,8 +83,11 @@ PAGES = [  # (name, route) as they were before the split
     ('match_online', 'matches/<int:pk>/online/'),
     ('match_online_start', 'matches/<int:pk>/online/start/'),
     ('match_online_end', 'matches/<int:pk>/online/end/'),
+    ('match_online_give_time', 'matches/<int:pk>/online/give-time/'),
     ('match_online_seat_renew', 'matches/<int:pk>/online/seats/<int:number>/renew/'),
     ('match_online_seat_revoke', 'matches/<int:pk>/online/seats/<int:number>/revoke/'),
+    ('match_online_moves', 'matches/<int:pk>/online/moves.csv'),  # every move of a match played online (organisers)
+    ('match_online_void', 'matches/<int:pk>/online/void/'),  # void a match played online and play it again
     # a club's season kept by the club
     ('competition_copy', 'clubs/<slug:club_slug>/<slug:competition_slug>/copy/'),
     ('my_matches', 'my/matches/'),
@@ -142,9 +145,11 @@ API_NAMES = [
     'match-hands',
     'match-link',
     'match-list',
+    'match-moves',  # every move of a match played online, timed (organisers)
     'match-scorekeepers',
     'match-totals',
     'match-undo',
+    'match-void',  # void a match played online and play it again (organisers)
     'not-found',
     'partnership-detail',
     'partnership-list',
@@ -219,6 +224,7 @@ BUTTONS = [  # (name, route) of the POST-only view of each form and button of th
     ('competition_calendar', 'clubs/<slug:club_slug>/<slug:competition_slug>/calendar.ics'),  # iCal feeds
     ('player_calendar', 'players/<int:pk>/calendar.ics'),
     ('competition_display', 'clubs/<slug:club_slug>/<slug:competition_slug>/display/'),  # the big screen
+    ('competition_live', 'clubs/<slug:club_slug>/<slug:competition_slug>/live/'),  # an event played online
     ('round_clock', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/clock/'),  # the clock
     ('round_table_cards', 'clubs/<slug:club_slug>/<slug:competition_slug>/rounds/<int:number>/cards/'),  # to print
     ('club_tables', 'clubs/<slug:club_slug>/tables/'),  # the venue's tables

@@ -22,7 +22,7 @@ from league.signals import (
     standings_stale,
 )
 from standings.signals import standings_refreshed
-from tables.signals import presence_changed, table_changed
+from tables.signals import event_table_changed, presence_changed, table_changed
 
 PROJECT = ("engine", "league", "games", "standings", "draw", "tables", "live", "notify", "importer", "config")
 
@@ -66,6 +66,9 @@ EXPECTED = {
     "tables.signals.table_changed": (table_changed, [("tables.live.publish", "tables.live.publish")]),
     "tables.signals.presence_changed": (presence_changed, [
         ("tables.live.announce_presence", "tables.live.announce_presence"),
+    ]),
+    "tables.signals.event_table_changed": (event_table_changed, [
+        ("live.notices.notify_event_table_changed", "live.event_table_changed"),
     ]),
     "django.contrib.auth.signals.user_logged_out": (user_logged_out, [
         ("tables.live.close_user_sockets", "tables.live.close_user_sockets"),

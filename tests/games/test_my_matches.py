@@ -38,3 +38,25 @@ def test_nothing_to_keep_says_how_to_get_a_match(client):
 def test_a_visitor_is_sent_to_log_in(client):
     response = client.get(reverse("my_matches"))
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+def test_a_player_finds_their_match_of_a_competition_played_online_with_its_table(client):
+    from league.models import Competition
+    from tables.fixtures import open_match_table
+    from tests.factories import make_partnership
+
+    competition = make_competition()
+    Competition.objects.filter(pk=competition.pk).update(play_online=True)
+    ours, theirs = make_partnership(name="Lions"), make_partnership(name="Tigers")
+    player = ours.player_one
+    player.user = make_user("ann")
+    player.save()
+    match = make_match(competition, side_a=ours, side_b=theirs)
+    other = make_match(make_competition(), side_a=ours, side_b=theirs)  # not online: not theirs to keep
+    client.force_login(player.user)
+    page = client.get(reverse("my_matches")).content.decode()
+    assert reverse("match_sheet", args=[match.pk]) in page and reverse("match_enter", args=[match.pk]) not in page
+    assert reverse("match_sheet", args=[other.pk]) not in page
+    table = open_match_table(match)
+    page = client.get(reverse("my_matches")).content.decode()
+    assert f"Play at table {table.pk}" in page and reverse("table", args=[table.pk]) in page

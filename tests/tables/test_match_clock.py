@@ -172,3 +172,26 @@ def test_a_turn_never_shown_is_not_run_out_on_its_player(club, run):
     assert run(clock.play_due, table.pk) is None  # shown again with more time
     table.refresh_from_db()
     assert table.status == Table.PLAYING and table.turn == seat and bank(table, seat) == 1.0
+
+
+def test_the_organiser_gives_time_on_the_matchs_online_page_and_wrong_minutes_are_named(club, run, client,
+                                                                                         organiser):
+    table = clocked_table(run, club, online_no_show=OnlineNoShow.WAIT)
+    seat = out_of_time(table)
+    run(clock.play_due, table.pk)
+    page = f"/matches/{table.match_id}/online/"
+    player = Seat.objects.get(table=table, index=seat).user
+    client.force_login(player)  # a player of the match: not theirs to give
+    assert client.post(f"{page}give-time/", {"minutes": "5"}).status_code == 403
+    client.force_login(organiser)
+    shown = client.get(page).content.decode()
+    assert 'id="on-hold"' in shown and "ran out of time" in shown and "Give time" in shown
+    for wrong, words in (("lots", "Minutes: a whole number from 1 to 60"), ("0", "Minutes: must be a whole number")):
+        answer = client.post(f"{page}give-time/", {"minutes": wrong}, follow=True).content.decode()
+        assert words in answer
+        table.refresh_from_db()
+        assert table.on_hold  # nothing changed
+    answer = client.post(f"{page}give-time/", {"minutes": "3"}, follow=True).content.decode()
+    assert "3 more minutes given: the table plays on." in answer and 'id="on-hold"' not in answer
+    table.refresh_from_db()
+    assert not table.on_hold and bank(table, seat) == 180

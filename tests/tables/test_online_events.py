@@ -259,3 +259,26 @@ def test_nothing_is_paired_by_itself_when_the_organiser_chose_so(club, run, told
     competition = swiss(club, online_next_round=OnlineNextRound.NOTHING)
     no_shows_decide(run, paired_and_published(run, competition))
     assert competition.rounds.count() == 1 and told == []
+
+
+def test_a_team_matchs_tables_seated_after_its_round_is_published_open_online(club, run):
+    from games.models import TeamMatch
+    from games.services import set_team_tables
+    from league.models import Team
+
+    competition = Competition.objects.create(
+        club=club, name="Online Teams", slug="online-teams", published=True, play_online=True,
+        entrant_kind=Competition.TEAMS, team_tables=2, team_mode=Competition.TEAM_FIXED, team_games_per_table=1)
+    members = {}
+    for seed, name in enumerate(("Red", "Blue"), start=1):
+        team = Team.objects.create(competition=competition, club=club, name=name)
+        members[team.pk] = [make_partnership(club=club, name=f"{name} {n}") for n in (1, 2)]
+        team.partnerships.add(*members[team.pk])
+        Entry.objects.create(competition=competition, team=team, seed=seed)
+    round_ = paired_and_published(run, competition)
+    tie = TeamMatch.objects.get(round=round_)
+    assert not Table.objects.exists()  # published before its captains seated the pairs: no table yet
+    seated_matches = run(set_team_tables, tie, list(zip(members[tie.team_a_id], members[tie.team_b_id], strict=True)))
+    tables = tables_of(round_)
+    assert sorted(table.match_id for table in tables) == sorted(match.pk for match in seated_matches)
+    assert all(table.status == Table.LOBBY and table.starts_at for table in tables)
