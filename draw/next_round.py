@@ -96,6 +96,9 @@ def after_paired(round_id: int) -> None:
                 publish_round(round_)
             except RoundError as error:
                 if not Round.objects.filter(pk=round_id, pairing_state__in=BUSY).exists():
+                    # the organisers' to review now: the sweep does not try to publish it again
+                    Round.objects.filter(pk=round_id, pairing_version=round_.pairing_version).update(
+                        when_paired=WhenPaired.REVIEW)
                     _tell_organisers(round_, f"It could not be published by itself: {error.reason}. Review it "
                                              "and publish it.")
                 return

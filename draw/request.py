@@ -73,6 +73,15 @@ def _round_to_pair(competition: Competition, number: int | None, *, only_a_draft
     return existing
 
 
+def paired_not_published(older_than: float) -> list[int]:
+    """The rounds paired by themselves to be published at once (``WhenPaired.PUBLISH``) that are still drafts more
+    than ``older_than`` seconds after their pairing was written: the task that paired one died before it could
+    publish it (the broker gives the task again only after its visibility timeout, an hour by default)."""
+    since = timezone.now() - timedelta(seconds=older_than)
+    return list(Round.objects.filter(status=Round.DRAFT, pairing_state=Round.DONE, when_paired=WhenPaired.PUBLISH,
+                                     pairing_heartbeat_at__lte=since).values_list("pk", flat=True))
+
+
 def lost_pairings(older_than: float) -> list[tuple[int, int]]:
     """``(round id, pairing version)`` of the pairings still queued or running with no sign of life for more than
     ``older_than`` seconds (asked for, or progress reported, before that): their task was lost with its worker."""

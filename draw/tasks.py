@@ -21,10 +21,15 @@ def pair_round_task(round_id: int, version: int) -> dict:
 
 def sweep_pairings(older_than: float) -> dict:
     """The sweep's part in ``draw`` (``config.sweep``): queue again the pairings with no sign of life for more
-    than ``older_than`` seconds (never less than ``LOST_AFTER``: a pairing may be running on a live worker)."""
-    from draw.request import lost_pairings  # draw.request imports this module
+    than ``older_than`` seconds (never less than ``LOST_AFTER``: a pairing may be running on a live worker), and
+    publish the rounds paired to be published at once whose task died before it published them."""
+    from draw.next_round import after_paired  # both import this module (through draw.request)
+    from draw.request import lost_pairings, paired_not_published
 
     pairings = lost_pairings(max(older_than, LOST_AFTER))
     for round_id, version in pairings:
         dispatch.send(pair_round_task, round_id, version)
-    return {"pairings": [round_id for round_id, _ in pairings]}
+    stalled = paired_not_published(max(older_than, LOST_AFTER))
+    for round_id in stalled:  # paired, its task lost before it published: what follows the pairing, once
+        after_paired(round_id)
+    return {"pairings": [round_id for round_id, _ in pairings], "published_late": stalled}

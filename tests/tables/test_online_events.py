@@ -282,3 +282,45 @@ def test_a_team_matchs_tables_seated_after_its_round_is_published_open_online(cl
     tables = tables_of(round_)
     assert sorted(table.match_id for table in tables) == sorted(match.pk for match in seated_matches)
     assert all(table.status == Table.LOBBY and table.starts_at for table in tables)
+
+
+def test_a_round_whose_pairing_task_died_before_publishing_it_is_published_by_the_sweep(club, run, told,
+                                                                                       monkeypatch):
+    from draw import run as pairing_run
+    from draw.tasks import sweep_pairings
+
+    competition = swiss(club, online_no_show=OnlineNoShow.FORFEIT, online_next_round=OnlineNextRound.PUBLISH)
+    round_one = paired_and_published(run, competition)
+    with monkeypatch.context() as died:  # the task stores the pairing, then its worker is killed
+        died.setattr(pairing_run, "after_paired", lambda round_id: None)
+        no_shows_decide(run, round_one)
+    round_two = Round.objects.get(competition=competition, number=2)
+    assert round_two.pairing_state == Round.DONE and not round_two.is_published and not tables_of(round_two)
+    assert run(sweep_pairings, 30)["published_late"] == []  # too recent: it may still be publishing
+    Round.objects.filter(pk=round_two.pk).update(pairing_heartbeat_at=timezone.now() - timedelta(minutes=5))
+    assert run(sweep_pairings, 30)["published_late"] == [round_two.pk]
+    round_two.refresh_from_db()
+    assert round_two.is_published and len(tables_of(round_two)) == 2
+    assert run(sweep_pairings, 30)["published_late"] == [] and told == []  # once
+
+
+def test_a_round_that_could_not_be_published_by_itself_goes_to_the_organisers_and_not_back_to_the_sweep(
+        club, run, told, monkeypatch):
+    from draw import next_round
+    from draw.errors import RoundError
+    from draw.tasks import sweep_pairings
+
+    competition = swiss(club, online_no_show=OnlineNoShow.FORFEIT, online_next_round=OnlineNextRound.PUBLISH)
+    round_one = paired_and_published(run, competition)
+
+    def refused(round_):
+        raise RoundError("round", "a check-in is still open")
+
+    with monkeypatch.context() as refusing:
+        refusing.setattr(next_round, "publish_round", refused)
+        no_shows_decide(run, round_one)
+    round_two = Round.objects.get(competition=competition, number=2)
+    assert not round_two.is_published and round_two.when_paired == WhenPaired.REVIEW
+    assert told and all("is paired" in title for _, title in told)
+    Round.objects.filter(pk=round_two.pk).update(pairing_heartbeat_at=timezone.now() - timedelta(minutes=5))
+    assert run(sweep_pairings, 30)["published_late"] == []
