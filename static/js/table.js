@@ -282,6 +282,9 @@
     if (table.delay === "trick" && table.status === "playing") text = "A trick behind · " + text;  // an event's spectator
     $("turn").dataset.text = text;
     $("turn").classList.toggle("mine", table.turn === mySeat && table.status === "playing");
+    // why the table stopped or waits is said whole, on as many lines as it takes (a turn's line keeps its height)
+    $("turn").classList.toggle("says-why", Boolean(table.on_hold) || table.status === "finished" ||
+      table.status === "closed");
     tick();
   }
 
