@@ -17,7 +17,7 @@ import shutil
 
 import pytest
 
-from tests.browser.tables_site import PASSWORD, PHONE, template_database
+from tests.browser.tables_site import PASSWORD, PHONE, sign_in, template_database
 from tests.browser.tables_site import Site as TablesSite
 
 pytestmark = pytest.mark.browser
@@ -91,11 +91,7 @@ def test_a_players_clock_runs_out_on_the_server_and_their_side_forfeits(browser,
     for username in ids["users"]:  # seat order: the table starts when the last of them is there
         page = browser.new_context(**PHONE).new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{site.url}/accounts/login/?next={table_path}")
-        page.fill("input[name=username]", username)
-        page.fill("input[name=password]", PASSWORD)
-        page.locator("main button[type=submit]").tap()
-        page.wait_for_url(f"**{table_path}")
+        sign_in(page, site, username, table_path)
         pages[username] = page
     for page in pages.values():
         page.wait_for_selector("#table[data-status=playing]", timeout=20_000)
