@@ -493,7 +493,7 @@
 
   function receive(data) {
     if (data.type === "state" || data.type === "event") {
-      if (data.version < version && data.type === "event") return;
+      if (data.version < version) return;  // older than what is shown (a sync's answer overtaken by an event)
       if (data.type === "event" && version >= 0 && data.version > version + 1) sync(true);  // a version missed
       if (data.type === "state" && pending === false && $("notice").textContent.indexOf("No answer") === 0) {
         notice("");

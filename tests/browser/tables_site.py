@@ -11,6 +11,8 @@ test waits on as data attributes (``static/js/table.js``): ``#table[data-version
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -90,10 +92,18 @@ class Site:
         return json.loads(self.shell(code).strip().splitlines()[-1])
 
     def start(self) -> None:
+        self.launch()
+        self.wait_listening()
+
+    def launch(self) -> None:
+        """Start the server's process, not waiting for it to listen: a scene made meanwhile by ``shell`` (the
+        database is in WAL mode, its writers wait for the lock) overlaps its start."""
         with self.log.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "manage.py", "runserver", "--noreload",
                                              f"127.0.0.1:{self.port}"], cwd=ROOT, env=self.env, stdout=log,
                                             stderr=subprocess.STDOUT)
+
+    def wait_listening(self) -> None:
         try:
             wait_until(self.answers, SERVER_START_SECONDS, f"the server on port {self.port}", interval=0.1)
         except AssertionError:
@@ -123,15 +133,53 @@ _template: dict[str, Path] = {}
 
 
 def template_database() -> Path:
-    """A migrated database with ``PEOPLE``, made once per test session (migrating takes a while) and copied."""
+    """A migrated database with ``PEOPLE``, made once per test session (migrating takes a while) and copied.
+
+    The workers of one pytest-xdist run share it (each migration is 10 to 13 s of a core): the first worker to need
+    it makes it, under a lock of the run, and leaves it where the others copy it; the others wait on the lock
+    meanwhile, as they would have migrated meanwhile. Each worker keeps a copy of its own; the shared one goes when
+    the worker that made it ends (one that needs it later makes it again)."""
     if "db" not in _template:
         folder = Path(tempfile.mkdtemp(prefix="tables-site-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        site = Site(folder)
-        site.manage("migrate", "-v0")
-        site.make_users(*PEOPLE)
+        run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+        if not run.isalnum():  # no run of workers: a template of our own
+            _make_template(folder)
+        else:
+            shared = Path(tempfile.gettempdir()) / f"tables-site-template-{run}.sqlite3"
+            with _run_lock(shared):
+                if not shared.exists():
+                    _make_template(folder)
+                    staged = shared.with_name(f"{shared.name}.{os.getpid()}")
+                    shutil.copyfile(folder / "site.sqlite3", staged)
+                    os.replace(staged, shared)  # whole or absent
+                    atexit.register(_remove_shared, shared)
+                else:
+                    shutil.copyfile(shared, folder / "site.sqlite3")
         _template["db"] = folder / "site.sqlite3"
     return _template["db"]
+
+
+def _make_template(folder: Path) -> None:
+    site = Site(folder)
+    site.manage("migrate", "-v0")
+    site.make_users(*PEOPLE)
+
+
+@contextlib.contextmanager
+def _run_lock(shared: Path):
+    with open(shared.with_name(f"{shared.name}.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _remove_shared(shared: Path) -> None:
+    with _run_lock(shared):
+        shared.unlink(missing_ok=True)
+        shared.with_name(f"{shared.name}.lock").unlink(missing_ok=True)
 
 
 def served_site(folder: Path):

@@ -6,6 +6,8 @@ production, added here to the test server's answers — and sees no violation, i
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from csp.utils import build_policy
 from django.urls import reverse
@@ -24,6 +26,16 @@ document.addEventListener("securitypolicyviolation", event => {
   window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
 });
 """
+
+
+def settle(page, in_flight: set, timeout: float = 15.0) -> None:
+    """Wait until none of the page's requests is in flight: after the load event (``goto`` waits for it: the
+    document, its scripts, styles and images), the fetches its scripts started and what those brought. (The load
+    state "networkidle" waits for the same and then half a second more of quiet on every page.)"""
+    deadline = time.monotonic() + timeout
+    while in_flight:
+        assert time.monotonic() < deadline, f"requests still in flight after {timeout:g} s: {in_flight}"
+        page.wait_for_timeout(20)  # Playwright delivers the requests' events meanwhile
 
 
 @pytest.mark.slow
@@ -52,13 +64,17 @@ def test_the_main_pages_load_under_the_content_security_policy_without_a_violati
     page = context.new_page()
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
+    in_flight: set = set()
+    page.on("request", lambda request: in_flight.add(request))
+    page.on("requestfinished", lambda request: in_flight.discard(request))
+    page.on("requestfailed", lambda request: in_flight.discard(request))
     found = {}
     for name, path in pages.items():
         console.clear()
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, (name, response and response.status)
         assert response.headers.get("content-security-policy") == policy, name
-        page.wait_for_load_state("networkidle")
+        settle(page, in_flight)
         if name == "print":  # the rows' height, once an inline style, now set by the page's script
             row = page.evaluate("(sheet => [sheet.dataset.rowMm, getComputedStyle(sheet).getPropertyValue('--row')])"
                                 "(document.querySelector('.print-sheet'))")

@@ -9,10 +9,11 @@ the settle task in that process, as ``make run``).
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
-from tests.browser.tables_site import PASSWORD, PHONE, served_site, sign_in
+from tests.browser.tables_site import PASSWORD, PHONE, Site, sign_in, template_database
 from tests.browser.test_scorekeeper_phone import enter_sweep_for_side_a
 
 pytestmark = [pytest.mark.browser]
@@ -37,7 +38,16 @@ print(json.dumps({{"match": s["match"].pk,
 
 @pytest.fixture
 def site(tmp_path):
-    yield from served_site(tmp_path)
+    """The site (``tables_site``) with the scene, made while its server starts; the scene's ids in ``found``."""
+    served = Site(tmp_path)
+    shutil.copyfile(template_database(), served.database)
+    served.launch()
+    try:
+        served.found = json.loads(served.shell(SCENE).strip().splitlines()[-1])
+        served.wait_listening()
+        yield served
+    finally:
+        served.kill()
 
 
 def live(page) -> None:
@@ -46,8 +56,9 @@ def live(page) -> None:
 
 @pytest.mark.slow
 def test_standings_and_scoresheet_update_in_place_when_a_hand_is_saved(site, browser, shots):
-    found = json.loads(site.shell(SCENE).strip().splitlines()[-1])
+    found = site.found
     reader = browser.new_context(**PHONE)
+    reader.clock.install()  # the pages' clock runs as the real one; the test may move it on (the marks' fading)
     standings = reader.new_page()
     standings.goto(site.url + found["standings"])
     live(standings)
@@ -69,7 +80,8 @@ def test_standings_and_scoresheet_update_in_place_when_a_hand_is_saved(site, bro
     lions = standings.locator("tr", has_text="Lions")
     lions.wait_for(timeout=5_000)  # the first hand brings the table of standings
     assert standings.evaluate("window.notReloaded") is True
-    standings.wait_for_timeout(4_500)  # the first hand's marks fade
+    standings.clock.fast_forward(4_500)  # the first hand's marks fade (live.js: after 4 s), without the 4 s wait
+    standings.wait_for_function("!document.querySelector('.live-updated')", timeout=10_000)
     standings.evaluate("window.scrollTo(0, 300)")  # the reader looks further down the table
     scrolled = standings.evaluate("window.scrollY")
     assert scrolled == 300

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 PASSWORD = "pw-for-tests-1"
+RETRY_MS = 2_000  # offline_entry.js: a failed send is sent again 2 s on (doubling while it keeps failing)
 
 
 def tap_toggle(page, field: str, value: str) -> None:
@@ -65,6 +66,15 @@ def log_in(browser, live_server, username: str, url: str):
         page.get_by_role("button", name="Log in").tap()
     assert page.url == url
     return context, page
+
+
+def retry_timer_set(page, posts: list[str], failed: int, timeout: float = 20.0) -> None:
+    """Wait until the ``failed``-th send has failed and the page has set its retry timer (offline_entry.js: the
+    queue is drawn again, with no hand "sending", once the timer is set)."""
+    deadline = time.monotonic() + timeout
+    while len(posts) < failed or page.locator("[data-queue-list] li.q-sending").count():
+        assert time.monotonic() < deadline, f"send {failed} did not fail within {timeout:g} s: {posts}"
+        page.wait_for_timeout(20)  # Playwright runs the route's handler meanwhile
 
 
 def ready_offline(page) -> None:
@@ -129,6 +139,7 @@ def test_three_hands_entered_offline_are_stored_once_in_order_when_the_signal_re
     match = s["match"]
     url = f"{live_server.url}/matches/{match.pk}/enter/"
     context, page = log_in(browser, live_server, "sam", url)
+    context.clock.install()  # as the real clock, from the next load on; moved on past the retry timer below
     ready_offline(page)
     # an unknown card typed offline is named at once, from the card data the server shipped (R1)
     context.set_offline(True)
@@ -167,6 +178,9 @@ def test_three_hands_entered_offline_are_stored_once_in_order_when_the_signal_re
     page.route(f"**/matches/{match.pk}/enter/", lose_first_answer_then_meet_an_outage)
     with page.expect_navigation(timeout=30_000):  # the queue drains, then the page shows the server's state
         context.set_offline(False)
+        for failed in (1, 3):  # a send that failed is sent again when the page's retry timer fires (2 s on)
+            retry_timer_set(page, posts, failed)
+            page.clock.fast_forward(RETRY_MS)  # the page's clock moved on, not waited out
     assert len(posts) == 5 and posts[0] == posts[1] and posts[2] == posts[3] and len(set(posts)) == 3, posts
     assert eventually(lambda: len(hands_of(match)) == 3)
     assert hands_of(match) == [(1, 4, 0, "sam"), (2, 4, 4, "sam"), (3, 8, 4, "sam")]

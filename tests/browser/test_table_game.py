@@ -15,6 +15,7 @@ after the hand before it). Last, the server goes away: the page says it is recon
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -24,6 +25,12 @@ from tests.browser.tables_site import PHONE, my_move, served_site, sign_in, tabl
 pytestmark = pytest.mark.browser
 
 GAME_DEADLINE = 170.0  # s for the whole game to 14
+YOURS_OR_OVER = """() => {
+  const table = document.getElementById('table');
+  return !table || table.dataset.status === 'finished'
+    || !!document.querySelector('#moves button.move, #hand.my-turn .hand-card.legal');
+}"""
+"""The page offers a move, or the game is over (the page drawn again by the server), or the page reloads."""
 KICK_POINTS = {"A": 1, "6": 2, "J": 3}  # the default ruleset's (R6)
 
 CHALK_LOG = """(() => {
@@ -56,6 +63,18 @@ def shown_score(row: dict) -> list[int]:
     return [int(text.split("/")[0]) for text in row["shown"]]
 
 
+def wait_for_turn(page, deadline: float) -> None:
+    """Wait until the page offers a move of ours or the game is over, for 10 s at most (the caller looks again,
+    until its ``deadline``)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    left = min(10.0, deadline - time.monotonic())
+    if left <= 0:
+        return
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(YOURS_OR_OVER, timeout=left * 1000)
+
+
 @pytest.mark.slow
 def test_one_person_and_three_bots_play_a_whole_game_to_14_by_taps(browser, site, shots):
     page = browser.new_page(**PHONE)
@@ -78,8 +97,8 @@ def test_one_person_and_three_bots_play_a_whole_game_to_14_by_taps(browser, site
         if page.get_attribute("#table", "data-status") == "finished":
             break
         move = my_move(page)
-        if move is None:
-            page.wait_for_timeout(50)
+        if move is None:  # the bots' turns: until the page offers the next move of ours
+            wait_for_turn(page, started + GAME_DEADLINE)
             continue
         kind = move[1] if move[0] == "button" else "card"
         if kind not in seen:  # each kind of turn once on screen, before the tap

@@ -4,6 +4,10 @@ Between the page and the server sits Playwright's socket route: it passes every 
 server's events the test says to drop, as a Redis outage lost them. The page must catch up by itself: an event that
 skips a version makes it ask for the state; with every event lost, a tap that gets no answer and the heartbeat (its
 pong carries the table's version) do. Chromium at 390×844 (fixtures in ``tests/browser/conftest.py``).
+
+The page's timers are its own (``static/js/table.js``: a tap's answer is waited for ``TAP_WAIT``, the heartbeat
+beats every ``BEAT`` and its pong is waited for ``PONG_WAIT``); the page's clock (Playwright's, running as the real
+one) is moved on by those times rather than waited out, once what the timer is to find has happened.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import pytest
 from tests.browser.tables_site import PHONE, my_move, served_site, sign_in, table_id_of, version_of
 
 pytestmark = pytest.mark.browser
+
+TAP_WAIT, BEAT, PONG_WAIT = 4_000, 10_000, 4_000  # ms: table.js's
 
 
 @pytest.fixture
@@ -33,6 +39,7 @@ class LossyRoute:
         self.drop_pongs = False  # the heartbeat lost too: the layer delivers nothing
         self.dropped: list[int] = []
         self.server_version = -1  # the highest version the server sent in a state or event
+        self.server_turn = None  # the seat to move in the newest of them
         self.states_after_drop = 0
 
     def attach(self, route) -> None:
@@ -42,8 +49,9 @@ class LossyRoute:
 
     def from_server(self, route, message) -> None:
         frame = json.loads(message) if isinstance(message, str) else {}
-        if frame.get("type") in ("state", "event"):
-            self.server_version = max(self.server_version, frame["version"])
+        if frame.get("type") in ("state", "event") and frame["version"] >= self.server_version:
+            self.server_version = frame["version"]
+            self.server_turn = frame["table"]["turn"]
         if frame.get("type") == "event" and (self.drop_all or self.drop_next > 0):
             self.drop_next = max(0, self.drop_next - 1)
             self.dropped.append(frame["version"])
@@ -79,6 +87,7 @@ def tap_my_move(page) -> None:
 @pytest.mark.slow
 def test_a_page_that_misses_frames_catches_up_by_itself(browser, site, shots):
     page = browser.new_page(**PHONE)
+    page.clock.install()  # time flows as it does; the test moves it on past the page's timers
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     lossy = LossyRoute()
@@ -99,9 +108,15 @@ def test_a_page_that_misses_frames_catches_up_by_itself(browser, site, shots):
 
     # every event lost, as with the layer down: a tap unanswered, then the heartbeat, bring the page up to date
     lossy.drop_all = True
-    before = version_of(page)
+    before, lost = version_of(page), len(lossy.dropped)
     tap_my_move(page)
+    wait_until(lambda: len(lossy.dropped) > lost, "the tap's answer to be lost", page=page)
+    page.clock.fast_forward(TAP_WAIT)  # no answer within TAP_WAIT: the page asks for the state
     wait_until(lambda: version_of(page) > before, "the unanswered tap's move on the page", page=page)
+    seat = int(page.get_attribute("#table", "data-seat"))
+    wait_until(lambda: lossy.server_turn == seat, "the bots' moves, their events lost, up to our turn", page=page)
+    if version_of(page) < lossy.server_version:  # (the state the tap asked for came before the bots' moves)
+        page.clock.fast_forward(BEAT)  # the next heartbeat: its pong carries the table's version
     wait_until(lambda: my_move(page) is not None and version_of(page) == lossy.server_version,
                "our turn again, at the server's version, with every event lost", timeout=30, page=page)
     assert page.inner_text("#turn").startswith("Your turn")
@@ -110,9 +125,12 @@ def test_a_page_that_misses_frames_catches_up_by_itself(browser, site, shots):
 
     # the heartbeat lost too: the mark stops saying "live" until the heartbeat comes back
     lossy.drop_pongs = True
+    page.clock.fast_forward(BEAT)  # the next heartbeat, its pong lost…
+    page.clock.fast_forward(PONG_WAIT)  # …and not come back within PONG_WAIT
     page.wait_for_selector("#conn[data-state=catching-up]", timeout=20_000)
     assert page.inner_text("#conn") == "catching up…"
     page.screenshot(path=str(shots / "table_catching_up.png"))
     lossy.drop_pongs = lossy.drop_all = False
+    page.clock.fast_forward(BEAT)  # the next heartbeat, answered
     page.wait_for_selector("#conn[data-state=live]", timeout=20_000)
     assert errors == []
