@@ -28,7 +28,7 @@ from games.common import (
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
 from games.settle import mark_changed
-from games.teams import check_table_games, check_table_totals
+from games.team_checks import check_table_games, check_table_totals
 
 LEVEL_NAMES: dict[str, str] = {HAND_LEVEL: "hand by hand", GAME_LEVEL: "as game results",
                                MATCH_LEVEL: "as match totals only"}
