@@ -26,6 +26,7 @@ from engine.actions import OVER
 from engine.errors import FieldError
 from engine.hand import HandState
 from games.models import Match
+from games.services import record_forfeit
 from tables import state as live
 from tables.models import Seat, Table, TableHand
 from tables.reader_views import all_views
@@ -188,3 +189,16 @@ def match_over(match: Match) -> str:
     if match.winner in names:
         return f"The match is over: {names[match.winner]} won, games {score}."
     return f"The match is over: games {score}."
+
+
+def finish_by_forfeit(table: Table, match: Match, outcome: str, *, author_label: str, reason: str,
+                      now: datetime) -> Table:
+    """The table's match is forfeited by its rule (a no-show, a player out of time): the forfeit recorded as the
+    organiser's would be (``games.services.record_forfeit``, its history naming ``author_label``), and the table
+    finishes in the same commit saying why (``reason``)."""
+    finish(table, record_forfeit(match, outcome=outcome, author_label=author_label))
+    table.end_reason = reason[:300]
+    touch(table, now)
+    table.save()
+    publish(table)
+    return table

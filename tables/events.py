@@ -32,11 +32,11 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.models import Match
-from games.services import mark_bot_played, record_forfeit
+from games.services import mark_bot_played
 from league.choices import OnlineNoShow
 from league.models import Competition
 from tables import dealing
-from tables.changes import TableError, finish, locked, publish, touch
+from tables.changes import TableError, finish_by_forfeit, locked
 from tables.fixtures import open_match_table
 from tables.match_clock import apply_time_control
 from tables.models import Seat, Table
@@ -143,22 +143,16 @@ def _forfeit(table: Table, match: Match, absent: list[int], now: datetime) -> Ta
     table finishes in the same commit, saying who did not come."""
     sides = {index % 2 for index in absent}  # seats 0 and 2: side A; 1 and 3: side B
     outcome = Match.DOUBLE_FORFEIT if len(sides) == 2 else Match.FORFEIT_A if 0 in sides else Match.FORFEIT_B
-    match = record_forfeit(match, outcome=outcome, author_label=NO_SHOW_AUTHOR)
-    finish(table, match)
     seats = ", ".join(str(index + 1) for index in absent)
     if outcome == Match.DOUBLE_FORFEIT:
-        table.end_reason = f"Neither side came to the table by its start time (seat {seats} empty): the match is " \
-                           "recorded as not played by either side."
+        reason = f"Neither side came to the table by its start time (seat {seats} empty): the match is recorded " \
+                 "as not played by either side."
     else:
         absent_side = match.side_a_name if outcome == Match.FORFEIT_A else match.side_b_name
         came = match.side_b_name if outcome == Match.FORFEIT_A else match.side_a_name
-        table.end_reason = f"{absent_side} did not come to the table by its start time (seat {seats} empty): " \
-                           f"{came} win by forfeit."
-    table.end_reason = table.end_reason[:300]
-    touch(table, now)
-    table.save()
-    publish(table)
-    return table
+        reason = f"{absent_side} did not come to the table by its start time (seat {seats} empty): {came} win by " \
+                 "forfeit."
+    return finish_by_forfeit(table, match, outcome, author_label=NO_SHOW_AUTHOR, reason=reason, now=now)
 
 
 def _bots_play(table: Table, match: Match, absent: list[int], now: datetime) -> Table:

@@ -25,10 +25,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match
-from games.services import mark_bot_played, record_forfeit
+from games.services import mark_bot_played
 from league.choices import ClockIncrement, OnlineNoShow
 from league.models import Competition
-from tables.changes import TableError, finish, locked, match_id, publish, set_deadline, touch
+from tables.changes import TableError, finish_by_forfeit, locked, match_id, publish, set_deadline, touch
 from tables.fixtures import fixture_players
 from tables.models import Seat, Table, TableAction
 
@@ -98,15 +98,11 @@ def run_out(table: Table, row: Seat, now: datetime) -> str:
     row.bank_left = 0.0
     if rule == OnlineNoShow.FORFEIT and match.team_match_id is None:
         outcome = Match.FORFEIT_A if row.index % 2 == 0 else Match.FORFEIT_B  # seats 0 and 2: side A
-        match = record_forfeit(match, outcome=outcome, author_label=OUT_OF_TIME_AUTHOR)
         row.save(update_fields=["bank_left"])
-        finish(table, match)
         losers, winners = (match.side_a_name, match.side_b_name) if outcome == Match.FORFEIT_A \
             else (match.side_b_name, match.side_a_name)
-        table.end_reason = f"{name} ({losers}) ran out of time: {winners} win by forfeit."[:300]
-        touch(table, now)
-        table.save()
-        publish(table)
+        finish_by_forfeit(table, match, outcome, author_label=OUT_OF_TIME_AUTHOR,
+                          reason=f"{name} ({losers}) ran out of time: {winners} win by forfeit.", now=now)
         return RunOut.SETTLED
     if rule == OnlineNoShow.BOT:
         row.covering, row.reclaim_pending = True, False
