@@ -103,10 +103,18 @@ def test_a_players_clock_runs_out_on_the_server_and_their_side_forfeits(browser,
     assert all(text.count(":") == 1 for text in clocks), clocks
     first = watcher.evaluate("Number(document.querySelector('#felt .spot.to-move .spot-clock')"
                              ".textContent.split(':')[1])")
-    watcher.wait_for_function(f"Number(document.querySelector('#felt .spot.to-move .spot-clock')"
-                              f".textContent.split(':')[1]) < {first}", timeout=5_000)
+    # measured in the frame that shows the countdown: the felt is drawn again at every state
+    spans = watcher.wait_for_function(f"""() => {{
+        const running = document.querySelector('#felt .spot.to-move .spot-clock');
+        if (!running || Number(running.textContent.split(':')[1]) >= {first}) return false;
+        return [...document.querySelectorAll('#felt .spot-clock')].map(clock => {{
+            const box = clock.getBoundingClientRect();
+            return [box.left, box.right, box.width];
+        }});
+    }}""", timeout=5_000).json_value()
     watcher.screenshot(path=str(shots / "match_clock_running.png"))
-    assert watcher.locator("#felt .spot-clock").first.bounding_box()["x"] >= 0  # on the phone's screen
+    assert all(left >= 0 and right <= PHONE["viewport"]["width"] and width > 0
+               for left, right, width in spans), spans  # every clock on the phone's screen
 
     # nobody moves: the server's clock runs out, the side forfeits, every phone says so
     for page in pages.values():
