@@ -13,8 +13,9 @@ from pathlib import Path
 import dj_database_url
 import dj_email_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
-from config.environ_helpers import env_bool, env_list, env_str
+from config.environ_helpers import env_bool, env_list, env_seconds, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,7 +23,7 @@ PRODUCTION = env_bool("DJANGO_PRODUCTION", False)
 DEBUG = env_bool("DJANGO_DEBUG", not PRODUCTION)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "" if PRODUCTION else "dev-only-insecure-key-do-not-use-in-production")
 if PRODUCTION and len(SECRET_KEY) < 50:
-    raise RuntimeError("DJANGO_SECRET_KEY: must be set to a random string of 50+ characters in production")
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY: must be set to a random string of 50+ characters in production")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 # the site's address, for the links of mails sent outside a request (a waiting list moving up)
@@ -196,7 +197,7 @@ LIVE_SHARED_RENDERINGS = env_bool("LIVE_SHARED_RENDERINGS", bool(REDIS_URL))
 # database index of REDIS_URL: CHANNEL_LAYER_PREFIX keeps two deployments (or test runs) on one Redis apart.
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("pubsub", "core"):
-    raise RuntimeError(f"CHANNEL_LAYER: {CHANNEL_LAYER!r} is not pubsub or core")
+    raise ImproperlyConfigured(f"CHANNEL_LAYER: {CHANNEL_LAYER!r} is not pubsub or core")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {
         "BACKEND": "config.channel_layers.PubSubChannelLayer" if CHANNEL_LAYER == "pubsub"
@@ -380,9 +381,6 @@ LOGGING = {
 
 # Online tables: seconds a bot waits before it moves (and a bot covering a player away or out of time) — the
 # default pace of a new table, stored with it (Table.bot_pace), so a restart keeps every table's own pace.
-try:
-    TABLES_BOT_PACE = float(env_str("TABLES_BOT_PACE", "1.0"))
-except ValueError:
-    raise RuntimeError(f"TABLES_BOT_PACE: {env_str('TABLES_BOT_PACE', '')!r} is not a number of seconds") from None
-if not 0 <= TABLES_BOT_PACE <= 60:
-    raise RuntimeError(f"TABLES_BOT_PACE: {env_str('TABLES_BOT_PACE', '')!r} is not from 0 to 60 seconds")
+TABLES_BOT_PACE = env_seconds("TABLES_BOT_PACE", 1.0, 0, 60)
+# Seconds between two looks of the tables' ticker for due moves (tables.ticker): a bot moves at most this late.
+TABLES_TICK = env_seconds("TABLES_TICK", 0.25, 0.01, 5)

@@ -4,8 +4,9 @@ A daphne process starts it as soon as its event loop runs (:func:`start_with_the
 ``TablesConfig.ready``), so that a server started again after a crash makes the pending moves with nobody connected;
 in any other process the first socket accepted starts it (:func:`ensure_running`: one per process and event loop,
 idempotent).
-Every ``TICK`` seconds it asks ``clock.due_moves`` which tables have a move due (a bot's pace passed, a player's
-clock run out, a player away long enough to be covered) and has ``clock.play_due`` make each one in a thread,
+Every ``TABLES_TICK`` seconds (the setting, a quarter of a second by default) it asks ``clock.due_moves`` which
+tables have a move due (a bot's pace passed, a player's clock run out, a player away long enough to be covered) and
+has ``clock.play_due`` make each one in a thread,
 never on the event loop: a quick bot's move in Django's thread for the sockets' database work (one writer at a time,
 as SQLite wants); a move of the ``montecarlo`` bot, which thinks for a while, in a thread of its own so that it
 holds up no socket, or with Celery workers (``REDIS_URL``) on a worker (``tables.tasks.play_due_task``). Deadlines
@@ -37,7 +38,6 @@ from tables.tasks import play_due_task
 
 logger = logging.getLogger(__name__)
 
-TICK = 0.25  # s between two looks for due moves
 IDLE_EVERY = 60.0  # s between two closings of idle tables
 MAX_PAUSE = 5.0  # s between two ticks at most, while they keep failing
 SENT_GRACE = 5.0  # s a move sent to a worker is left to it before this process sends it again
@@ -119,14 +119,14 @@ def workers() -> bool:
     return not settings.CELERY_TASK_ALWAYS_EAGER
 
 
-def pause_after(failures: int) -> float:
-    """Seconds before the next tick after ``failures`` failed ticks in a row: ``TICK``, then doubling up to
+def pause_after(failures: int, tick: float) -> float:
+    """Seconds before the next tick after ``failures`` failed ticks in a row: ``tick``, then doubling up to
     ``MAX_PAUSE`` (a database down, or not migrated yet, is not asked four times a second).
 
-    >>> [pause_after(n) for n in (0, 1, 2, 3, 10)]
+    >>> [pause_after(n, 0.25) for n in (0, 1, 2, 3, 10)]
     [0.25, 0.5, 1.0, 2.0, 5.0]
     """
-    return min(MAX_PAUSE, TICK * 2 ** min(failures, 16))
+    return min(MAX_PAUSE, tick * 2 ** min(failures, 16))
 
 
 async def _run() -> None:
@@ -148,7 +148,7 @@ async def _run() -> None:
             failures += 1
             if failures == 1 or failures % 100 == 0:  # the first failure in a row, then now and then
                 logger.exception("the tables' ticker failed a tick (%s in a row)", failures)
-        await asyncio.sleep(pause_after(failures))
+        await asyncio.sleep(pause_after(failures, settings.TABLES_TICK))
 
 
 async def tick() -> list[int]:

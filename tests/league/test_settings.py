@@ -88,8 +88,22 @@ def test_production_without_a_real_secret_key_fails_clearly(secret):
     if secret is not None:
         env["DJANGO_SECRET_KEY"] = secret
     done = run(["manage.py", "check", "--deploy"], **env)
-    assert done.returncode != 0
+    assert done.returncode == 2 and done.stderr.count("\n") == 1  # one line, no traceback
     assert "DJANGO_SECRET_KEY" in done.stderr and "50+ characters" in done.stderr
+
+
+@pytest.mark.parametrize(("variable", "value", "words"), [
+    ("TABLES_TICK", "often", "is not a number of seconds"), ("TABLES_TICK", "0", "is not from 0.01 to 5 seconds"),
+    ("TABLES_BOT_PACE", "-1", "is not from 0 to 60 seconds"), ("DJANGO_DEBUG", "maybe", "must be true or false")])
+def test_a_setting_the_environment_gets_wrong_is_one_line_naming_it_and_exit_2(variable, value, words):
+    done = run(["manage.py", "check"], **{variable: value})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr  # one line, no traceback
+    assert done.stderr.startswith(f"manage.py: {variable}: ") and words in done.stderr and repr(value) in done.stderr
+
+
+def test_a_variable_set_to_nothing_counts_as_not_set():
+    got = read_settings(DATABASE_URL="", REDIS_URL="")
+    assert got["engine"] == "django.db.backends.sqlite3" and got["eager"] is True
 
 
 MARKED_TESTS = """

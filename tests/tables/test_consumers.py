@@ -631,9 +631,9 @@ async def test_every_close_code_is_one_daphne_may_send():
 
 
 # ----------------------------------------------------------------------------- the ticker
-async def test_the_ticker_a_socket_starts_plays_the_due_bot_move_and_the_readers_see_it(monkeypatch):
+async def test_the_ticker_a_socket_starts_plays_the_due_bot_move_and_the_readers_see_it(monkeypatch, settings):
     monkeypatch.setattr(ticker, "ensure_running", REAL_TICKER)
-    monkeypatch.setattr(ticker, "TICK", 0.02)
+    settings.TABLES_TICK = 0.02
     table = await db(seating.create_table)(None, 2, None, Table.PUBLIC, {0: "random", 1: "heuristic"}, bot_pace=0)
     table = await db(dealing.start)(table)
     watcher = await join(table, None)
