@@ -167,8 +167,9 @@ def apply_move(table: Table, row: Seat | int, action_text: Any, action_id: str, 
         assert hand is not None  # the state of a hand comes with it
         hand, state = end_hand(table, hand, state, now)
         if table.match_clock and seats is not None:  # a new hand may have added each player's increment
+            banks = dict(Seat.objects.filter(table=table).values_list("index", "bank_left"))
             for seat_row in seats.values():
-                seat_row.refresh_from_db(fields=["bank_left"])
+                seat_row.bank_left = banks[seat_row.index]
         outcome = Outcome(table.pk, table.version, row.index, str(action), by, hand_over=True, result=result)
         table.save()
     else:

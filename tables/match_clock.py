@@ -19,6 +19,7 @@ result.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import Enum
 
 from django.db import transaction
 from django.db.models import F
@@ -39,7 +40,7 @@ MAX_GIVEN_MINUTES = 60
 """The most time an organiser gives a player at once."""
 
 
-class RunOut:
+class RunOut(Enum):
     """What ``run_out`` did: the match settled (nothing more to move), or a bot now plays the seat."""
 
     SETTLED = "settled"
@@ -89,7 +90,7 @@ def hand_increment(table: Table) -> None:
         Seat.objects.filter(table=table, bot="").update(bank_left=F("bank_left") + table.increment_seconds)
 
 
-def run_out(table: Table, row: Seat, now: datetime) -> str:
+def run_out(table: Table, row: Seat, now: datetime) -> RunOut:
     """``row``'s player ran out of time (their bank is spent): settled by the competition's no-show rule. Called
     under the table's lock with the turn theirs."""
     match = Match.objects.select_related("competition").get(pk=match_id(table))
