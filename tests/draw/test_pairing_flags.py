@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from draw.edits import swap_pairings
@@ -21,6 +19,7 @@ from league.models import Competition
 from tests.draw.test_rounds import competition_of, manage_url, matches_of
 from tests.draw.test_rounds import pair as pair_round
 from tests.factories import make_club, make_user
+from tests.migrating import at_older_schemas, migrate, older_schema
 
 GOLDEN = Path(__file__).parent / "pairing" / "golden"
 LEAGUE = ("league", "0014_competition_archived")  # the models the test makes, as they were then
@@ -105,15 +104,13 @@ def test_the_api_schema_lists_the_pairing_flags():
     assert enum == [flag.value for flag in PairingFlag]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.mark.django_db(transaction=True)
+@older_schema
 def test_flags_stored_in_the_engines_older_spelling_are_respelled_and_back():
+    with at_older_schemas():
+        respell_forward_and_back()
+
+
+def respell_forward_and_back() -> None:
     old = migrate(BEFORE)
     club = old.get_model("league", "Club").objects.create(name="Oval", slug="oval")
     competition = old.get_model("league", "Competition").objects.create(club=club, name="Cup", slug="cup")
@@ -140,5 +137,3 @@ def test_flags_stored_in_the_engines_older_spelling_are_respelled_and_back():
         "same-club", "float", "repeat-partner", "repeat-opponent"]
     assert old.get_model("games", "TeamMatch").objects.get(pk=team_match.pk).pairing_flags == [
         "rematch", "same-club", {"flag": "float"}]
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # the schema as the other tests expect it

@@ -5,20 +5,12 @@ databases of the older schema kept in the flags into the columns, and back when 
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from draw.placement import THIRD_PLACE, with_third_place
+from tests.migrating import at_older_schemas, migrate, older_schema
 
 BEFORE = [("league", "0010_plain_text_names"), ("games", "0006_bounds_hang_jack_totals")]
 AFTER = [("league", "0011_placement_columns"), ("games", "0007_placement_columns")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_the_third_place_is_also_a_reason_once():
@@ -28,8 +20,13 @@ def test_the_third_place_is_also_a_reason_once():
 
 
 @pytest.mark.slow  # migrates the schema back and forth
-@pytest.mark.django_db(transaction=True)
+@older_schema
 def test_places_kept_in_the_flags_by_the_older_schema_move_into_the_columns_and_back():
+    with at_older_schemas():
+        walk_forward_and_back()
+
+
+def walk_forward_and_back() -> None:
     old = migrate(BEFORE)
     club = old.get_model("league", "Club").objects.create(name="Oval", slug="oval")
     competition = old.get_model("league", "Competition").objects.create(club=club, name="Cup", slug="cup")
@@ -59,5 +56,3 @@ def test_places_kept_in_the_flags_by_the_older_schema_move_into_the_columns_and_
     assert old.get_model("league", "Bye").objects.get(pk=bye.pk).flags == ["bye", "position:3"]
     assert old.get_model("games", "TeamMatch").objects.get(pk=semi.pk).pairing_flags == ["rematch", "position:2",
                                                                                          "group:B"]
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # the schema as the other tests expect it

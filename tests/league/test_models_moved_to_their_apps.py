@@ -18,18 +18,12 @@ from django.db.migrations.executor import MigrationExecutor
 from draw.models import Bye, Round
 from games.models import Match
 from standings.models import PlayerRating, RatingPoint, RatingsRebuild, StandingRow
+from tests.migrating import at_older_schemas, migrate, older_schema
 
 BEFORE = [("league", "0016_stage_and_section_choices"), ("games", "0013_choices_and_known_values"),
           ("draw", None), ("standings", None)]
 AFTER = [("league", "0017_rounds_and_standings_to_their_apps")]
 PLAYED_AT = datetime(2026, 5, 2, 20, 30, tzinfo=UTC)
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state([target for target in targets if target[1] is not None]).apps
 
 
 def migrate_to_the_latest():
@@ -95,10 +89,10 @@ IN_THEIR_APPS = {"Round": "draw", "Bye": "draw", "StandingRow": "standings", "Ra
 
 
 @pytest.mark.services
-@pytest.mark.django_db(transaction=True)
+@older_schema
 def test_the_moved_models_keep_their_tables_and_rows_forward_and_back():
     round_type = ContentType.objects.get_for_model(Round)
-    try:
+    with at_older_schemas():
         old = migrate(BEFORE)
         assert app_label_of(round_type) == "league"
         ids = write_rows_of_the_older_schema(old)
@@ -109,8 +103,7 @@ def test_the_moved_models_keep_their_tables_and_rows_forward_and_back():
 
         old = migrate(BEFORE)
         assert_rows_read_through(old, IN_LEAGUE, ids)
-    finally:
-        migrate_to_the_latest()
+        migrate_to_the_latest()  # and on to today's schema, through every migration after
     ContentType.objects.clear_cache()
     assert ContentType.objects.get_for_model(Round).pk == round_type.pk
 
