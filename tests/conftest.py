@@ -37,6 +37,8 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from hypothesis import settings as hypothesis_settings
 
+from tests import pg_template
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 WORKER_VISIBILITY_TIMEOUT = 5  # seconds before a killed worker's unacknowledged task is delivered again
@@ -309,12 +311,27 @@ def with_a_broker():
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """Each process's PostgreSQL test database is its own; under pytest-xdist a copy of the run's migrated
+    template (``tests/pg_template.py``)."""
     from django.conf import settings
 
     for database in settings.DATABASES.values():
         if "postgresql" in database["ENGINE"]:
             test = database.setdefault("TEST", {})
             test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+            if os.environ.get("PYTEST_XDIST_WORKER"):
+                test["TEMPLATE"] = pg_template.ensure_template(
+                    database, lambda name, database=database: database_url({**database, "NAME": name}), os.getppid())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a pytest-xdist run drops the template its workers copied."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if not hasattr(session.config, "workerinput") and "postgresql" in database["ENGINE"] \
+            and getattr(session.config.option, "numprocesses", None):
+        pg_template.drop_template(database, os.getpid())
 
 
 @pytest.fixture(scope="session")
