@@ -17,6 +17,8 @@ Signals (sender → listener, ``dispatch_uid``; a signal's listeners run in the 
   - ``tables.fixtures.end_with_forfeit`` — a forfeit on a match an online table holds: the table finishes after
     the commit, saying why.
   - ``live.notices.notify_hands_changed`` — after the commit, the match's open scoresheets render again.
+- ``games.signals.team_match_decided`` → ``tables.fixtures.end_with_team_match`` — a team match decided at its
+  tables (a race won at one of them): its other online tables still open stop there, after the commit.
 - ``games.signals.results_settled`` (in the settle task, which fails and retries if a listener fails):
   - ``standings.receivers.refresh_as_settled`` — the standings refresh in the same task (first: the draw's
     knockout draft reads the groups' standings).
@@ -59,7 +61,7 @@ from django.contrib.auth.signals import user_logged_out
 from django.dispatch import Signal
 
 from draw import receivers as draw_receivers
-from games.signals import results_changing, results_settled
+from games.signals import results_changing, results_settled, team_match_decided
 from league.competition_options import register_option_check
 from league.signals import (
     attention_needed,
@@ -82,6 +84,7 @@ from tables.signals import event_table_changed, presence_changed, table_changed
 HOOKS: list[tuple[Signal, Callable[..., Any], str]] = [
     (results_changing, fixtures.end_with_forfeit, "tables.end_with_forfeit"),
     (results_changing, notices.notify_hands_changed, "live.hands_changed"),
+    (team_match_decided, fixtures.end_with_team_match, "tables.end_with_team_match"),
     (results_settled, standings_receivers.refresh_as_settled, "standings.refresh_as_settled"),
     (results_settled, draw_receivers.draft_next_knockout_round, "draw.draft_next_knockout_round"),
     (results_settled, draw_receivers.pair_next_round_when_decided, "draw.pair_next_round_when_decided"),

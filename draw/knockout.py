@@ -76,11 +76,15 @@ def advance(field_: Field, plan: Plan, draft: Draft) -> int:
     """The next knockout round from the previous one's winners, by bracket position; returns its ties. While
     some ties of the previous round are still to play — or still to be paired, the previous round being published
     tie by tie — only the ties whose two feeders are decided are drafted (the round grows as the rest are
-    decided)."""
+    decided). A side whose feeder sent nobody on (a double forfeit, a winner withdrawn, a place nobody reached:
+    ``draw.knockout_state``) gives the other side a walkover; a tie neither of whose feeders sent anyone is not
+    drafted at all (it is empty, and sends nobody on in its turn)."""
     slots, losers = _previous_places(field_, plan.number - 1)
     previous = knockout_rounds(field_.competition.pk).get(plan.number - 1)
     for position in previous.waiting if previous is not None else ():  # published tie by tie: not paired yet
         slots[position] = losers[position] = UNDECIDED
+    for position in previous.empty if previous is not None else ():  # nobody reached it: it sends nobody on
+        slots[position] = losers[position] = None
     places = max(slots, default=0)
     ties = max(1, (places + 1) // 2)
     active = set(field_.active)

@@ -182,6 +182,9 @@ def _require_a_ready_tie(competition: Competition, previous: int) -> None:
         return
     if before.ready_after():
         return
+    if not before.undecided:  # every place decided, and none of the next round's ties is reached by anyone
+        raise RoundError("round", f"the knockout is over: nobody goes on from round {previous} (each tie after it "
+                                  "would have neither side: both ties that feed it sent nobody on)")
     _require_results(competition, [previous])
     raise RoundError("round", "no tie of the next round has both its ties before it decided yet: the winners move "
                               "on as soon as two ties that meet are decided")

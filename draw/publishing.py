@@ -5,6 +5,12 @@ A knockout round published tie by tie (``draw.plan.plays_tie_by_tie``) is publis
 paired, the ties still waiting for theirs named beside it (``draw.plan.ties_waiting``); "published" then says that
 every tie it holds is public and playable, and each tie that joins it later is published as it joins
 (:func:`ties_added`). Any other round is published whole.
+
+A team match of a competition played online whose teams have no choice of line-up (each has exactly its
+``team_tables`` pairs) is seated as it is published (``games.services.seat_without_choice``): in a round being
+published, before the round is marked published, so the round's own publication opens its tables; in a tie that joins
+a round published already, through the captain's own path (``set_team_tables``), which tells the layers above of
+the new tables. A team match a captain must seat is left to them, as before.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from draw.errors import RoundError
 from draw.models import Round
 from draw.plan import plays_tie_by_tie, ties_waiting
 from draw.round_locks import BUSY, results_entered
+from games.models import TeamMatch
+from games.services import seat_without_choice
 from league.competition_options import set_published
 from league.models import Competition
 from league.signals import (
@@ -39,6 +47,7 @@ def publish_round(round_: Round, user=None, *, with_competition: bool = False) -
         Competition.objects.select_for_update(no_key=True).filter(pk=round_.competition_id).first()
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
         _check_publishable(round_)
+        _seat_team_matches(round_)  # while a draft still: the publication below opens their tables with the rest
         round_.status, round_.published_at = Round.PUBLISHED, timezone.now()
         round_.save(update_fields=["status", "published_at"])
         if with_competition and not round_.competition.published:
@@ -74,6 +83,15 @@ def ties_added(round_: Round, match_ids: list[int]) -> None:
     the key of its players' notice (``notify``): a player told of their tie already is not told again."""
     _round_visibility_changed(round_)
     round_published_after_commit(round_.pk, match_ids=match_ids)
+
+
+def _seat_team_matches(round_: Round) -> None:
+    """The round's team matches with no tables yet seated where neither team has a choice (a competition played
+    online only: ``games.team_seating``)."""
+    if round_.competition.entrant_kind != Competition.TEAMS or not round_.competition.play_online:
+        return
+    seat_without_choice(TeamMatch.objects.filter(round=round_, table_matches__isnull=True)
+                        .values_list("pk", flat=True).distinct())
 
 
 def published_message(round_: Round) -> str:

@@ -80,8 +80,9 @@ def mark_changed(match: Match, *fields: str) -> None:
     transaction.on_commit(lambda: queue_settle(competition_id, match_id, version))
 
 
-def queue_settle(competition_id: int, match_id: int, version: int) -> None:
-    """Queue a settle task for the match unless one is already queued for the competition (and not started).
+def queue_settle(competition_id: int, match_id: int | None, version: int | None) -> None:
+    """Queue a settle task for the match (``None``: the competition, a team match's totals or forfeit) unless one is
+    already queued for the competition (and not started).
     When the broker cannot be reached it runs here: the commits since the request was set queued nothing and
     count on it."""
     from games.tasks import settle_match_task  # the task module imports this one

@@ -12,7 +12,9 @@ The team total is counted in bullseyes (games won) over all tables:
 
 A table never applies the competition's pair match format on its own: ``settle_team_match`` decides it with the
 team match (``games.settle`` calls it in the same transaction as the table's settle). Locks are always taken in the
-order team match, then its tables, so that two tables settling at once cannot deadlock.
+order team match, then its tables, so that two tables settling at once cannot deadlock. A team match decided at its
+tables is told after the commit (``games.signals.team_match_decided``): an online table still playing one of them
+stops there, as the race does.
 
 A team match can also be recorded as overall totals only (``record_team_totals``: ``result_level`` "match", no
 tables), or as a forfeit of a team. Both ask about each table first, as a table's own entries do
@@ -42,6 +44,7 @@ from games.common import (
     whole_number,
 )
 from games.models import GAME_LEVEL, HAND_LEVEL, MATCH_LEVEL, SIDE_A, SIDE_B, Game, Hand, Match, TeamMatch
+from games.signals import team_match_decided
 from games.team_checks import check_team_totals, team_winner
 from league.models import Competition, Entry, Partnership, Team
 from league.permissions import published_round_filter
@@ -219,11 +222,16 @@ def _settle_tables(team_match: TeamMatch, tables: list[Match]) -> None:
     _write_team_totals(team_match, list(by_id.values()), a, b)
     team_match.result_level = max((t.result_level for t in tables), key=LEVEL_ORDER.__getitem__)
     team_match.winner = decided
+    was_over = team_match.status == TeamMatch.COMPLETE
     if over:
         team_match.status = TeamMatch.COMPLETE
     else:
         team_match.status = TeamMatch.IN_PROGRESS if started else TeamMatch.SCHEDULED
     team_match.save()
+    if over and not was_over and not forfeit:  # its tables still playing stop (``team_match_decided``)
+        team_match_id, match_ids = team_match.pk, [table.pk for table in tables]
+        transaction.on_commit(lambda: team_match_decided.send(sender=TeamMatch, team_match_id=team_match_id,
+                                                              match_ids=match_ids), robust=True)
 
 
 def _count_race(team_match: TeamMatch, by_id: dict[int, _Table], won: Sequence[Game]) -> tuple[int, int, str]:
@@ -348,6 +356,7 @@ def record_team_totals(team_match: TeamMatch, bullseyes_a: int, bullseyes_b: int
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
+        _settled_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action=ResultAction.TOTALS_RECORDED, user=user, label=label,
                        data={"bullseyes": bullseyes, "hang_jacks": hang,
                              "chalks": {SIDE_A: chalks_a, SIDE_B: chalks_b}})
@@ -367,6 +376,7 @@ def clear_team_totals(team_match: TeamMatch, *, user=None, author_label: str = "
         team_match.save()
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
+        _settled_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action=ResultAction.TOTALS_CLEARED, user=user, label=label)
     return team_match
 
@@ -399,9 +409,20 @@ def _team_outcome(team_match: TeamMatch, outcome: str, *, user: Any, author_labe
             table.save(update_fields=["outcome", "updated_at"])
         team_match = settle_team_match(team_match.pk)
         standings_stale_after_commit(team_match.competition_id)
+        _settled_after_commit(team_match.competition_id)
         record_version(team_match=team_match, action=ResultAction.FORFEIT_CLEARED if outcome == Match.PLAYED
                        else ResultAction.FORFEIT_RECORDED, user=user, label=label, data={"outcome": outcome})
     return team_match
+
+
+def _settled_after_commit(competition_id: int) -> None:
+    """The team match's result changed by its totals or a forfeit, not at a table: the competition's settle task is
+    queued after the commit as a table's change queues it, so that what follows a settled result follows this one
+    too (``games.signals.results_settled``: in a competition played online, its next round paired by itself, a
+    knockout's next tie or walkover)."""
+    from games.settle import queue_settle  # games.settle imports this module
+
+    transaction.on_commit(lambda: queue_settle(competition_id, None, None))
 
 
 def _check_tables_not_held(team_match: TeamMatch, action: str, *, user: Any) -> None:

@@ -1,10 +1,15 @@
 """A league fixture played online: opening its table (seats belonging to the partnerships' players), the table's
-hold on the match, ending online play, and the table finishing when the organiser records a forfeit.
+hold on the match, ending online play, and the table finishing when the organiser records a forfeit — or, at a table
+of a team match, when the team match is decided at another of its tables.
 
 While the table is open it holds its match (``Match.held_by_table``, set here and released by
 ``tables.changes.leave_open`` whenever the table stops): ``games.common.check_not_held`` then refuses any change of
 the match's results made elsewhere than at the table. A forfeit goes through; ``end_with_forfeit`` (a listener of
-``games.signals.results_changing``, connected in ``config.wiring``) finishes the table after its commit.
+``games.signals.results_changing``, connected in ``config.wiring``) finishes the table after its commit. A team
+race won at one table stops the others (``end_with_team_match``, a listener of ``games.signals.team_match_decided``):
+a hand still in play there could not count — it is not stored — and the table's players are free at once for their
+next table (a player still seated at a table of the event would have the next round's seat left to its link:
+``tables.one_seat``).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Match
+from games.models import Match, TeamMatch
 from league.permissions import can_enter_hands, is_organiser
 from tables import one_seat
 from tables.changes import OPEN, TableError, finish, locked, match_id, publish, signed_in, stop, touch
@@ -119,14 +124,38 @@ def end_with_forfeit(sender: Any = None, match: Match | None = None, action: str
     transaction.on_commit(lambda: _end_with_match(table_id))
 
 
-def _end_with_match(table_id: int) -> None:
-    """After a forfeit's commit: the table finishes with the match, saying why."""
+def end_with_team_match(sender: Any = None, team_match_id: int | None = None, match_ids: list[int] | None = None,
+                        **kwargs: Any) -> None:
+    """``games.signals.team_match_decided``'s receiver (``config.wiring``), after the commit: each table of the team
+    match still open finishes, saying that the team match is over (a hand in play is not stored: it could not count).
+    A table that finished by itself already (the one whose hand decided) is left as it is."""
+    open_tables = list(Table.objects.filter(kind=Table.FIXTURE, match_id__in=match_ids or [], status__in=OPEN)
+                       .order_by("pk").values_list("pk", flat=True))
+    team_match = TeamMatch.objects.filter(pk=team_match_id).first() if open_tables and team_match_id else None
+    for table_id in open_tables:
+        _end_with_match(table_id, team_match)
+
+
+def _team_match_over(team_match: TeamMatch, table: Table) -> str:
+    """Why a table of a decided team match stopped, in words."""
+    names = {"a": team_match.team_a_name, "b": team_match.team_b_name}
+    score = f"{team_match.team_a_name} {team_match.bullseyes_a} – {team_match.bullseyes_b} {team_match.team_b_name}"
+    won = f"{names[team_match.winner]} won" if team_match.winner in names else "it is drawn"
+    where = f", and hand {table.hand_number}, still in play, is not stored" if table.status == Table.PLAYING else ""
+    return f"The team match is over: {won}, bullseyes {score}. This table stops here{where}."
+
+
+def _end_with_match(table_id: int, team_match: TeamMatch | None = None) -> None:
+    """After a forfeit's commit (or its team match's decision): the table finishes with the match, saying why."""
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None or table.status not in OPEN:
             return
         match = Match.objects.select_related("competition").get(pk=match_id(table))
+        reason = _team_match_over(team_match, table) if team_match is not None else ""
         finish(table, match)
+        if reason:
+            table.end_reason = reason[:300]
         touch(table, timezone.now())
         table.save()
         publish(table)

@@ -95,6 +95,8 @@ def current(table: Table) -> tuple[TableHand | None, HandState | None]:
         _cache.move_to_end((table.pk, table.version))
         return copied(cached[0]), cached[1].copy()
     hand = current_hand(table)
+    if hand is None:  # before the first deal: never read the hands again (one dealt since would come without its row)
+        return None, None
     return hand, live_state(table, hand)
 
 

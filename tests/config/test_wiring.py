@@ -10,7 +10,7 @@ from django.apps import apps
 from django.contrib.auth.signals import user_logged_out
 
 from config import wiring
-from games.signals import results_changing, results_settled
+from games.signals import results_changing, results_settled, team_match_decided
 from league import competition_options as entries
 from league.signals import (
     attention_needed,
@@ -30,6 +30,9 @@ EXPECTED = {
     "games.signals.results_changing": (results_changing, [
         ("tables.fixtures.end_with_forfeit", "tables.end_with_forfeit"),
         ("live.notices.notify_hands_changed", "live.hands_changed"),
+    ]),
+    "games.signals.team_match_decided": (team_match_decided, [
+        ("tables.fixtures.end_with_team_match", "tables.end_with_team_match"),
     ]),
     "games.signals.results_settled": (results_settled, [
         ("standings.receivers.refresh_as_settled", "standings.refresh_as_settled"),

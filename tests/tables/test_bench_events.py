@@ -1,8 +1,8 @@
-"""A smoke run of bench/bench_events.py: its sums (the delays between rounds, the tables stuck, the standings
-compared), its figures and verdicts from made-up results, and what its players read from a page or a frame (no
-services); and the whole benchmark at its quick size — an 8-pair Swiss of 2 rounds and a 4-pair knockout played to
-the end by bot clients over real sockets — against PostgreSQL, Redis, daphne, gunicorn and a Celery worker
-(``services``)."""
+"""A smoke run of bench/bench_events.py: its sums (the delays between rounds, the tables stuck, the standings and the
+knockout's winner compared, a team race decided again from its games), its figures and verdicts from made-up
+results, and what its players read from a page or a frame (no services); and the whole benchmark at its quick size —
+an 8-pair Swiss of 2 rounds and a 4-team knockout (two pairs a team, a tie at two tables) played to the end by bot
+clients over real sockets — against PostgreSQL, Redis, daphne, gunicorn and a Celery worker (``services``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.scenarios.events import player
+from bench.scenarios.events import player, team_readback
 from bench.scenarios.events.timeline import (
     RoundTimes,
     TableTimes,
@@ -66,6 +66,7 @@ def result(delays: tuple[float, ...] = (1.5, 2.0, 2.5), stuck: bool = False, dif
         "actions_by": {"player": 6000}, "stats": {"actions": 6000, "refused": {}, "closed": 0, "connect_failures": 0,
                                                   "resyncs": 0, "polls": 900, "poll_errors": 0},
         "client_failures": [], "standings": {"swiss": {"stored": [LINE], "from_hands": [other]}}, "poll": 1.5,
+        "winners": {"knockout": {"stored": 7, "from_hands": 8 if differ else 7, "name": "Team 3"}},
         "servers": 2, "cpu_pct": {"daphne": 40.0, "gunicorn": 10.0, "worker": 5.0}, "bench_cpu_pct": 3.0,
         "load_start": "1.00/1.00/1.00", "load_end": "2.00/1.50/1.00",
     }
@@ -107,6 +108,8 @@ def test_the_standings_are_compared_line_by_line_in_rank_order():
     swapped = standings_differences([LINE, (2, 8, *LINE[2:])], [(1, 8, *LINE[2:]), (2, 7, *LINE[2:])])
     assert len(swapped) == 2 and swapped[0].startswith("line 1: stored (1, 7,")
     assert standings_differences([LINE], []) == ["1 lines stored, 0 from the hands"]
+    level = [(2, 11, *LINE[2:]), (2, 9, *LINE[2:])]  # a tie: the stored rows keep the order they were first written
+    assert standings_differences(level, level[::-1]) == []
 
 
 # ---------------------------------------------------------------------------------------- figures and verdicts
@@ -122,6 +125,9 @@ def test_the_delay_is_held_to_five_seconds_and_nothing_may_be_stuck_or_differ():
     assert bad["delay_p95"]["status"] == "FAIL"
     assert bad["stuck"]["status"] == "FAIL" and "table 2 (swiss round 1) playing" in bad["stuck"]["detail"]
     assert bad["standings"]["status"] == "FAIL" and "line 1" in bad["standings"]["detail"]
+    assert bad["standings"]["value"] == 2, "a line and the winner differ"
+    assert "knockout won by Team 3 (from the hands 8)" in bad["standings"]["detail"]
+    assert "knockout won by Team 3;" not in figures["standings"]["detail"] and figures["standings"]["value"] == 0
     assert bad["rounds"]["status"] == "FAIL" and "NOT over" in bad["rounds"]["detail"]
 
 
@@ -138,12 +144,30 @@ def test_the_report_prints_each_figure_beside_its_target():
 
 
 def test_bad_sizes_are_refused_by_name(capsys):
-    for argv, name in ((["--swiss-pairs", "7"], "--swiss-pairs"), (["--swiss-rounds", "9", "--swiss-pairs", "8"],
-                                                                   "--swiss-rounds"),
-                       (["--knockout-pairs", "1"], "--knockout-pairs")):
-        with pytest.raises(SystemExit):
+    for argv, name in ((["--swiss-pairs", "7"], "--swiss-pairs"),
+                       (["--swiss-rounds", "9", "--swiss-pairs", "8"], "--swiss-rounds"),
+                       (["--knockout-teams", "1"], "--knockout-teams"),
+                       (["--knockout-teams", "-2"], "--knockout-teams"),
+                       (["--team-target", "0"], "--team-target"),
+                       (["--knockout-pairs", "8"], "--knockout-pairs: the knockout is of teams")):
+        with pytest.raises(SystemExit) as exited:
             bench.main(argv)
-        assert name in capsys.readouterr().err
+        assert exited.value.code == 2 and name in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------- a team race from its games
+def test_a_team_race_counts_the_games_of_both_tables_in_the_order_they_were_won_up_to_its_target():
+    class Tie:
+        target = 2
+
+    tables = {1: team_readback._Table(match=None), 2: team_readback._Table(match=None)}
+    won = [team_readback._Game(1, 1, 11, "a", at(30), (5, 2), [1, 0]),
+           team_readback._Game(2, 1, 21, "b", at(10), (3, 5)),
+           team_readback._Game(2, 2, 22, "a", at(40), (5, 4)),  # won after the race was decided: not counted
+           team_readback._Game(1, 2, 12, "a", at(35), (5, 0))]
+    assert team_readback._race(Tie(), tables, won) == (2, 1, "a")
+    assert (tables[1].games, tables[1].chalks, tables[1].hang) == ([2, 0], [10, 2], [1, 0])
+    assert (tables[2].games, tables[2].chalks, tables[2].counted) == ([0, 1], [3, 5], 1)
 
 
 # ---------------------------------------------------------------------------------------- what the players read
@@ -183,7 +207,7 @@ def test_a_socket_sends_at_most_eighteen_actions_in_ten_seconds():
 # ---------------------------------------------------------------------------------------- the whole benchmark
 @pytest.mark.services
 @pytest.mark.slow
-def test_a_swiss_and_a_knockout_played_online_to_the_end_against_daphne_a_worker_postgres_and_redis():
+def test_a_swiss_and_a_team_knockout_played_online_to_the_end_against_daphne_a_worker_postgres_and_redis():
     import dj_database_url
 
     database = dj_database_url.parse(os.environ["DATABASE_URL"])
@@ -198,12 +222,16 @@ def test_a_swiss_and_a_knockout_played_online_to_the_end_against_daphne_a_worker
     measured, figures = report["result"], {f["name"]: f for f in report["figures"]}
     assert measured["over"], run.stderr[-3000:]
     assert measured["rounds"] == {"swiss": 2, "knockout": 2} and measured["matches"] == {"swiss": 8, "knockout": 3}
-    assert measured["forfeits"] == 0 and measured["hands"] >= 11
+    assert measured["tables"] == {"swiss": 8, "knockout": 6}  # each team match seated by itself at its two tables
+    assert measured["forfeits"] == 0 and measured["hands"] >= 14
     assert set(measured["actions_by"]) == {"player"}  # every move a client's: no clock, no bot
     assert measured["stats"]["closed"] == 0 and measured["client_failures"] == []
-    assert len(measured["table_times"]) == 11
+    assert len(measured["table_times"]) == 14
     for name in ("rounds", "stuck", "standings"):
         assert figures[name]["status"] == "PASS", figures[name]
     assert figures["delay_p95"]["value"] > 0  # two delays measured: the Swiss's and the knockout's
     assert figures["delay_p95"]["status"] in ("PASS", "FAIL")  # its target is the full run's, on a quiet machine
-    assert all(len(both["stored"]) == len(both["from_hands"]) > 0 for both in measured["standings"].values())
+    assert set(measured["standings"]) == {"swiss", "knockout", "knockout pairs"}
+    assert [len(both["stored"]) for both in measured["standings"].values()] == [8, 4, 8]  # equal: figures["standings"]
+    winner = measured["winners"]["knockout"]
+    assert winner["stored"] is not None and winner["stored"] == winner["from_hands"]

@@ -115,6 +115,27 @@ def test_publishing_again_or_the_listener_run_twice_opens_no_second_table(club, 
     assert Table.objects.count() == 2
 
 
+def test_a_socket_opened_as_its_table_is_dealt_reads_the_lobby_never_a_hand_without_its_row(club, run, monkeypatch):
+    """The race a benchmark met (bench/bench_events.py): a table's fourth player opens its socket, counts in and the
+    table is dealt while another socket of it reads its state — the hand, read once before the deal, is not read
+    again (a state with no hand row failed its socket, and the player's seat was left empty)."""
+    from tables import dealing, reader_views
+    from tables import state as live
+
+    table = tables_of(paired_and_published(run, swiss(club)))[0]
+    lobby = Table.objects.get(pk=table.pk)  # read by the socket before the deal
+    run(dealing.start, table.pk)
+    real, reads = live.current_hand, []
+
+    def dealt_after_the_first_read(read_table):
+        reads.append(read_table.pk)
+        return None if len(reads) == 1 else real(read_table)
+
+    monkeypatch.setattr(live, "current_hand", dealt_after_the_first_read)
+    frame = reader_views.view_for(lobby, 0)
+    assert frame["view"] is None and frame["table"]["status"] == Table.LOBBY and reads == [table.pk]
+
+
 def test_a_competition_not_played_online_or_still_a_draft_opens_no_table(club, run):
     round_ = paired_and_published(run, swiss(club, play_online=False))
     assert Match.objects.filter(round=round_).count() == 2 and not Table.objects.exists()
@@ -261,27 +282,106 @@ def test_nothing_is_paired_by_itself_when_the_organiser_chose_so(club, run, told
     assert competition.rounds.count() == 1 and told == []
 
 
+def team_cup(club, *, pairs: dict[str, int], play_online: bool = True, **options):
+    """A published team competition of two tables a team match (fixed: one game a table, unless ``options`` say
+    otherwise); ``pairs``: each team's name and how many pairs its roster has. Returns the competition and each
+    team's pairs (by team id), in the order they were made."""
+    from league.models import Team
+
+    options = {"team_mode": Competition.TEAM_FIXED, "team_games_per_table": 1, **options}
+    competition = Competition.objects.create(
+        club=club, name="Online Teams", slug="online-teams", published=True, play_online=play_online,
+        entrant_kind=Competition.TEAMS, team_tables=2, **options)
+    members = {}
+    for seed, (name, count) in enumerate(pairs.items(), start=1):
+        team = Team.objects.create(competition=competition, club=club, name=name)
+        members[team.pk] = [make_partnership(club=club, name=f"{name} {n}") for n in range(1, count + 1)]
+        team.partnerships.add(*members[team.pk])
+        Entry.objects.create(competition=competition, team=team, seed=seed)
+    return competition, members
+
+
 def test_a_team_matchs_tables_seated_after_its_round_is_published_open_online(club, run):
     from games.models import TeamMatch
     from games.services import set_team_tables
-    from league.models import Team
 
-    competition = Competition.objects.create(
-        club=club, name="Online Teams", slug="online-teams", published=True, play_online=True,
-        entrant_kind=Competition.TEAMS, team_tables=2, team_mode=Competition.TEAM_FIXED, team_games_per_table=1)
-    members = {}
-    for seed, name in enumerate(("Red", "Blue"), start=1):
-        team = Team.objects.create(competition=competition, club=club, name=name)
-        members[team.pk] = [make_partnership(club=club, name=f"{name} {n}") for n in (1, 2)]
-        team.partnerships.add(*members[team.pk])
-        Entry.objects.create(competition=competition, team=team, seed=seed)
+    competition, members = team_cup(club, pairs={"Red": 3, "Blue": 2})  # Red's captain chooses two of three pairs
     round_ = paired_and_published(run, competition)
     tie = TeamMatch.objects.get(round=round_)
     assert not Table.objects.exists()  # published before its captains seated the pairs: no table yet
-    seated_matches = run(set_team_tables, tie, list(zip(members[tie.team_a_id], members[tie.team_b_id], strict=True)))
+    line_up = list(zip(members[tie.team_a_id][:2], members[tie.team_b_id][:2], strict=True))
+    seated_matches = run(set_team_tables, tie, line_up)
     tables = tables_of(round_)
     assert sorted(table.match_id for table in tables) == sorted(match.pk for match in seated_matches)
     assert all(table.status == Table.LOBBY and table.starts_at for table in tables)
+
+
+def test_a_team_match_whose_teams_have_no_choice_is_seated_by_itself_and_opens_online_as_its_round_is_published(
+        club, run):
+    from games.models import TeamMatch
+
+    competition, members = team_cup(club, pairs={"Red": 2, "Blue": 2})  # two pairs each for two tables
+    before = timezone.now()
+    round_ = paired_and_published(run, competition)
+    tie = TeamMatch.objects.get(round=round_)
+    seated_matches = list(Match.objects.filter(team_match=tie).order_by("table_number"))
+    assert [(m.side_a_id, m.side_b_id) for m in seated_matches] == [
+        (a.pk, b.pk) for a, b in zip(members[tie.team_a_id], members[tie.team_b_id], strict=True)]  # roster order
+    tables = tables_of(round_)
+    assert [table.match_id for table in tables] == [match.pk for match in seated_matches]
+    for table, match in zip(tables, seated_matches, strict=True):
+        match.refresh_from_db()
+        assert table.status == Table.LOBBY and match.held_by_table == table.pk
+        assert table.starts_at >= before + timedelta(minutes=competition.online_grace_minutes)
+    events.open_round_tables(round_id=round_.pk)  # the listener again: no second table
+    assert Table.objects.count() == 2
+
+
+def test_a_team_match_whose_captain_has_a_choice_waits_for_its_line_up(club, run):
+    from games.models import TeamMatch
+
+    competition, _ = team_cup(club, pairs={"Red": 2, "Blue": 3})
+    round_ = paired_and_published(run, competition)
+    tie = TeamMatch.objects.get(round=round_)
+    assert not Match.objects.filter(team_match=tie).exists() and not Table.objects.exists()
+
+
+def test_a_team_match_not_played_online_is_left_to_its_captains_whatever_its_rosters(club, run):
+    from games.models import TeamMatch
+
+    competition, _ = team_cup(club, pairs={"Red": 2, "Blue": 2}, play_online=False)
+    round_ = paired_and_published(run, competition)
+    tie = TeamMatch.objects.get(round=round_)
+    assert not Match.objects.filter(team_match=tie).exists() and not Table.objects.exists()
+
+
+def test_a_team_race_won_at_one_table_stops_the_other_table_at_once(club, run):
+    """A race stops every table where it is won: the other table's hand in play could not count, so the table
+    finishes at once (``games.signals.team_match_decided``), saying why, and its players are free for their next
+    table; the table whose hand decided finishes by itself."""
+    from games.models import TeamMatch
+    from games.services import enter_hand
+    from tables import dealing
+    from tests.factories import sweep
+
+    competition, _ = team_cup(club, pairs={"Red": 2, "Blue": 2}, team_mode=Competition.TEAM_RACE, team_target=1,
+                              ruleset={"target": 4})  # one sweep (4 chalks) wins a game, one game the race
+    round_ = paired_and_published(run, competition)
+    tie = TeamMatch.objects.get(round=round_)
+    deciding, other = tables_of(round_)
+    for table in (deciding, other):
+        run(dealing.start, table.pk)
+    match = Match.objects.get(pk=deciding.match_id)
+    run(enter_hand, match=match, number=1, mode="chalk", entry=sweep(1), holder=deciding)  # the way the table stores it
+
+    tie.refresh_from_db()
+    assert tie.status == TeamMatch.COMPLETE and tie.winner == "b" and (tie.bullseyes_a, tie.bullseyes_b) == (0, 1)
+    other.refresh_from_db()
+    assert other.status == Table.FINISHED
+    assert other.end_reason == f"The team match is over: {tie.team_b_name} won, bullseyes {tie.team_a_name} 0 – 1 " \
+                               f"{tie.team_b_name}. This table stops here, and hand 1, still in play, is not stored."
+    assert Match.objects.get(pk=other.match_id).held_by_table is None  # released: nothing holds its sheet
+    assert not Match.objects.get(pk=other.match_id).games.filter(hands__isnull=False).exists()
 
 
 def test_a_round_whose_pairing_task_died_before_publishing_it_is_published_by_the_sweep(club, run, told,

@@ -23,7 +23,7 @@ STOP_WAIT = 15.0  # s the clients have to end once the run stops
 def progress(competitions: dict[str, int]) -> str:
     """"swiss: round 2, 5/8 decided; knockout: …" for the log."""
     from draw.models import Round
-    from games.models import Match
+    from games.models import Match, TeamMatch
 
     parts = []
     for key, pk in competitions.items():
@@ -31,9 +31,9 @@ def progress(competitions: dict[str, int]) -> str:
         if last is None:
             parts.append(f"{key}: nothing published")
             continue
-        matches = Match.objects.filter(round=last)
-        parts.append(f"{key}: round {last.number}, {matches.filter(status=Match.COMPLETE).count()}/"
-                     f"{matches.count()} decided")
+        ties = [Match.objects.filter(round=last, team_match__isnull=True), TeamMatch.objects.filter(round=last)]
+        decided = sum(rows.filter(status=Match.COMPLETE).count() for rows in ties)
+        parts.append(f"{key}: round {last.number}, {decided}/{sum(rows.count() for rows in ties)} decided")
     return "; ".join(parts)
 
 

@@ -2,8 +2,11 @@
 table on Play → Your tables (``/tables/``, the tables of theirs still open; served by gunicorn, as in production) until
 a new one is there, open its socket (``ws/tables/<id>/`` on daphne: the seat comes from the login), and play their
 seat from its frames — each time a frame gives them the turn, an action from the frame's own ``legal`` list, at the
-frame's version — until the table is finished; then they look for the next one (a knockout's player knocked out
-stops looking). No server-side shortcut: every move goes over the socket and is checked there.
+frame's version — until the table is finished; then they look for the next one. A knockout's player knocked out stops
+looking: a pair whose table lost; a team's player once its team lost the tie, which its table alone does not say (the
+team's other pair may have won it), so they read it as a phone would, the match's team match from the API
+(``/api/matches/<id>/``, ``/api/team-matches/<id>/``). No server-side shortcut: every move goes over the socket and is
+checked there.
 
 The page is asked again every ``poll`` seconds while the player waits (a phone's reload), since nothing else tells a
 client that a round was published. A socket sends at most ``SENDS_PER_WINDOW`` actions in ``WINDOW`` seconds: the
@@ -95,6 +98,8 @@ class Player:
         self.cookie = f"sessionid={player.session}"
         self.http = HttpClient(self.origin, timeout=30)
         self.played: set[int] = set()
+        self.match_id: int | None = None  # the last table's match
+        self.seat: int | None = None  # and this player's seat there
 
     async def run(self) -> None:
         try:
@@ -108,8 +113,8 @@ class Player:
                     self.stats.failures.append(f"{self.player.username} at table {table_id}: {error!r}"[:200])
                     lost = False
                 self.played.add(table_id)
-                if lost and self.player.competition == KNOCKOUT:
-                    return  # knocked out: no table of theirs will open again
+                if self.player.competition == KNOCKOUT and await self.knocked_out(lost):
+                    return  # no table of theirs will open again
         finally:
             self.http.close()
 
@@ -131,6 +136,33 @@ class Player:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), self.poll * self.rng.uniform(0.8, 1.2))
         return None
+
+    async def knocked_out(self, table_lost: bool) -> bool:
+        """Whether this knockout player is out after the table just played: a pair's table lost; a table of a team
+        match, whether the team lost the tie (read from the API; undecided or unreadable: not out, look on)."""
+        if self.match_id is None:
+            return table_lost
+        match = await self.read_json(f"/api/matches/{self.match_id}/")
+        if match is None:
+            return False
+        if match.get("team_match") is None:
+            return table_lost
+        team_match = match["team_match"]
+        tie = await self.read_json(f"/api/team-matches/{team_match}/") or {}
+        side = "ab"[self.seat % 2] if self.seat is not None else None
+        return side is not None and tie.get("winner") in ("a", "b") and tie["winner"] != side
+
+    async def read_json(self, path: str) -> dict[str, Any] | None:
+        self.stats.polls += 1
+        try:
+            status, body = await asyncio.to_thread(self.http.get, path, {"Cookie": self.cookie})
+        except (OSError, http.client.HTTPException):
+            status, body = 0, b""
+        if status != 200:
+            self.stats.poll_errors += 1
+            return None
+        found = json.loads(body)
+        return found if isinstance(found, dict) else None
 
     # ------------------------------------------------------------------------------------- playing it
     async def connect(self, table_id: int) -> Any:
@@ -157,6 +189,7 @@ class Player:
 
         sock = await self.connect(table_id)
         window, latest, acted, seat = SendWindow(), -1, -1, None
+        self.match_id = self.seat = None
         try:
             while not self.stop.is_set():
                 try:
@@ -178,6 +211,7 @@ class Player:
                 latest = message["version"]
                 table = message.get("table") or {}
                 seat = (message.get("view") or {}).get("seat", seat)
+                self.match_id, self.seat = table.get("match_id", self.match_id), seat
                 if table.get("status") in OVER:
                     self.stats.tables += 1
                     return lost_by(table.get("games_won") or [0, 0], seat)

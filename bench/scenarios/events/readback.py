@@ -1,7 +1,8 @@
 """What the database holds once the events benchmark's competitions are played: whether they are over, each round's
 and each table's times, the counts, and the standings — as the standings task stored them, and computed again here
 from the stored hands alone (each game's last hand gives its score and winner, the hands' records their hang jacks),
-ranked by ``standings.metrics`` with the competition's own rules."""
+ranked by ``standings.metrics`` with the competition's own rules; a competition of teams, its team matches decided
+again from their tables' hands, and its winner (``team_readback``)."""
 
 from __future__ import annotations
 
@@ -16,13 +17,14 @@ def competitions_over(competitions: dict[str, int], rounds: dict[str, int]) -> b
     """Whether each competition has its ``rounds`` published and every match of them decided, with its standings
     computed from its last result."""
     from draw.models import Round
-    from games.models import Match
+    from games.models import Match, TeamMatch
     from standings.services import standings_behind_results
 
     for key, competition_id in competitions.items():
         published = Round.objects.filter(competition_id=competition_id, status=Round.PUBLISHED).count()
         if published < rounds[key] or Match.objects.filter(competition_id=competition_id).exclude(
-                status=Match.COMPLETE).exists():
+                status=Match.COMPLETE).exists() or TeamMatch.objects.filter(competition_id=competition_id).exclude(
+                status=TeamMatch.COMPLETE).exists():
             return False
     return not set(standings_behind_results()) & set(competitions.values())
 
@@ -64,25 +66,57 @@ def table_times(competitions: dict[str, int]) -> list[TableTimes]:
 
 
 def counts(competitions: dict[str, int]) -> dict[str, Any]:
-    """Rounds played (published, none of their matches undecided), matches, hands stored and the tables' actions by
-    who made them (a player; a bot or the clock would mean a client did not move)."""
+    """Rounds played (published, none of their matches undecided), matches (a team match counts once: its tables are
+    ``tables``), hands stored and the tables' actions by who made them (a player; a bot or the clock would mean a
+    client did not move)."""
     from django.db.models import Count
 
     from draw.models import Round
-    from games.models import Hand, Match
+    from games.models import Hand, Match, TeamMatch
     from tables.models import TableAction
 
     ids = list(competitions.values())
     by = dict(TableAction.objects.filter(table__match__competition_id__in=ids).values_list("by")
               .annotate(n=Count("id")))
+    open_ = [Match.SCHEDULED, Match.IN_PROGRESS]
     return {
-        "rounds": {key: Round.objects.filter(competition_id=pk, status=Round.PUBLISHED).exclude(
-            matches__status__in=[Match.SCHEDULED, Match.IN_PROGRESS]).count() for key, pk in competitions.items()},
-        "matches": {key: Match.objects.filter(competition_id=pk).count() for key, pk in competitions.items()},
-        "forfeits": Match.objects.filter(competition_id__in=ids).exclude(outcome=Match.PLAYED).count(),
+        "rounds": {key: Round.objects.filter(competition_id=pk, status=Round.PUBLISHED)
+                   .exclude(matches__status__in=open_).exclude(team_matches__status__in=open_).distinct().count()
+                   for key, pk in competitions.items()},
+        "matches": {key: Match.objects.filter(competition_id=pk, team_match__isnull=True).count()
+                    + TeamMatch.objects.filter(competition_id=pk).count() for key, pk in competitions.items()},
+        "tables": {key: Match.objects.filter(competition_id=pk).count() for key, pk in competitions.items()},
+        "forfeits": Match.objects.filter(competition_id__in=ids).exclude(outcome=Match.PLAYED).count()
+        + TeamMatch.objects.filter(competition_id__in=ids).exclude(outcome__in=["", Match.PLAYED]).count(),
         "hands": Hand.objects.filter(game__match__competition_id__in=ids, deleted=False).count(),
         "actions_by": by,
     }
+
+
+def standings(competitions: dict[str, int]) -> dict[str, dict[str, list[StandingLine]]]:
+    """Each competition's standings, ``stored`` and ``from_hands``; a competition of teams under its key (the teams'
+    ranking) and ``<key> pairs`` (its tables' per-pair statistics)."""
+    from bench.scenarios.events.team_readback import stored_team_standings, team_standings_from_hands
+    from league.models import Competition
+
+    found: dict[str, dict[str, list[StandingLine]]] = {}
+    for key, pk in competitions.items():
+        if Competition.objects.filter(pk=pk, entrant_kind=Competition.TEAMS).exists():
+            stored, fresh = stored_team_standings(pk), team_standings_from_hands(pk)
+            found[key] = {"stored": stored[""], "from_hands": fresh[""]}
+            found[f"{key} pairs"] = {"stored": stored["pairs"], "from_hands": fresh["pairs"]}
+        else:
+            found[key] = {"stored": stored_standings(pk), "from_hands": standings_from_hands(pk)}
+    return found
+
+
+def winners(competitions: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """Each knockout of teams's winner, as stored and as decided from the hands (``team_readback``)."""
+    from bench.scenarios.events.team_readback import knockout_winner
+    from league.models import Competition
+
+    return {key: knockout_winner(pk) for key, pk in competitions.items()
+            if Competition.objects.filter(pk=pk, entrant_kind=Competition.TEAMS, system=Competition.KNOCKOUT).exists()}
 
 
 # ---------------------------------------------------------------------------------------- the standings
@@ -90,7 +124,7 @@ def stored_standings(competition_id: int) -> list[StandingLine]:
     from standings.models import StandingRow
 
     rows = StandingRow.objects.filter(competition_id=competition_id, section="").order_by("rank", "id")
-    return [_line(row.rank, row.partnership_id, row.match_points, row.played, row.won, row.lost, row.chalks_for,
+    return [line(row.rank, row.partnership_id, row.match_points, row.played, row.won, row.lost, row.chalks_for,
                   row.chalks_against) for row in rows]
 
 
@@ -110,8 +144,8 @@ def standings_from_hands(competition_id: int) -> list[StandingLine]:
             .values_list("entry__partnership_id", "round__number")]
     results = results_from_hands(competition, competition.games_to_win())
     lines = metrics.compute_standings(entrants, results, byes, competition_settings(competition))
-    return [_line(line.rank, line.entrant, line.match_points, line.played, line.won, line.lost,
-                  line.metrics["chalks_for"], line.metrics["chalks_against"]) for line in lines]
+    return [line(one.rank, one.entrant, one.match_points, one.played, one.won, one.lost,
+                 one.metrics["chalks_for"], one.metrics["chalks_against"]) for one in lines]
 
 
 def results_from_hands(competition: Any, games_to_win: int) -> list[Any]:
@@ -147,7 +181,7 @@ def results_from_hands(competition: Any, games_to_win: int) -> list[Any]:
     return results
 
 
-def _line(rank: int, entrant: Any, points: Any, played: int, won: int, lost: int, chalks_for: Any,
+def line(rank: int, entrant: Any, points: Any, played: int, won: int, lost: int, chalks_for: Any,
           chalks_against: Any) -> StandingLine:
     """A line as both sides are compared: figures as exact decimals to four places (how the rows store them)."""
     def exact(value: Any) -> Decimal | None:

@@ -90,9 +90,14 @@ StandingLine = tuple  # (rank, entrant id, match points, played, won, lost, chal
 
 def standings_differences(stored: Sequence[StandingLine], recomputed: Sequence[StandingLine]) -> list[str]:
     """Where the stored standings differ from those computed again, line by line in rank order, in words (empty:
-    equal — the same entrants in the same order with the same figures)."""
+    equal — the same entrants in the same order with the same figures). Lines of one rank (a tie the tiebreaks leave
+    level) are taken in the order of their entrants' ids on both sides: the stored rows of a tie keep the order they
+    were first written in, which says nothing."""
+    def in_order(lines: Sequence[StandingLine]) -> list[StandingLine]:
+        return sorted(lines, key=lambda line: (line[0], str(line[1])))
+
     differences = []
-    for place, (mine, fresh) in enumerate(zip(stored, recomputed, strict=False), start=1):
+    for place, (mine, fresh) in enumerate(zip(in_order(stored), in_order(recomputed), strict=False), start=1):
         if tuple(mine) != tuple(fresh):
             differences.append(f"line {place}: stored {tuple(mine)} but from the hands {tuple(fresh)}")
     if len(stored) != len(recomputed):
