@@ -37,7 +37,7 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from hypothesis import settings as hypothesis_settings
 
-from tests import pg_template
+from tests import db_templates
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -311,50 +311,44 @@ def with_a_broker():
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
-    """Each process's PostgreSQL test database is its own; under pytest-xdist a copy of the run's migrated
-    template (``tests/pg_template.py``)."""
-    from django.conf import settings
-
-    for database in settings.DATABASES.values():
-        if "postgresql" in database["ENGINE"]:
-            test = database.setdefault("TEST", {})
-            test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
-            if os.environ.get("PYTEST_XDIST_WORKER"):
-                test["TEMPLATE"] = pg_template.ensure_template(
-                    database, lambda name, database=database: database_url({**database, "NAME": name}), os.getppid())
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The controller of a pytest-xdist run drops the template its workers copied."""
+    """Each process's PostgreSQL test database is its own; under pytest-xdist each worker's test database is made
+    from the run's migrated template (``tests/db_templates.py``)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if not hasattr(session.config, "workerinput") and "postgresql" in database["ENGINE"] \
-            and getattr(session.config.option, "numprocesses", None):
-        pg_template.drop_template(database, os.getpid())
+    under_xdist = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+    if "postgresql" in database["ENGINE"]:
+        test = database.setdefault("TEST", {})
+        test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+        if under_xdist:
+            test["TEMPLATE"] = db_templates.ensure_template(
+                database, lambda name: database_url({**database, "NAME": name}), os.getppid())
+    elif "sqlite" in database["ENGINE"] and under_xdist and not database.get("TEST", {}).get("NAME"):
+        _in_memory_from(db_templates.ensure_sqlite_template(os.getppid()))
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's test database, dropped at the end with nothing connected to it: a server or worker a test
-    killed can leave its PostgreSQL session open for a moment, and the drop would then fail and leave the database
-    behind ("being accessed by other users")."""
-    yield
-    from django.db import connections
+def _in_memory_from(template: Path) -> None:
+    """Django's in-memory SQLite test database, filled from ``template`` as it is created: migrate then finds
+    nothing to do."""
+    from django.db.backends.sqlite3.creation import DatabaseCreation
 
-    with django_db_blocker.unblock():
-        for connection in connections.all():
-            if connection.vendor != "postgresql":
-                continue
-            others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            with connection.cursor() as cursor:
-                cursor.execute(f"SELECT pg_terminate_backend(pid) {others}")
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline:
-                    cursor.execute(f"SELECT count(*) {others}")
-                    if not cursor.fetchone()[0]:
-                        break
-                    time.sleep(0.05)  # a terminated session ends within milliseconds; polled, with a deadline
+    create = DatabaseCreation._create_test_db
+
+    def from_template(self, verbosity, autoclobber, keepdb=False):
+        name = create(self, verbosity, autoclobber, keepdb)
+        if self.connection.alias == "default" and self.is_in_memory_db(name):
+            db_templates.load_in_memory(template, name)
+        return name
+
+    DatabaseCreation._create_test_db = from_template
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a pytest-xdist run removes the template its workers copied."""
+    from django.conf import settings
+
+    if not hasattr(session.config, "workerinput") and getattr(session.config.option, "numprocesses", None):
+        db_templates.drop_template(settings.DATABASES["default"], os.getpid())
 
 
 def _use_the_run_queue() -> None:

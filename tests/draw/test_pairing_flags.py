@@ -104,6 +104,7 @@ def test_the_api_schema_lists_the_pairing_flags():
     assert enum == [flag.value for flag in PairingFlag]
 
 
+@pytest.mark.slow  # migrates the schema back and forth
 @older_schema
 def test_flags_stored_in_the_engines_older_spelling_are_respelled_and_back():
     with at_older_schemas():

@@ -48,7 +48,7 @@ from websockets.exceptions import ConnectionClosed
 from engine.cards import CARD_NAMES, bits, parse_card_index
 from engine.hand import HandState
 from engine.rules import Ruleset
-from tests import pg_template
+from tests import db_templates
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -566,7 +566,7 @@ def own_postgres_database():
     name = f"restart_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     maintenance = url._replace(path="/postgres").geturl()
     with psycopg.connect(maintenance, autocommit=True) as admin:
-        pg_template.create_migrated(admin, name)  # migrated already when the run has a template
+        db_templates.create_migrated(admin, name)  # migrated already when the run has a template
     try:
         yield url._replace(path=f"/{name}").geturl()
     finally:
