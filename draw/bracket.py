@@ -68,31 +68,42 @@ def decided(tie) -> tuple[str, str]:
     return "", ""
 
 
-def planned_columns(last_ties: list, third_place: bool) -> list[PlannedColumn]:
-    """The rounds after the last published one (its ties ``last_ties``, in bracket order) to the final; with
-    ``third_place`` the final's column also holds the third-place match between the semi-finals' losers."""
-    places = max((tie.position for tie in last_ties), default=0)
+def planned_columns(last_ties: list, third_place: bool, places: int = 0,
+                    nobody: frozenset[int] = frozenset()) -> list[PlannedColumn]:
+    """The rounds after the last published one (its ties ``last_ties``, in bracket order; ``places`` places, its empty
+    ones counted — else as many as its ties reach) to the final; with ``third_place`` the final's column also holds the
+    third-place match between the semi-finals' losers. A side fed by a place that sends ``nobody`` on (a double
+    forfeit, an empty tie) says so: the other side goes through by a walkover."""
+    places = max(places, max((tie.position for tie in last_ties), default=0))
     if places <= 1:
         return []
     by_position = {tie.position: decided(tie) for tie in last_ties}
     winners = {p: by_position.get(p, ("", ""))[0] for p in range(1, places + 1)}
     losers = {p: by_position.get(p, ("", ""))[1] for p in range(1, places + 1)}
+    gone = set(nobody)
     columns = []
     while places > 1:
         ties = (places + 1) // 2
         column = PlannedColumn(knockout_round_name(ties), [])
         for position in range(1, ties + 1):
-            a, b = 2 * position - 1, 2 * position
             column.ties.append(PlannedTie(position, tie_name(ties, position),
-                                          PlannedSide(f"Winner of {tie_name(places, a)}", winners.get(a, "")),
-                                          PlannedSide(f"Winner of {tie_name(places, b)}", winners.get(b, ""))))
+                                          _fed_by(2 * position - 1, places, "Winner", winners, gone),
+                                          _fed_by(2 * position, places, "Winner", winners, gone)))
         if ties == 1 and third_place and places == 2:
-            column.third_place = PlannedTie(2, "Third place",
-                                            PlannedSide(f"Loser of {tie_name(2, 1)}", losers.get(1, "")),
-                                            PlannedSide(f"Loser of {tie_name(2, 2)}", losers.get(2, "")))
+            column.third_place = PlannedTie(2, "Third place", _fed_by(1, 2, "Loser", losers, gone),
+                                            _fed_by(2, 2, "Loser", losers, gone))
         columns.append(column)
+        gone = {tie for tie in range(1, ties + 1) if 2 * tie - 1 in gone and 2 * tie in gone}
         places, winners, losers = ties, {}, {}
     return columns
+
+
+def _fed_by(place: int, places: int, word: str, names: dict[int, str], gone: set[int]) -> PlannedSide:
+    """The side a tie to come takes from ``place`` of the round before (``places`` places): its winner (or loser) by
+    name once decided, else "Winner of Semi-final 1" — or nobody, when that place sends nobody on."""
+    if place in gone:
+        return PlannedSide(f"Nobody from {tie_name(places, place)}")
+    return PlannedSide(f"{word} of {tie_name(places, place)}", names.get(place, ""))
 
 
 def whole_bracket(columns: list, third_place: bool) -> dict:
@@ -101,7 +112,7 @@ def whole_bracket(columns: list, third_place: bool) -> dict:
     and named as in the whole round — then the rounds still to come (``planned``)."""
     rounds = knockout_rounds(columns[0].round.competition_id) if columns else {}
     before: list = []
-    before_places = 0
+    before_places, last = 0, None
     for column in columns:
         state = rounds.get(column.round.number)
         if state is not None and state.waiting and before:
@@ -110,8 +121,9 @@ def whole_bracket(columns: list, third_place: bool) -> dict:
         places = state.places if state is not None else max((tie.position for tie in column.ties), default=0)
         for tie in column.ties:
             tie.name = tie_name(max(places, 1), tie.position)
-        before, before_places = column.ties, places
-    planned = planned_columns(columns[-1].ties, third_place) if columns else []
+        before, before_places, last = column.ties, places, state
+    planned = planned_columns(columns[-1].ties, third_place, before_places,
+                              last.nobody if last is not None else frozenset()) if columns else []
     return {"columns": columns, "planned": planned}
 
 

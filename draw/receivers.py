@@ -8,7 +8,7 @@ from django.db import OperationalError, transaction
 
 from draw.errors import RoundError
 from draw.models import Round
-from draw.next_round import next_round_rule, pair_next_round
+from draw.next_round import after_paired, next_round_rule, pair_next_round
 from draw.placement import KNOCKOUT
 from draw.plan import ties_waiting
 from draw.request import request_pairing
@@ -73,9 +73,13 @@ def _ask_for_next_round(competition: Competition) -> None:
                     request_pairing(competition, then=then)
             return
         before = competition.rounds.filter(number=last.number - 1, stage=KNOCKOUT).first()
-        if before is not None and before.is_published and _still_growing(last):
+        if before is None or not before.is_published:
+            return
+        if _still_growing(last):
             with transaction.atomic():
                 request_pairing(competition, last.number, then=then, only_a_draft=True)
+        elif last.pairing_state == Round.DONE and last.when_paired == WhenPaired.PUBLISH:
+            after_paired(last.pk)  # whole now that its last tie waited for turned out empty: nothing more to pair
     except RoundError as waiting:  # no tie ready yet, or the final was played
         logger.debug("no next knockout round for competition %s: %s", competition.pk, waiting.reason)
     except Exception:

@@ -10,6 +10,7 @@ Played online with the next round published by itself, whole or tie by tie (the 
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from draw.errors import RoundError
 from draw.knockout_state import knockout_rounds
@@ -166,3 +167,20 @@ def test_a_team_knockout_settles_its_double_forfeits_the_same_way(run, club, org
     assert semis.is_published and semi_two.bracket_position == 2 and ties_waiting(semis) == []
     assert {semi_two.team_a_id, semi_two.team_b_id} == {quarters[3].team_a_id, quarters[4].team_b_id}
     assert Table.objects.filter(match__team_match=semi_two).count() == 2, "seated by itself, its tables open"
+
+
+# ----------------------------------------------------------------------------- the bracket page
+def test_the_bracket_draws_the_final_to_come_beside_an_empty_semi_final(run, client, club, organiser):
+    competition = cup(club, tie_by_tie=False)
+    quarters = first_round(run, competition)
+    decide(run, organiser, quarters[1], "a")
+    decide(run, organiser, quarters[2], "b")
+    nobody_came(run, organiser, quarters[3])
+    nobody_came(run, organiser, quarters[4])
+    semis = competition.rounds.get(number=2)  # drafted with semi-final 1, published once semi-final 2 is known empty
+    assert semis.is_published and list(ties_of(semis)) == [1], "semi-final 2 is empty"
+
+    page = client.get(reverse("competition_bracket", args=[club.slug, competition.slug])).content.decode()
+    final = page[page.index('id="bracket-planned-1"'):]  # the last published round holds one tie, not the final
+    assert "Final" in final and "Winner of Semi-final 1" in final
+    assert "Nobody from Semi-final 2" in final and "Winner of Semi-final 2" not in final
