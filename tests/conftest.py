@@ -351,6 +351,29 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         db_templates.drop_template(settings.DATABASES["default"], os.getpid())
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, dropped at the end with nothing connected to it: a server or worker a test
+    killed can leave its PostgreSQL session open for a moment, and the drop would then fail and leave the database
+    behind ("being accessed by other users")."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            with connection.cursor() as cursor:
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:  # each look ends the sessions come since (a server reconnecting)
+                    cursor.execute(f"SELECT pg_terminate_backend(pid) {others}")
+                    cursor.execute(f"SELECT count(*) {others}")
+                    if not cursor.fetchone()[0]:
+                        break
+                    time.sleep(0.05)  # a terminated session ends within milliseconds (more on a loaded machine)
+
+
 def _use_the_run_queue() -> None:
     from config.celery import app
 
