@@ -32,28 +32,6 @@ from tests.factories import make_club, make_partnership, make_user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return make_user("olive")
-
-
-@pytest.fixture
-def club(organiser):
-    return make_club("Belmont Sports Club", organisers=[organiser])
-
-
-@pytest.fixture
-def run(django_capture_on_commit_callbacks):
-    """``run(function, *args, **kwargs)``: the call, then what it left for after the commit (the settle, the pairing
-    task, the listeners: tables opened, players told), as a real commit would run them."""
-
-    def do(function, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    return do
-
-
 def cup(club, *, tie_by_tie: bool = True, entrants: int = 8, **options) -> Competition:
     """A published knockout of ``entrants`` pairs played online, each round published by itself, every player with
     an account and an address (so each is told by e-mail)."""

@@ -25,28 +25,9 @@ from league.choices import OnlineNextRound
 from league.models import Competition, Entry, Team
 from tables.models import Table
 from tests.draw.test_knockout_tie_by_tie import cup, decide, first_round, open_table, ties_of, winner_of
-from tests.factories import make_club, make_partnership, make_user
+from tests.factories import make_partnership
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser():
-    return make_user("olive")
-
-
-@pytest.fixture
-def club(organiser):
-    return make_club("Belmont Sports Club", organisers=[organiser])
-
-
-@pytest.fixture
-def run(django_capture_on_commit_callbacks):
-    def do(function, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    return do
 
 
 def nobody_came(run, organiser, match: Match) -> None:
