@@ -27,11 +27,6 @@ TRINIDAD = ZoneInfo("America/Port_of_Spain")
 
 
 @pytest.fixture
-def organiser():
-    return make_user("olive")
-
-
-@pytest.fixture
 def club(organiser):
     return make_club("Mayaro All Fours Club", organisers=[organiser])
 

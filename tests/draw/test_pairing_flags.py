@@ -18,18 +18,13 @@ from draw.pairing.flags import PairingFlag, PairingProblem
 from league.models import Competition
 from tests.draw.test_rounds import competition_of, manage_url, matches_of
 from tests.draw.test_rounds import pair as pair_round
-from tests.factories import make_club, make_user
+from tests.factories import make_club
 from tests.migrating import at_older_schemas, migrate, older_schema
 
 GOLDEN = Path(__file__).parent / "pairing" / "golden"
 LEAGUE = ("league", "0014_competition_archived")  # the models the test makes, as they were then
 BEFORE = [LEAGUE, ("games", "0011_side_names_of_two_long_player_names")]
 AFTER = [LEAGUE, ("games", "0012_pairing_flag_spelling")]
-
-
-@pytest.fixture
-def organiser():
-    return make_user("olive")
 
 
 def _emitted(result: dict) -> list[str]:

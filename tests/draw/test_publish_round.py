@@ -11,19 +11,9 @@ from draw.publishing import publish_round, unpublish_round
 from draw.request import request_pairing
 from league.models import Competition, Entry
 from standings.models import StandingRow
-from tests.factories import make_club, make_partnership, make_user
+from tests.factories import make_partnership
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser():
-    return make_user("olive")
-
-
-@pytest.fixture
-def club(organiser):
-    return make_club("Belmont Sports Club", organisers=[organiser])
 
 
 def round_robin(club, entrants: int, *, published: bool = True, name: str = "Tuesday League") -> Competition:

@@ -36,16 +36,6 @@ CHALK = {"kicks": ["5C"], "beg": "stand", "high": {"team": 0}, "low": {"team": 0
 
 
 # ----------------------------------------------------------------------------- helpers
-@pytest.fixture
-def organiser():
-    return make_user("olive")
-
-
-@pytest.fixture
-def club(organiser):
-    return make_club("Belmont Sports Club", organisers=[organiser])
-
-
 def competition_of(club, system: str, entrants: int = 0, *, clubs=None, **fields) -> Competition:
     """A published competition of ``club`` with ``entrants`` partnerships seeded 1, 2, … (their clubs taken in
     turn from ``clubs``)."""

@@ -14,13 +14,11 @@ from draw.plan import ties_waiting
 from draw.public_rounds import Tie
 from draw.request import request_pairing
 from league.models import Competition
-from tests.draw.test_rounds import (  # noqa: F401
-    club,
+from tests.draw.test_rounds import (
     competition_of,
     finish,
     manage_url,
     matches_of,
-    organiser,
     pair,
     public_url,
     publish,
@@ -46,7 +44,7 @@ def test_planned_rounds_run_to_the_final_with_the_third_place_match():
 
 
 def test_the_bracket_page_shows_every_tie_from_the_draw_and_moves_winners_on(
-        client, club, django_capture_on_commit_callbacks):  # noqa: F811
+        client, club, django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.KNOCKOUT, 6, third_place_match=True)
     round_one = publish(pair(django_capture_on_commit_callbacks, competition))
     url = reverse("competition_bracket", args=[club.slug, competition.slug])
@@ -68,7 +66,7 @@ def test_the_bracket_page_shows_every_tie_from_the_draw_and_moves_winners_on(
 
 
 def test_the_next_knockout_round_is_drafted_when_its_last_feeder_is_decided(
-        club, django_capture_on_commit_callbacks):  # noqa: F811
+        club, django_capture_on_commit_callbacks):
     from games.results import record_match_totals
 
     competition = competition_of(club, Competition.KNOCKOUT, 4, third_place_match=True)
@@ -91,7 +89,7 @@ def test_the_next_knockout_round_is_drafted_when_its_last_feeder_is_decided(
 
 
 def test_a_tie_of_the_next_round_is_drafted_as_soon_as_its_two_feeders_are_decided(
-        club, django_capture_on_commit_callbacks):  # noqa: F811
+        club, django_capture_on_commit_callbacks):
     from games.results import record_match_totals
 
     competition = competition_of(club, Competition.KNOCKOUT, 8)
@@ -123,7 +121,7 @@ def test_a_tie_of_the_next_round_is_drafted_as_soon_as_its_two_feeders_are_decid
 
 
 def test_a_knockout_round_with_ties_still_waiting_is_not_published(
-        club, django_capture_on_commit_callbacks):  # noqa: F811
+        club, django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.KNOCKOUT, 8)
     quarters = publish(pair(django_capture_on_commit_callbacks, competition))
     by_place = {m.bracket_position: m for m in matches_of(quarters)}
@@ -139,7 +137,7 @@ def test_a_knockout_round_with_ties_still_waiting_is_not_published(
 
 
 def test_the_next_knockout_round_is_not_asked_for_while_no_tie_is_ready(
-        club, django_capture_on_commit_callbacks):  # noqa: F811
+        club, django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.KNOCKOUT, 8)
     quarters = publish(pair(django_capture_on_commit_callbacks, competition))
     by_place = {m.bracket_position: m for m in matches_of(quarters)}
@@ -152,7 +150,7 @@ def test_the_next_knockout_round_is_not_asked_for_while_no_tie_is_ready(
 
 
 def test_the_organiser_is_told_why_a_partly_drafted_round_stays_a_draft_and_visitors_never_see_it(
-        client, club, organiser, django_capture_on_commit_callbacks):  # noqa: F811
+        client, club, organiser, django_capture_on_commit_callbacks):
     competition = competition_of(club, Competition.KNOCKOUT, 8)
     quarters = publish(pair(django_capture_on_commit_callbacks, competition))
     by_place = {m.bracket_position: m for m in matches_of(quarters)}
